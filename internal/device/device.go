@@ -1,0 +1,120 @@
+// Package device holds what every platform driver shares: the Driver
+// interface, the domain types a driver reads and writes, and the sentinel
+// errors. It knows nothing of Terraform: internal/provider converts its own
+// models to and from these types.
+package device
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+)
+
+// ErrNotFound means the thing asked for does not exist on the device. A
+// resource whose Read meets it is removed from state.
+var ErrNotFound = errors.New("not found on device")
+
+// ErrUnsupported means the platform cannot do what was asked. Wrapped errors
+// name the platform and the feature.
+var ErrUnsupported = errors.New("not supported by this platform")
+
+// Platform names a device family. The values are the ones users write in the
+// provider's devices map.
+type Platform string
+
+// The platforms the provider knows.
+const (
+	RouterOS Platform = "routeros"
+	EdgeOS   Platform = "edgeos"
+	RTX      Platform = "rtx"
+	Linux    Platform = "linux"
+)
+
+// Platforms lists every known platform, sorted, for validators and messages.
+func Platforms() []string {
+	p := []string{string(RouterOS), string(EdgeOS), string(RTX), string(Linux)}
+	sort.Strings(p)
+	return p
+}
+
+// Unsupported builds an error that says which platform lacks which feature.
+func Unsupported(p Platform, feature string) error {
+	return fmt.Errorf("platform %q: %s: %w", p, feature, ErrUnsupported)
+}
+
+// Facts are read-only properties of a device.
+type Facts struct {
+	Platform Platform
+	Model    string
+	Firmware string // OS or firmware version; the kernel release on Linux
+	Serial   string
+	Hostname string
+	CPUCount int
+}
+
+// Snapshot is everything one read of a device yields: its facts and its
+// running configuration, both parsed and as normalised text. A snapshot is
+// taken once per Terraform operation and shared by every resource on the
+// device (see provider's device session cache).
+type Snapshot struct {
+	Facts  Facts
+	Router RouterState
+	// Text is the normalised running configuration: stable line order, no
+	// timestamps or counters, so that its digest changes only when the
+	// configuration does.
+	Text string
+	// SHA256 is the hex digest of Text.
+	SHA256 string
+}
+
+// CPUSample is one reading of a device's CPU counters. Platforms that report
+// cumulative jiffies (Linux, EdgeOS) fill Busy/Total per core; platforms that
+// report a load percentage directly fill Percent.
+type CPUSample struct {
+	Percent     float64   // overall load, when the platform reports it directly
+	CorePercent []float64 // per-core load, when reported directly
+	Busy, Total []uint64  // cumulative counters: index 0 is all cores, then core 0..n-1
+}
+
+// Driver is what the provider needs from a platform. Implementations are thin
+// executors over the SSH transport around pure render/parse functions.
+type Driver interface {
+	Platform() Platform
+	// Snapshot reads facts and running configuration in as few round trips
+	// as the platform allows (one on Linux).
+	Snapshot(ctx context.Context) (*Snapshot, error)
+	// ValidateRouter checks a desired router configuration against the
+	// platform's limits without touching the device.
+	ValidateRouter(desired RouterConfig) error
+	// ApplyRouter moves the device from observed to desired, changing only
+	// the keys desired manages.
+	ApplyRouter(ctx context.Context, desired RouterConfig, observed RouterState) error
+	// CPUSample reads the CPU counters once.
+	CPUSample(ctx context.Context) (CPUSample, error)
+}
+
+// Transport is the part of the SSH client a driver uses. sshx.Client
+// implements it; tests may pass another implementation that talks to a real
+// shell.
+type Transport interface {
+	// Run executes a read-only command; the transport may retry it once on
+	// a dropped connection.
+	Run(ctx context.Context, cmd string) (sshx.Result, error)
+	// RunStdin executes a command that changes the device, feeding stdin;
+	// writes to one device are serialised and never retried.
+	RunStdin(ctx context.Context, cmd string, stdin []byte) (sshx.Result, error)
+}
+
+// CommandError reports a device command that exited non-zero, with the tail
+// of what it printed on stderr.
+func CommandError(what string, r sshx.Result) error {
+	msg := strings.TrimSpace(r.Stderr)
+	if lines := strings.Split(msg, "\n"); len(lines) > 12 {
+		msg = strings.Join(lines[len(lines)-12:], "\n")
+	}
+	return fmt.Errorf("%s: exit status %d: %s", what, r.ExitStatus, msg)
+}

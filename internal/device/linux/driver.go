@@ -1,0 +1,65 @@
+package linux
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Driver runs the Linux render/parse functions over a transport.
+type Driver struct {
+	t device.Transport
+}
+
+var _ device.Driver = (*Driver)(nil)
+
+// New returns a Linux driver on t.
+func New(t device.Transport) *Driver { return &Driver{t: t} }
+
+// Platform implements device.Driver.
+func (d *Driver) Platform() device.Platform { return device.Linux }
+
+// Snapshot implements device.Driver with a single exec.
+func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
+	res, err := d.t.Run(ctx, snapshotScript)
+	if err != nil {
+		return nil, fmt.Errorf("reading running config: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return nil, device.CommandError("reading running config", res)
+	}
+	return ParseSnapshot(res.Stdout)
+}
+
+// ValidateRouter implements device.Driver.
+func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
+
+// ApplyRouter implements device.Driver. The script runs under `sh -e`, so
+// the first failing command stops it and its error is returned.
+func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, observed device.RouterState) error {
+	script, err := RenderRouter(desired, observed)
+	if err != nil || script == "" {
+		return err
+	}
+	res, err := d.t.RunStdin(ctx, "sh -e -x -s", []byte(script))
+	if err != nil {
+		return fmt.Errorf("applying router config: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return device.CommandError("applying router config", res)
+	}
+	return nil
+}
+
+// CPUSample implements device.Driver.
+func (d *Driver) CPUSample(ctx context.Context) (device.CPUSample, error) {
+	res, err := d.t.Run(ctx, cpuScript)
+	if err != nil {
+		return device.CPUSample{}, fmt.Errorf("reading /proc/stat: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return device.CPUSample{}, device.CommandError("reading /proc/stat", res)
+	}
+	return ParseProcStat(res.Stdout)
+}

@@ -1,0 +1,331 @@
+// Package linux drives a plain Linux router: iproute2 (`ip -j`), sysctl and
+// nftables. Parsing and rendering are pure functions; driver.go runs them
+// over the transport.
+package linux
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/netip"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// RouteProtocol marks the routes routerlab owns (`ip route ... proto 244`).
+// A route with another protocol was not made by us and is never touched;
+// one of ours changed or removed by hand shows up as drift.
+const RouteProtocol = 244
+
+// nftTable is routerlab's own nftables table; nothing outside it is touched.
+const nftTable = "routerlab"
+
+// Chains that switch connection tracking off: a notrack rule at raw
+// priority for forwarded/incoming and for locally generated packets.
+const (
+	notrackPrerouting = "conntrack_off_prerouting"
+	notrackOutput     = "conntrack_off_output"
+)
+
+// snapshotScript prints every section ParseSnapshot needs in one exec.
+// Each section starts with a "##name" line.
+const snapshotScript = `export LC_ALL=C
+echo '##facts'
+uname -r; uname -m; nproc
+(cat /sys/class/dmi/id/product_name 2>/dev/null || tr -d '\0' 2>/dev/null </proc/device-tree/model || echo) | head -n1
+(cat /sys/class/dmi/id/product_serial 2>/dev/null || cat /etc/machine-id 2>/dev/null || echo) | head -n1
+(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") || echo
+echo '##hostname'
+hostname
+echo '##link'
+ip -j link show
+echo
+echo '##addr'
+ip -j addr show
+echo
+echo '##route4'
+ip -j -4 route show table main
+echo
+echo '##route6'
+ip -j -6 route show table main
+echo
+echo '##sysctl'
+sysctl -n net.ipv4.ip_forward net.ipv6.conf.all.forwarding
+echo '##nft'
+nft -j list table inet ` + nftTable + ` 2>/dev/null || echo '{}'
+`
+
+// sections splits the snapshot output into its "##name" sections.
+func sections(out string) map[string]string {
+	res := map[string]string{}
+	var name string
+	var b strings.Builder
+	flush := func() {
+		if name != "" {
+			res[name] = strings.TrimSpace(b.String())
+		}
+		b.Reset()
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "##") {
+			flush()
+			name = strings.TrimPrefix(line, "##")
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	flush()
+	return res
+}
+
+type ipLink struct {
+	Name    string `json:"ifname"`
+	MTU     int    `json:"mtu"`
+	IfAlias string `json:"ifalias"`
+}
+
+type ipAddr struct {
+	Name     string `json:"ifname"`
+	AddrInfo []struct {
+		Family    string `json:"family"`
+		Local     string `json:"local"`
+		PrefixLen int    `json:"prefixlen"`
+		Scope     string `json:"scope"`
+	} `json:"addr_info"`
+}
+
+type ipRoute struct {
+	Dst      string `json:"dst"`
+	Gateway  string `json:"gateway"`
+	Dev      string `json:"dev"`
+	Protocol string `json:"protocol"`
+	Metric   *int   `json:"metric"`
+	Type     string `json:"type"`
+}
+
+type nftDoc struct {
+	Nftables []struct {
+		Chain *struct {
+			Table string `json:"table"`
+			Name  string `json:"name"`
+		} `json:"chain"`
+	} `json:"nftables"`
+}
+
+// ParseSnapshot turns the output of snapshotScript into a Snapshot.
+func ParseSnapshot(out string) (*device.Snapshot, error) {
+	sec := sections(out)
+	for _, want := range []string{"facts", "hostname", "link", "addr", "route4", "route6", "sysctl", "nft"} {
+		if _, ok := sec[want]; !ok {
+			return nil, fmt.Errorf("linux snapshot: section %q missing from device output (is this a Linux host with iproute2?)", want)
+		}
+	}
+	facts, err := parseFacts(sec["facts"])
+	if err != nil {
+		return nil, err
+	}
+	st := device.RouterState{Hostname: strings.TrimSpace(sec["hostname"])}
+	facts.Hostname = st.Hostname
+
+	if st.Interfaces, err = parseInterfaces(sec["link"], sec["addr"]); err != nil {
+		return nil, err
+	}
+	var r4, r6 []ipRoute
+	if err := json.Unmarshal([]byte(sec["route4"]), &r4); err != nil {
+		return nil, fmt.Errorf("linux snapshot: ip -j -4 route: %w", err)
+	}
+	if err := json.Unmarshal([]byte(sec["route6"]), &r6); err != nil {
+		return nil, fmt.Errorf("linux snapshot: ip -j -6 route: %w", err)
+	}
+	routes := append(normaliseRoutes(r4, false), normaliseRoutes(r6, true)...)
+	st.Routes = ownedRoutes(routes)
+
+	sysctls := strings.Fields(sec["sysctl"])
+	if len(sysctls) != 2 {
+		return nil, fmt.Errorf("linux snapshot: forwarding sysctls: want 2 values, got %q", sec["sysctl"])
+	}
+	st.IPv4Forwarding = sysctls[0] == "1"
+	st.IPv6Forwarding = sysctls[1] == "1"
+
+	var nft nftDoc
+	if err := json.Unmarshal([]byte(sec["nft"]), &nft); err != nil {
+		return nil, fmt.Errorf("linux snapshot: nft -j list table: %w", err)
+	}
+	st.ConnectionTracking = true
+	for _, o := range nft.Nftables {
+		if o.Chain != nil && (o.Chain.Name == notrackPrerouting || o.Chain.Name == notrackOutput) {
+			st.ConnectionTracking = false
+		}
+	}
+
+	text := renderText(st, routes)
+	sum := sha256.Sum256([]byte(text))
+	return &device.Snapshot{Facts: facts, Router: st, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+func parseFacts(s string) (device.Facts, error) {
+	lines := strings.Split(s, "\n")
+	if len(lines) < 3 {
+		return device.Facts{}, fmt.Errorf("linux snapshot: facts: want uname and nproc lines, got %q", s)
+	}
+	for len(lines) < 6 {
+		lines = append(lines, "")
+	}
+	cpus, err := strconv.Atoi(strings.TrimSpace(lines[2]))
+	if err != nil {
+		return device.Facts{}, fmt.Errorf("linux snapshot: nproc printed %q", lines[2])
+	}
+	model := strings.TrimSpace(lines[3])
+	if os := strings.TrimSpace(lines[5]); os != "" {
+		if model != "" {
+			model += ", "
+		}
+		model += os
+	}
+	return device.Facts{
+		Platform: device.Linux,
+		Firmware: strings.TrimSpace(lines[0]),
+		Model:    strings.TrimSpace(model + " (" + strings.TrimSpace(lines[1]) + ")"),
+		Serial:   strings.TrimSpace(lines[4]),
+		CPUCount: cpus,
+	}, nil
+}
+
+func parseInterfaces(linkJSON, addrJSON string) (map[string]device.InterfaceState, error) {
+	var links []ipLink
+	if err := json.Unmarshal([]byte(linkJSON), &links); err != nil {
+		return nil, fmt.Errorf("linux snapshot: ip -j link: %w", err)
+	}
+	var addrs []ipAddr
+	if err := json.Unmarshal([]byte(addrJSON), &addrs); err != nil {
+		return nil, fmt.Errorf("linux snapshot: ip -j addr: %w", err)
+	}
+	res := map[string]device.InterfaceState{}
+	for _, l := range links {
+		res[l.Name] = device.InterfaceState{Name: l.Name, MTU: l.MTU, Description: l.IfAlias, Addresses: []string{}}
+	}
+	for _, a := range addrs {
+		st, ok := res[a.Name]
+		if !ok {
+			continue
+		}
+		for _, ai := range a.AddrInfo {
+			if ai.Family == "inet6" && ai.Scope == "link" {
+				continue // the kernel owns fe80::/64 addresses
+			}
+			p, err := netip.ParsePrefix(fmt.Sprintf("%s/%d", ai.Local, ai.PrefixLen))
+			if err != nil {
+				return nil, fmt.Errorf("linux snapshot: address %s/%d on %s: %w", ai.Local, ai.PrefixLen, a.Name, err)
+			}
+			st.Addresses = append(st.Addresses, p.String())
+		}
+		sort.Strings(st.Addresses)
+		res[a.Name] = st
+	}
+	return res, nil
+}
+
+// routeLine is a route as the normalised text shows it.
+type routeLine struct {
+	device.Route
+	Protocol string
+}
+
+func normaliseRoutes(in []ipRoute, v6 bool) []routeLine {
+	var out []routeLine
+	for _, r := range in {
+		// Connected routes follow from addresses; RA routes from the
+		// network. Neither is configuration.
+		if r.Protocol == "kernel" || r.Protocol == "ra" || (r.Type != "" && r.Type != "unicast") {
+			continue
+		}
+		dst := r.Dst
+		switch {
+		case dst == "default" && v6:
+			dst = "::/0"
+		case dst == "default":
+			dst = "0.0.0.0/0"
+		case !strings.Contains(dst, "/") && v6:
+			dst += "/128"
+		case !strings.Contains(dst, "/"):
+			dst += "/32"
+		}
+		if p, err := netip.ParsePrefix(dst); err == nil {
+			dst = p.Masked().String()
+		}
+		proto := r.Protocol
+		if proto == "" {
+			proto = "boot" // iproute2 leaves out the default protocol
+		}
+		out = append(out, routeLine{Route: device.Route{Destination: dst, Gateway: r.Gateway, Interface: r.Dev, Metric: r.Metric}, Protocol: proto})
+	}
+	return out
+}
+
+func ownedRoutes(all []routeLine) map[string]device.Route {
+	owned := map[string]device.Route{}
+	for _, r := range all {
+		if r.Protocol == strconv.Itoa(RouteProtocol) {
+			owned[r.Destination] = r.Route
+		}
+	}
+	return owned
+}
+
+// renderText is the normalised running configuration: one setting per line,
+// sorted, so the digest changes only with the configuration.
+func renderText(st device.RouterState, routes []routeLine) string {
+	var lines []string
+	lines = append(lines, "hostname "+st.Hostname)
+	for _, name := range device.SortedKeys(st.Interfaces) {
+		ifc := st.Interfaces[name]
+		lines = append(lines, fmt.Sprintf("interface %s mtu %d", name, ifc.MTU))
+		if ifc.Description != "" {
+			lines = append(lines, fmt.Sprintf("interface %s description %q", name, ifc.Description))
+		}
+		for _, a := range ifc.Addresses {
+			lines = append(lines, fmt.Sprintf("interface %s address %s", name, a))
+		}
+	}
+	var rl []string
+	for _, r := range routes {
+		l := "route " + r.Destination
+		if r.Gateway != "" {
+			l += " via " + r.Gateway
+		}
+		if r.Interface != "" {
+			l += " dev " + r.Interface
+		}
+		if r.Metric != nil {
+			l += " metric " + strconv.Itoa(*r.Metric)
+		}
+		rl = append(rl, l+" proto "+r.Protocol)
+	}
+	sort.Strings(rl)
+	lines = append(lines, rl...)
+	lines = append(lines,
+		"sysctl net.ipv4.ip_forward = "+boolDigit(st.IPv4Forwarding),
+		"sysctl net.ipv6.conf.all.forwarding = "+boolDigit(st.IPv6Forwarding),
+		"connection-tracking "+onOff(st.ConnectionTracking),
+	)
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

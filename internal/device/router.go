@@ -1,0 +1,279 @@
+package device
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// RouterConfig is the part of a router's configuration that one
+// routerlab_router resource manages. Pointer and nil-map fields mean
+// "not managed": the driver leaves them alone.
+type RouterConfig struct {
+	Hostname           *string
+	Interfaces         map[string]InterfaceConfig // keyed by interface name
+	Routes             map[string]*Route          // keyed by canonical destination prefix; nil value = ensure absent
+	IPv4Forwarding     *bool
+	IPv6Forwarding     *bool
+	ConnectionTracking *bool
+}
+
+// InterfaceConfig is the managed part of one interface.
+type InterfaceConfig struct {
+	// Addresses is authoritative when non-nil: addresses not listed are
+	// removed (link-local IPv6 excepted, the kernel owns those).
+	Addresses   []string
+	MTU         *int
+	Description *string
+}
+
+// Route is a static route owned by routerlab.
+type Route struct {
+	Destination string // canonical prefix
+	Gateway     string // empty: on-link via Interface
+	Interface   string
+	Metric      *int
+}
+
+// RouterState is what a driver observed: every interface, every route
+// routerlab owns, and the global switches.
+type RouterState struct {
+	Hostname           string
+	Interfaces         map[string]InterfaceState
+	Routes             map[string]Route // only routes owned by routerlab
+	IPv4Forwarding     bool
+	IPv6Forwarding     bool
+	ConnectionTracking bool
+}
+
+// InterfaceState is one observed interface.
+type InterfaceState struct {
+	Name        string
+	Addresses   []string // sorted, canonical CIDR, link-local IPv6 left out
+	MTU         int
+	Description string
+}
+
+// Original captures, from observed state, the values of every key desired
+// manages. Applying the result later puts the device back as it was before
+// routerlab touched it: this is how Delete restores a router. Routes that did
+// not exist map to nil (ensure absent).
+func Original(desired RouterConfig, observed RouterState) RouterConfig {
+	var orig RouterConfig
+	if desired.Hostname != nil {
+		h := observed.Hostname
+		orig.Hostname = &h
+	}
+	if desired.Interfaces != nil {
+		orig.Interfaces = map[string]InterfaceConfig{}
+		for name, want := range desired.Interfaces {
+			have, ok := observed.Interfaces[name]
+			if !ok {
+				continue
+			}
+			var ic InterfaceConfig
+			if want.Addresses != nil {
+				ic.Addresses = append([]string{}, have.Addresses...)
+			}
+			if want.MTU != nil {
+				m := have.MTU
+				ic.MTU = &m
+			}
+			if want.Description != nil {
+				d := have.Description
+				ic.Description = &d
+			}
+			orig.Interfaces[name] = ic
+		}
+	}
+	if desired.Routes != nil {
+		orig.Routes = map[string]*Route{}
+		for dst := range desired.Routes {
+			if r, ok := observed.Routes[dst]; ok {
+				r := r
+				orig.Routes[dst] = &r
+			} else {
+				orig.Routes[dst] = nil
+			}
+		}
+	}
+	orig.IPv4Forwarding = boolIf(desired.IPv4Forwarding, observed.IPv4Forwarding)
+	orig.IPv6Forwarding = boolIf(desired.IPv6Forwarding, observed.IPv6Forwarding)
+	orig.ConnectionTracking = boolIf(desired.ConnectionTracking, observed.ConnectionTracking)
+	return orig
+}
+
+// MergeOriginal extends a saved original with the keys that desired newly
+// manages (their values taken from observed) and returns the part of the
+// saved original whose keys desired no longer manages: applying that part
+// hands those keys back as they were.
+func MergeOriginal(saved, desired RouterConfig, observed RouterState) (merged, released RouterConfig) {
+	fresh := Original(desired, observed)
+	merged = fresh
+	// Keep the saved value for every key still managed.
+	if saved.Hostname != nil && desired.Hostname != nil {
+		merged.Hostname = saved.Hostname
+	} else if saved.Hostname != nil {
+		released.Hostname = saved.Hostname
+	}
+	for name, s := range saved.Interfaces {
+		d, still := desired.Interfaces[name]
+		m := merged.Interfaces[name]
+		var rel InterfaceConfig
+		if still && d.Addresses != nil && s.Addresses != nil {
+			m.Addresses = s.Addresses
+		} else if s.Addresses != nil {
+			rel.Addresses = s.Addresses
+		}
+		if still && d.MTU != nil && s.MTU != nil {
+			m.MTU = s.MTU
+		} else if s.MTU != nil {
+			rel.MTU = s.MTU
+		}
+		if still && d.Description != nil && s.Description != nil {
+			m.Description = s.Description
+		} else if s.Description != nil {
+			rel.Description = s.Description
+		}
+		if still {
+			merged.Interfaces[name] = m
+		}
+		if rel.Addresses != nil || rel.MTU != nil || rel.Description != nil {
+			if released.Interfaces == nil {
+				released.Interfaces = map[string]InterfaceConfig{}
+			}
+			released.Interfaces[name] = rel
+		}
+	}
+	for dst, r := range saved.Routes {
+		if _, still := desired.Routes[dst]; still {
+			merged.Routes[dst] = r
+			continue
+		}
+		if released.Routes == nil {
+			released.Routes = map[string]*Route{}
+		}
+		released.Routes[dst] = r
+	}
+	merged.IPv4Forwarding, released.IPv4Forwarding = keepOrRelease(saved.IPv4Forwarding, desired.IPv4Forwarding, merged.IPv4Forwarding)
+	merged.IPv6Forwarding, released.IPv6Forwarding = keepOrRelease(saved.IPv6Forwarding, desired.IPv6Forwarding, merged.IPv6Forwarding)
+	merged.ConnectionTracking, released.ConnectionTracking = keepOrRelease(saved.ConnectionTracking, desired.ConnectionTracking, merged.ConnectionTracking)
+	return merged, released
+}
+
+func keepOrRelease(saved, desired, fresh *bool) (merged, released *bool) {
+	switch {
+	case saved != nil && desired != nil:
+		return saved, nil
+	case saved != nil:
+		return nil, saved
+	default:
+		return fresh, nil
+	}
+}
+
+func boolIf(managed *bool, v bool) *bool {
+	if managed == nil {
+		return nil
+	}
+	return &v
+}
+
+var (
+	hostnameLabel = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$`)
+	// Linux IFNAMSIZ is 16 with the NUL; vendor names (ether1, eth0.100,
+	// pppoe-out1, lan1/1) fit the same alphabet.
+	interfaceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,63}$`)
+)
+
+// ValidateHostname checks an RFC 1123 host name.
+func ValidateHostname(h string) error {
+	if h == "" || len(h) > 253 {
+		return fmt.Errorf("hostname %q: must be 1 to 253 characters", h)
+	}
+	for _, label := range strings.Split(h, ".") {
+		if !hostnameLabel.MatchString(label) {
+			return fmt.Errorf("hostname %q: label %q must be 1-63 letters, digits or '-', not starting or ending with '-'", h, label)
+		}
+	}
+	return nil
+}
+
+// ValidateInterfaceName checks an interface name is safe to pass to any CLI.
+func ValidateInterfaceName(name string) error {
+	if !interfaceName.MatchString(name) {
+		return fmt.Errorf("interface name %q: allowed are letters, digits and _ . : @ / -, starting with a letter or digit, at most 64 characters", name)
+	}
+	return nil
+}
+
+// ValidateDescription rejects what no platform can store: control
+// characters (newlines would end a CLI command) and over-long text.
+func ValidateDescription(d string, max int) error {
+	if len(d) > max {
+		return fmt.Errorf("description %q: at most %d bytes, got %d", d, max, len(d))
+	}
+	for _, r := range d {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("description %q: control characters (newline, tab, ...) are not allowed", d)
+		}
+	}
+	return nil
+}
+
+// CanonicalAddress parses an interface address in CIDR form (host bits kept)
+// and returns its canonical text.
+func CanonicalAddress(s string) (string, error) {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return "", fmt.Errorf("address %q is not an IP address with prefix length, e.g. 198.18.1.1/24 or 2001:db8::1/64", s)
+	}
+	return p.String(), nil
+}
+
+// CanonicalPrefix parses a route destination and returns the network prefix
+// (host bits cleared) in canonical text.
+func CanonicalPrefix(s string) (string, error) {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return "", fmt.Errorf("destination %q is not a prefix, e.g. 198.18.4.0/24 or 0.0.0.0/0", s)
+	}
+	return p.Masked().String(), nil
+}
+
+// SortedKeys returns a map's keys in order, for deterministic rendering.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// CheckInterfacesExist reports every managed interface (and route
+// interface) the device does not have, listing the ones it has.
+func CheckInterfacesExist(desired RouterConfig, observed RouterState) error {
+	var missing []string
+	for _, name := range SortedKeys(desired.Interfaces) {
+		if _, ok := observed.Interfaces[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	for _, dst := range SortedKeys(desired.Routes) {
+		r := desired.Routes[dst]
+		if r == nil || r.Interface == "" {
+			continue
+		}
+		if _, ok := observed.Interfaces[r.Interface]; !ok && !slices.Contains(missing, r.Interface) {
+			missing = append(missing, r.Interface)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("interface %s not found on the device; it has: %s", strings.Join(missing, ", "), strings.Join(SortedKeys(observed.Interfaces), ", "))
+}

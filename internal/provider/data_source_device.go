@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ datasource.DataSourceWithConfigure = (*deviceDataSource)(nil)
+
+// NewDeviceDataSource is the routerlab_device constructor.
+func NewDeviceDataSource() datasource.DataSource { return &deviceDataSource{} }
+
+type deviceDataSource struct{ inv *Inventory }
+
+type deviceDataModel struct {
+	Device   types.String `tfsdk:"device"`
+	Platform types.String `tfsdk:"platform"`
+	Hostname types.String `tfsdk:"hostname"`
+	Model    types.String `tfsdk:"model"`
+	Firmware types.String `tfsdk:"firmware"`
+	Serial   types.String `tfsdk:"serial"`
+	CPUCount types.Int64  `tfsdk:"cpu_count"`
+}
+
+func (d *deviceDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_device"
+}
+
+func (d *deviceDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Facts of one device of the inventory, read over SSH: platform, host name, model, firmware, serial and CPU count.",
+		Attributes: map[string]schema.Attribute{
+			"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Name of the device in the provider's `devices` map."},
+			"platform":  schema.StringAttribute{Computed: true, MarkdownDescription: "Platform from the inventory."},
+			"hostname":  schema.StringAttribute{Computed: true, MarkdownDescription: "Current host name."},
+			"model":     schema.StringAttribute{Computed: true, MarkdownDescription: "Hardware model as the device reports it."},
+			"firmware":  schema.StringAttribute{Computed: true, MarkdownDescription: "Firmware or OS version (Linux: kernel release)."},
+			"serial":    schema.StringAttribute{Computed: true, MarkdownDescription: "Serial number, where the device reports one."},
+			"cpu_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of CPU cores."},
+		},
+	}
+}
+
+func (d *deviceDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	inv, err := inventoryFrom(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Unexpected Data Source Configure Type", err.Error())
+		return
+	}
+	d.inv = inv
+}
+
+func (d *deviceDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m deviceDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	dev, err := d.inv.Lookup(m.Device.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read Device", err.Error())
+		return
+	}
+	snap, err := dev.Snapshot(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
+		return
+	}
+	m.Platform = types.StringValue(string(dev.Platform))
+	m.Hostname = types.StringValue(snap.Facts.Hostname)
+	m.Model = types.StringValue(snap.Facts.Model)
+	m.Firmware = types.StringValue(snap.Facts.Firmware)
+	m.Serial = types.StringValue(snap.Facts.Serial)
+	m.CPUCount = types.Int64Value(int64(snap.Facts.CPUCount))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

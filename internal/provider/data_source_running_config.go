@@ -1,0 +1,69 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var _ datasource.DataSourceWithConfigure = (*runningConfigDataSource)(nil)
+
+// NewRunningConfigDataSource is the routerlab_running_config constructor.
+func NewRunningConfigDataSource() datasource.DataSource { return &runningConfigDataSource{} }
+
+type runningConfigDataSource struct{ inv *Inventory }
+
+type runningConfigModel struct {
+	Device types.String `tfsdk:"device"`
+	Text   types.String `tfsdk:"text"`
+	SHA256 types.String `tfsdk:"sha256"`
+}
+
+func (d *runningConfigDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_running_config"
+}
+
+func (d *runningConfigDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The normalised running configuration of a device and its SHA-256, for review and for keeping in git: stable line order, no timestamps, so the digest changes only when the configuration does.",
+		Attributes: map[string]schema.Attribute{
+			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Name of the device in the provider's `devices` map."},
+			"text":   schema.StringAttribute{Computed: true, MarkdownDescription: "Normalised running configuration."},
+			"sha256": schema.StringAttribute{Computed: true, MarkdownDescription: "Hex SHA-256 of `text`; equals `config_sha256` of `routerlab_router` on the same device."},
+		},
+	}
+}
+
+func (d *runningConfigDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	inv, err := inventoryFrom(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Unexpected Data Source Configure Type", err.Error())
+		return
+	}
+	d.inv = inv
+}
+
+func (d *runningConfigDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m runningConfigModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	dev, err := d.inv.Lookup(m.Device.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read Running Config", err.Error())
+		return
+	}
+	snap, err := dev.Snapshot(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Unable to Read Running Config", fmt.Sprintf("device %q: %s", dev.Name, err))
+		return
+	}
+	m.Text = types.StringValue(snap.Text)
+	m.SHA256 = types.StringValue(snap.SHA256)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

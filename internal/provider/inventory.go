@@ -1,0 +1,252 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/drivers"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+)
+
+type sshModel struct {
+	Port                  types.Int64  `tfsdk:"port"`
+	Username              types.String `tfsdk:"username"`
+	Password              types.String `tfsdk:"password"`
+	PrivateKey            types.String `tfsdk:"private_key"`
+	PrivateKeyPassphrase  types.String `tfsdk:"private_key_passphrase"`
+	UseAgent              types.Bool   `tfsdk:"use_agent"`
+	KnownHostsFile        types.String `tfsdk:"known_hosts_file"`
+	InsecureIgnoreHostKey types.Bool   `tfsdk:"insecure_ignore_host_key"`
+	Timeout               types.String `tfsdk:"timeout"`
+	CommandTimeout        types.String `tfsdk:"command_timeout"`
+}
+
+type deviceModel struct {
+	sshModel
+	Platform  types.String `tfsdk:"platform"`
+	Host      types.String `tfsdk:"host"`
+	HostKey   types.String `tfsdk:"host_key"`
+	JumpHosts []string     `tfsdk:"jump_hosts"`
+}
+
+type providerModel struct {
+	SSH     *sshModel              `tfsdk:"ssh"`
+	Devices map[string]deviceModel `tfsdk:"devices"`
+}
+
+// Inventory is the provider's configured state: every named device, each
+// with a lazily connected SSH client and a snapshot cache.
+type Inventory struct {
+	pool    *sshx.Pool
+	devices map[string]*Device
+}
+
+// Device is one inventory entry. Its snapshot is read at most once per
+// provider process (one Terraform operation) unless a write invalidates it,
+// so every resource and data source on the device shares one read.
+type Device struct {
+	Name     string
+	Platform device.Platform
+	client   *sshx.Client
+	driver   device.Driver
+	// driverErr is kept rather than failing Configure: a platform without a
+	// driver is an error only for resources that use the device.
+	driverErr error
+
+	// applyMu serialises read-modify-write sequences of different
+	// resources on this device.
+	applyMu sync.Mutex
+
+	snapMu sync.Mutex
+	snap   *device.Snapshot
+}
+
+// Names returns the device names, sorted, for error messages.
+func (inv *Inventory) Names() []string {
+	names := make([]string, 0, len(inv.devices))
+	for n := range inv.devices {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Lookup finds a device by name; the error lists the known names.
+func (inv *Inventory) Lookup(name string) (*Device, error) {
+	if d, ok := inv.devices[name]; ok {
+		return d, nil
+	}
+	known := "none: the provider's devices map is empty"
+	if names := inv.Names(); len(names) > 0 {
+		known = strings.Join(names, ", ")
+	}
+	return nil, fmt.Errorf("device %q is not in the provider's devices map; known devices: %s", name, known)
+}
+
+// Dials reports how many SSH connections this inventory opened.
+func (inv *Inventory) Dials() int64 { return inv.pool.Dials() }
+
+// Close ends every connection.
+func (inv *Inventory) Close() error { return inv.pool.Close() }
+
+// Driver returns the platform driver, or why there is none.
+func (d *Device) Driver() (device.Driver, error) { return d.driver, d.driverErr }
+
+// Snapshot returns the cached snapshot, reading the device the first time.
+func (d *Device) Snapshot(ctx context.Context) (*device.Snapshot, error) {
+	if d.driverErr != nil {
+		return nil, d.driverErr
+	}
+	d.snapMu.Lock()
+	defer d.snapMu.Unlock()
+	if d.snap != nil {
+		return d.snap, nil
+	}
+	tflog.Debug(ctx, "reading device snapshot", map[string]any{"device": d.Name, "platform": string(d.Platform)})
+	s, err := d.driver.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	d.snap = s
+	return s, nil
+}
+
+// invalidate drops the cached snapshot after a write.
+func (d *Device) invalidate() {
+	d.snapMu.Lock()
+	d.snap = nil
+	d.snapMu.Unlock()
+}
+
+// Apply runs fn under the device's apply lock and invalidates the cached
+// snapshot afterwards, whatever fn did.
+func (d *Device) Apply(ctx context.Context, fn func(drv device.Driver) error) error {
+	if d.driverErr != nil {
+		return d.driverErr
+	}
+	d.applyMu.Lock()
+	defer d.applyMu.Unlock()
+	defer d.invalidate()
+	tflog.Info(ctx, "writing device configuration", map[string]any{"device": d.Name, "platform": string(d.Platform)})
+	return fn(d.driver)
+}
+
+// buildInventory merges the ssh defaults into each device, validates the
+// result without any I/O and registers each device with the SSH pool.
+func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	defaults := sshModel{}
+	if cfg.SSH != nil {
+		defaults = *cfg.SSH
+	}
+	inv := &Inventory{pool: sshx.NewPool(), devices: map[string]*Device{}}
+	endpoints := map[string]sshx.Endpoint{}
+	for _, name := range sortedNames(cfg.Devices) {
+		dm := cfg.Devices[name]
+		at := devicesPath.AtMapKey(name)
+		if dm.Host.IsUnknown() || dm.Platform.IsUnknown() {
+			continue // known only at apply; resources on it fail then
+		}
+		ep, err := endpointFor(dm, defaults)
+		if err != nil {
+			diags.AddAttributeError(at, "Invalid device configuration", fmt.Sprintf("device %q: %s", name, err))
+			continue
+		}
+		if err := sshx.ValidateEndpoint(ep); err != nil {
+			diags.AddAttributeError(at, "Invalid device configuration", fmt.Sprintf("device %q: %s", name, err))
+			continue
+		}
+		endpoints[name] = ep
+	}
+	for _, name := range sortedNames(cfg.Devices) {
+		ep, ok := endpoints[name]
+		if !ok {
+			continue
+		}
+		dm := cfg.Devices[name]
+		cmdTimeout, _ := time.ParseDuration(firstSet(dm.CommandTimeout, defaults.CommandTimeout, "60s"))
+		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Warnf: func(format string, args ...any) {
+			tflog.Warn(ctx, fmt.Sprintf(format, args...), map[string]any{"device": name})
+		}}
+		for _, hop := range dm.JumpHosts {
+			hep, ok := endpoints[hop]
+			if !ok {
+				diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("jump_hosts"), "Unknown jump host",
+					fmt.Sprintf("device %q: jump host %q is not a valid device in the devices map; known devices: %s", name, hop, strings.Join(sortedNames(cfg.Devices), ", ")))
+				continue
+			}
+			c.JumpHosts = append(c.JumpHosts, hep)
+		}
+		inv.pool.Register(name, c)
+		client, _ := inv.pool.Get(name)
+		d := &Device{Name: name, Platform: device.Platform(dm.Platform.ValueString()), client: client}
+		d.driver, d.driverErr = drivers.New(d.Platform, client)
+		inv.devices[name] = d
+	}
+	return inv, diags
+}
+
+// endpointFor merges a device's settings over the defaults.
+func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
+	timeout, err := time.ParseDuration(firstSet(dm.Timeout, def.Timeout, "10s"))
+	if err != nil {
+		return sshx.Endpoint{}, fmt.Errorf("timeout: %w", err)
+	}
+	port := int64(22)
+	for _, p := range []types.Int64{def.Port, dm.Port} {
+		if !p.IsNull() && !p.IsUnknown() {
+			port = p.ValueInt64()
+		}
+	}
+	ep := sshx.Endpoint{
+		Host: dm.Host.ValueString(),
+		Port: int(port),
+		User: firstSet(dm.Username, def.Username, "root"),
+		Auth: sshx.Auth{
+			Password:   firstSet(dm.Password, def.Password, ""),
+			PrivateKey: firstSet(dm.PrivateKey, def.PrivateKey, ""),
+			Passphrase: firstSet(dm.PrivateKeyPassphrase, def.PrivateKeyPassphrase, ""),
+			UseAgent:   firstBool(dm.UseAgent, def.UseAgent),
+		},
+		HostKey:               dm.HostKey.ValueString(),
+		KnownHostsFile:        firstSet(dm.KnownHostsFile, def.KnownHostsFile, ""),
+		InsecureIgnoreHostKey: firstBool(dm.InsecureIgnoreHostKey, def.InsecureIgnoreHostKey),
+		ConnectTimeout:        timeout,
+	}
+	// OpenSSH's default: verify against the user's known_hosts.
+	if ep.HostKey == "" && ep.KnownHostsFile == "" && !ep.InsecureIgnoreHostKey {
+		ep.KnownHostsFile = "~/.ssh/known_hosts"
+	}
+	return ep, nil
+}
+
+func firstSet(v, def types.String, fallback string) string {
+	for _, s := range []types.String{v, def} {
+		if !s.IsNull() && !s.IsUnknown() && s.ValueString() != "" {
+			return s.ValueString()
+		}
+	}
+	return fallback
+}
+
+func firstBool(v, def types.Bool) bool {
+	for _, b := range []types.Bool{v, def} {
+		if !b.IsNull() && !b.IsUnknown() {
+			return b.ValueBool()
+		}
+	}
+	return false
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	return device.SortedKeys(m)
+}

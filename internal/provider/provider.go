@@ -1,0 +1,180 @@
+// Package provider is the Terraform face of routerlab: schemas, models and
+// CRUD. Device knowledge lives in internal/device; this package converts
+// between Terraform values and device types and nothing more.
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+var _ provider.Provider = (*routerlabProvider)(nil)
+
+// routerlabProvider holds the inventory built by Configure. One provider
+// process serves one Terraform operation; the inventory's SSH connections
+// and snapshot cache live as long as it does.
+type routerlabProvider struct {
+	version string
+	// configured is called with the inventory after Configure; tests use it
+	// to reach the SSH pool. Nil in production.
+	configured func(*Inventory)
+}
+
+// New returns a constructor for the provider, as providerserver expects.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &routerlabProvider{version: version} }
+}
+
+func (p *routerlabProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "routerlab"
+	resp.Version = p.version
+}
+
+// sshFields are the connection settings shared by the ssh defaults block and
+// each device; a device value overrides the default.
+func sshFields(forDevice bool) map[string]schema.Attribute {
+	scope := "Default for every device; a device's own setting wins."
+	if forDevice {
+		scope = "Overrides the provider's `ssh` default."
+	}
+	return map[string]schema.Attribute{
+		"port": schema.Int64Attribute{
+			Optional:            true,
+			MarkdownDescription: "SSH port, 1–65535 (default 22). " + scope,
+			Validators:          []validator.Int64{int64validator.Between(1, 65535)},
+		},
+		"username": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "SSH user name (default `root`). " + scope,
+			Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+		},
+		"password": schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           true,
+			MarkdownDescription: "SSH password. Sensitive; never logged. " + scope,
+		},
+		"private_key": schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           true,
+			MarkdownDescription: "SSH private key in PEM or OpenSSH format, e.g. `file(\"~/.ssh/id_ed25519\")`. Sensitive. " + scope,
+		},
+		"private_key_passphrase": schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           true,
+			MarkdownDescription: "Passphrase of an encrypted `private_key`. Sensitive. " + scope,
+		},
+		"use_agent": schema.BoolAttribute{
+			Optional:            true,
+			MarkdownDescription: "Authenticate with the keys of the ssh-agent at `$SSH_AUTH_SOCK`. " + scope,
+		},
+		"known_hosts_file": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "OpenSSH known_hosts file that verifies host keys (default `~/.ssh/known_hosts` when no `host_key` is pinned). " + scope,
+		},
+		"insecure_ignore_host_key": schema.BoolAttribute{
+			Optional:            true,
+			MarkdownDescription: "Accept any host key. Explicit opt-in only, for throw-away labs; every connection logs a warning. " + scope,
+		},
+		"timeout": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "Connect timeout as a Go duration, e.g. `10s` (default). " + scope,
+			Validators:          []validator.String{durationValidator{}},
+		},
+		"command_timeout": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "Timeout of one remote command as a Go duration (default `60s`). " + scope,
+			Validators:          []validator.String{durationValidator{}},
+		},
+	}
+}
+
+func (p *routerlabProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	deviceAttrs := sshFields(true)
+	deviceAttrs["platform"] = schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "Device platform: one of `routeros`, `edgeos`, `rtx`, `linux`.",
+		Validators:          []validator.String{stringvalidator.OneOf(device.Platforms()...)},
+	}
+	deviceAttrs["host"] = schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "Address or name the device's SSH server listens on.",
+		Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+	}
+	deviceAttrs["host_key"] = schema.StringAttribute{
+		Optional:            true,
+		MarkdownDescription: "Pinned SSH host key as an authorized_keys line, e.g. `ssh-ed25519 AAAAC3Nza...`. Takes precedence over `known_hosts_file`.",
+		Validators:          []validator.String{hostKeyValidator{}},
+	}
+	deviceAttrs["jump_hosts"] = schema.ListAttribute{
+		ElementType:         types.StringType,
+		Optional:            true,
+		MarkdownDescription: "Names of other devices in `devices` to hop through, in order (the first is dialled directly). Each hop uses its own credentials and host key.",
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Configures routers of a benchmark lab over SSH and runs iperf3 benchmarks through them. Name every device once in `devices`; resources refer to devices by name.",
+		Attributes: map[string]schema.Attribute{
+			"ssh": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "SSH settings shared by every device.",
+				Attributes:          sshFields(false),
+			},
+			"devices": schema.MapNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "The lab inventory: device name → connection. Connections are opened lazily, one per device, only when a resource or data source uses the device.",
+				NestedObject:        schema.NestedAttributeObject{Attributes: deviceAttrs},
+			},
+		},
+	}
+}
+
+func (p *routerlabProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	inv, diags := buildInventory(ctx, cfg)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if p.configured != nil {
+		p.configured(inv)
+	}
+	resp.ResourceData = inv
+	resp.DataSourceData = inv
+}
+
+func (p *routerlabProvider) Resources(context.Context) []func() resource.Resource {
+	return []func() resource.Resource{NewRouterResource}
+}
+
+func (p *routerlabProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{NewDeviceDataSource, NewRunningConfigDataSource}
+}
+
+// inventoryFrom is the shared Configure step of resources and data sources.
+func inventoryFrom(data any) (*Inventory, error) {
+	if data == nil {
+		return nil, nil // provider not configured yet (validation)
+	}
+	inv, ok := data.(*Inventory)
+	if !ok {
+		return nil, fmt.Errorf("expected *provider.Inventory, got %T; please report this issue to the provider developers", data)
+	}
+	return inv, nil
+}
+
+var devicesPath = path.Root("devices")

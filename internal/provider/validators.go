@@ -1,0 +1,100 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+)
+
+// stringCheck adapts a plain Go check to a framework string validator, so
+// the rules stay in internal/device and internal/sshx.
+type stringCheck struct {
+	desc  string
+	check func(string) error
+}
+
+func (v stringCheck) Description(context.Context) string         { return v.desc }
+func (v stringCheck) MarkdownDescription(context.Context) string { return v.desc }
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := v.check(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", fmt.Sprintf("%s: %s", req.Path, err))
+	}
+}
+
+type durationValidator struct{}
+
+func (durationValidator) Description(context.Context) string {
+	return "a positive Go duration such as 10s or 2m"
+}
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	stringCheck{check: func(s string) error {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("%q is not a positive duration; use a Go duration such as 10s or 2m", s)
+		}
+		return nil
+	}}.ValidateString(ctx, req, resp)
+}
+
+type hostKeyValidator struct{}
+
+func (hostKeyValidator) Description(context.Context) string {
+	return "an SSH public key as an authorized_keys line"
+}
+func (v hostKeyValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v hostKeyValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	stringCheck{check: func(s string) error {
+		_, err := sshx.ParseHostKey(s)
+		return err
+	}}.ValidateString(ctx, req, resp)
+}
+
+var (
+	addressValidator = stringCheck{
+		desc: "an interface address in canonical CIDR form, e.g. 198.18.1.1/24",
+		check: func(s string) error {
+			c, err := device.CanonicalAddress(s)
+			if err != nil {
+				return err
+			}
+			if c != s {
+				return fmt.Errorf("address %q: write it in canonical form %q", s, c)
+			}
+			return nil
+		},
+	}
+	hostnameValidator  = stringCheck{desc: "an RFC 1123 host name", check: device.ValidateHostname}
+	ifNameValidator    = stringCheck{desc: "an interface name", check: device.ValidateInterfaceName}
+	descriptionChecker = stringCheck{desc: "printable text without control characters", check: func(s string) error {
+		return device.ValidateDescription(s, 255)
+	}}
+	ipValidator = stringCheck{desc: "an IP address", check: func(s string) error {
+		if _, err := device.CanonicalAddress(s + "/32"); err != nil {
+			if _, err6 := device.CanonicalAddress(s + "/128"); err6 != nil {
+				return fmt.Errorf("%q is not an IP address", s)
+			}
+		}
+		return nil
+	}}
+)
+
+// prefixKeyCheck validates a route map key: a prefix in canonical form.
+func prefixKeyCheck(s string) error {
+	c, err := device.CanonicalPrefix(s)
+	if err != nil {
+		return err
+	}
+	if c != s {
+		return fmt.Errorf("destination %q: write it as the network prefix %q", s, c)
+	}
+	return nil
+}
