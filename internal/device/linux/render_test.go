@@ -29,9 +29,9 @@ func TestRenderRouterChanges(t *testing.T) {
 		},
 		Routes: map[string]*device.Route{
 			"198.18.3.0/24": {Destination: "198.18.3.0/24", Gateway: "198.18.2.10", Metric: ptr(5)}, // unchanged
-			"198.18.4.0/24": nil,                                                                      // ours, remove
-			"198.18.6.0/24": {Destination: "198.18.6.0/24", Gateway: "198.18.1.10"},                   // new
-			"0.0.0.0/0":     {Destination: "0.0.0.0/0", Gateway: "198.18.2.10"},                       // moved
+			"198.18.4.0/24": nil,                                                                    // ours, remove
+			"198.18.6.0/24": {Destination: "198.18.6.0/24", Gateway: "198.18.1.10"},                 // new
+			"0.0.0.0/0":     {Destination: "0.0.0.0/0", Gateway: "198.18.2.10"},                     // moved
 		},
 		IPv4Forwarding:     ptr(false),
 		IPv6Forwarding:     ptr(false), // already off: nothing
