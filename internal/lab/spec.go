@@ -1,0 +1,196 @@
+// Package lab builds a real test lab out of Linux network namespaces: every
+// node is a network namespace with its own sshd (in its own UTS namespace),
+// reachable from the root namespace over a management veth in 198.19.X.0/24,
+// and nodes are wired together with veth pairs (optionally rate-shaped).
+//
+// Every address the lab uses lies inside 198.18.0.0/15 (RFC 2544 benchmark
+// space). Cleanup removes exactly what was recorded in the lab's state file:
+// namespaces by name, root-side links by name, processes by PID (after
+// checking /proc/PID still belongs to the process we started).
+package lab
+
+import (
+	"fmt"
+	"net/netip"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Role of a node.
+type Role string
+
+const (
+	RoleHost   Role = "host"
+	RoleRouter Role = "router"
+)
+
+// DefaultMgmtNet is the third octet of the default management /24
+// (198.19.254.0/24).
+const DefaultMgmtNet = 254
+
+// DefaultStateRoot is the parent of the default state directories.
+const DefaultStateRoot = "/run/routerlab-lab"
+
+// NodeSpec describes one node (one network namespace).
+type NodeSpec struct {
+	Name string // [a-z][a-z0-9]{0,3}
+	Role Role
+}
+
+// LinkSpec describes one point-to-point veth link between two nodes.
+type LinkSpec struct {
+	A, B         string // node names
+	AIf, BIf     string // interface names inside the namespaces, e.g. "eth1"
+	AAddr, BAddr string // CIDR, e.g. "198.18.1.10/24"
+	// Rate is an optional tc rate like "1gbit". When set, both ends get
+	// offloads disabled and a tbf root qdisc of that rate.
+	Rate string
+}
+
+// Spec describes a whole lab.
+type Spec struct {
+	Name     string // [a-z][a-z0-9]{0,5}; prefixes namespaces and root-side links
+	MgmtNet  int    // third octet of 198.19.<MgmtNet>.0/24; 0 means 254
+	Nodes    []NodeSpec
+	Links    []LinkSpec
+	StateDir string // default /run/routerlab-lab/<Name>
+}
+
+// DefaultSpec returns the standard three-node lab: host a — router r — host b.
+//
+//	a.eth1 198.18.1.10/24 — r.eth1 198.18.1.1/24
+//	r.eth2 198.18.2.1/24  — b.eth1 198.18.2.10/24
+//
+// Node order (and so management addresses) is a, r, b:
+// a=198.19.254.2, r=198.19.254.6, b=198.19.254.10.
+func DefaultSpec(name string) Spec {
+	return Spec{
+		Name:    name,
+		MgmtNet: DefaultMgmtNet,
+		Nodes: []NodeSpec{
+			{Name: "a", Role: RoleHost},
+			{Name: "r", Role: RoleRouter},
+			{Name: "b", Role: RoleHost},
+		},
+		Links: []LinkSpec{
+			{A: "a", AIf: "eth1", AAddr: "198.18.1.10/24", B: "r", BIf: "eth1", BAddr: "198.18.1.1/24"},
+			{A: "r", AIf: "eth2", AAddr: "198.18.2.1/24", B: "b", BIf: "eth1", BAddr: "198.18.2.10/24"},
+		},
+	}
+}
+
+// WithRate returns a copy of s with Rate set on every link touching a router.
+func (s Spec) WithRate(rate string) Spec {
+	out := s
+	out.Nodes = append([]NodeSpec(nil), s.Nodes...)
+	out.Links = append([]LinkSpec(nil), s.Links...)
+	roles := map[string]Role{}
+	for _, n := range out.Nodes {
+		roles[n.Name] = n.Role
+	}
+	for i := range out.Links {
+		if roles[out.Links[i].A] == RoleRouter || roles[out.Links[i].B] == RoleRouter {
+			out.Links[i].Rate = rate
+		}
+	}
+	return out
+}
+
+var (
+	labNameRE  = regexp.MustCompile(`^[a-z][a-z0-9]{0,5}$`)
+	nodeNameRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,3}$`)
+	ifNameRE   = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]{0,14}$`)
+	rateRE     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|tbit|bps|kbps|mbps|gbps|tbps)$`)
+	// labPrefix is the only address space the lab may use.
+	labPrefix = netip.MustParsePrefix("198.18.0.0/15")
+)
+
+// withDefaults fills in MgmtNet and StateDir.
+func (s Spec) withDefaults() Spec {
+	if s.MgmtNet == 0 {
+		s.MgmtNet = DefaultMgmtNet
+	}
+	if s.StateDir == "" {
+		s.StateDir = filepath.Join(DefaultStateRoot, s.Name)
+	}
+	return s
+}
+
+// validate checks a spec (after withDefaults).
+func (s Spec) validate() error {
+	if !labNameRE.MatchString(s.Name) {
+		return fmt.Errorf("lab name %q must match %s", s.Name, labNameRE)
+	}
+	if s.MgmtNet < 1 || s.MgmtNet > 255 {
+		return fmt.Errorf("MgmtNet %d out of range 1..255", s.MgmtNet)
+	}
+	if !filepath.IsAbs(s.StateDir) || filepath.Clean(s.StateDir) == "/" {
+		return fmt.Errorf("StateDir %q must be an absolute path other than /", s.StateDir)
+	}
+	if len(s.Nodes) == 0 {
+		return fmt.Errorf("lab %q has no nodes", s.Name)
+	}
+	if len(s.Nodes) > 63 {
+		return fmt.Errorf("lab %q has %d nodes; the management /24 holds at most 63", s.Name, len(s.Nodes))
+	}
+	nodes := map[string]bool{}
+	for _, n := range s.Nodes {
+		if !nodeNameRE.MatchString(n.Name) {
+			return fmt.Errorf("node name %q must match %s", n.Name, nodeNameRE)
+		}
+		if nodes[n.Name] {
+			return fmt.Errorf("duplicate node %q", n.Name)
+		}
+		nodes[n.Name] = true
+		if n.Role != RoleHost && n.Role != RoleRouter {
+			return fmt.Errorf("node %q: role %q must be %q or %q", n.Name, n.Role, RoleHost, RoleRouter)
+		}
+	}
+	ifs := map[string]bool{}
+	for i, l := range s.Links {
+		where := fmt.Sprintf("link %d (%s.%s — %s.%s)", i, l.A, l.AIf, l.B, l.BIf)
+		if !nodes[l.A] || !nodes[l.B] {
+			return fmt.Errorf("%s: unknown node", where)
+		}
+		if l.A == l.B {
+			return fmt.Errorf("%s: both ends on the same node", where)
+		}
+		for _, end := range []struct{ node, ifname, addr string }{{l.A, l.AIf, l.AAddr}, {l.B, l.BIf, l.BAddr}} {
+			if !ifNameRE.MatchString(end.ifname) || end.ifname == "lo" || end.ifname == mgmtIf {
+				return fmt.Errorf("%s: bad interface name %q", where, end.ifname)
+			}
+			key := end.node + "/" + end.ifname
+			if ifs[key] {
+				return fmt.Errorf("%s: interface %s used twice", where, key)
+			}
+			ifs[key] = true
+			p, err := netip.ParsePrefix(end.addr)
+			if err != nil || !p.Addr().Is4() {
+				return fmt.Errorf("%s: address %q is not an IPv4 CIDR", where, end.addr)
+			}
+			if !labPrefix.Contains(p.Addr()) || p.Bits() < labPrefix.Bits() {
+				return fmt.Errorf("%s: address %q is outside %s", where, end.addr, labPrefix)
+			}
+		}
+		if l.Rate != "" && !rateRE.MatchString(strings.ToLower(l.Rate)) {
+			return fmt.Errorf("%s: rate %q is not a tc rate like 1gbit", where, l.Rate)
+		}
+	}
+	return nil
+}
+
+const mgmtIf = "mgmt0"
+
+// namespaceName is "<lab>-<node>".
+func namespaceName(lab, node string) string { return lab + "-" + node }
+
+// rootLinkName is the root-side management veth, "<lab><node>m" (≤ 11 chars).
+func rootLinkName(lab, node string) string { return lab + node + "m" }
+
+// mgmtAddrs returns the root-side and namespace-side addresses of node i.
+func mgmtAddrs(mgmtNet, i int) (root, ns netip.Addr) {
+	root = netip.AddrFrom4([4]byte{198, 19, byte(mgmtNet), byte(4*i + 1)})
+	ns = netip.AddrFrom4([4]byte{198, 19, byte(mgmtNet), byte(4*i + 2)})
+	return root, ns
+}
