@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
+)
+
+// testProviders serves the provider in-process to the Terraform CLI that
+// terraform-plugin-testing runs.
+var testProviders = map[string]func() (tfprotov6.ProviderServer, error){
+	"routerlab": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// inventoryRecorder serves a provider that hands every inventory it
+// configures to the test, to count SSH connections per operation.
+type inventoryRecorder struct {
+	mu   sync.Mutex
+	invs []*Inventory
+}
+
+func (r *inventoryRecorder) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	p := &routerlabProvider{version: "test", configured: func(inv *Inventory) {
+		r.mu.Lock()
+		r.invs = append(r.invs, inv)
+		r.mu.Unlock()
+	}}
+	return map[string]func() (tfprotov6.ProviderServer, error){"routerlab": providerserver.NewProtocol6WithError(p)}
+}
+
+func (r *inventoryRecorder) inventories() []*Inventory {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*Inventory(nil), r.invs...)
+}
+
+func (r *inventoryRecorder) closeAll() {
+	for _, inv := range r.inventories() {
+		_ = inv.Close()
+	}
+}
+
+// requireAcc is the pre-check of every acceptance test: in CI an
+// acceptance tier that does not run is a failure, not a skip.
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("acceptance tier not run: CI must set TF_ACC=1 (make test-all does)")
+		}
+		t.Skip("acceptance tier skipped: set TF_ACC=1 to run Terraform against the provider")
+	}
+}
+
+// startLab brings up the A — R — B namespace lab for one test.
+func startLab(t *testing.T, name string, mgmtNet int) *lab.Lab {
+	t.Helper()
+	requireAcc(t)
+	labtest.RequireRoot(t)
+	s := lab.DefaultSpec(name)
+	s.MgmtNet = mgmtNet
+	return labtest.Start(t, s)
+}
+
+// labProvider renders a provider block for the lab's three nodes, using the
+// lab's generated client key and known_hosts file.
+func labProvider(l *lab.Lab) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh = {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    timeout = \"5s\"\n  }\n  devices = {\n",
+		l.ClientKeyPath(), l.KnownHostsPath())
+	for _, n := range l.Nodes() {
+		fmt.Fprintf(&b, "    %s = { platform = \"linux\", host = %q }\n", n.Name, n.MgmtAddr)
+	}
+	b.WriteString("  }\n}\n")
+	return b.String()
+}
+
+// labExec runs a command on a lab node as "someone at the console" would.
+func labExec(t *testing.T, l *lab.Lab, node string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := l.Exec(ctx, node, args...)
+	if err != nil {
+		t.Fatalf("%s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(out)
+}

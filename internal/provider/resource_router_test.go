@@ -1,0 +1,344 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+)
+
+// routerSnapshotText reads the router's normalised running config over a
+// fresh SSH connection of its own, independent of the provider under test.
+func routerSnapshotText(t *testing.T, l *lab.Lab, node string) string {
+	t.Helper()
+	n := l.Node(node)
+	c := sshx.NewClient(node, sshx.Config{Endpoint: sshx.Endpoint{
+		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
+		Auth:           sshx.Auth{PrivateKey: l.ClientKeyPEM()},
+		KnownHostsFile: l.KnownHostsPath(),
+	}}, nil)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	snap, err := linux.New(c).Snapshot(ctx)
+	if err != nil {
+		t.Fatalf("snapshot of %s: %v", node, err)
+	}
+	return snap.Text
+}
+
+const routerConfig = `
+resource "routerlab_router" "r" {
+  device   = "r"
+  hostname = "bench-r"
+  interfaces = {
+    eth1 = { addresses = ["198.18.1.1/24", "198.18.11.1/24"], mtu = 1400, description = "to a: it's \"A\"; $(x)" }
+    eth2 = { addresses = ["198.18.2.1/24"], mtu = 1500, description = "" }
+  }
+  static_routes = {
+    "198.18.100.0/24" = { gateway = "198.18.2.10" }
+  }
+  ip_forwarding       = true
+  ipv6_forwarding     = false
+  connection_tracking = false
+}
+`
+
+// expectChange is a plan check: the resource's planned change moves the
+// attribute at path from one value to another. It proves a plan names the
+// attribute that drifted.
+type expectChange struct {
+	addr     string
+	path     []string
+	from, to any
+}
+
+func (e expectChange) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	for _, rc := range req.Plan.ResourceChanges {
+		if rc.Address != e.addr {
+			continue
+		}
+		before, after := dig(rc.Change.Before, e.path), dig(rc.Change.After, e.path)
+		if fmt.Sprint(before) != fmt.Sprint(e.from) || fmt.Sprint(after) != fmt.Sprint(e.to) {
+			resp.Error = fmt.Errorf("%s %s: planned %v -> %v, want %v -> %v", e.addr, strings.Join(e.path, "."), before, after, e.from, e.to)
+		}
+		return
+	}
+	resp.Error = fmt.Errorf("no planned change for %s", e.addr)
+}
+
+func dig(v any, path []string) any {
+	for _, p := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[p]
+	}
+	return v
+}
+
+// TestAccRouter_lifecycle configures the lab router through Terraform, shows
+// a hand-made change as drift, imports it, and proves destroy puts the
+// router back exactly as it was.
+func TestAccRouter_lifecycle(t *testing.T) {
+	l := startLab(t, "accr", 230)
+	before := routerSnapshotText(t, l, "r")
+	const addr = "routerlab_router.r"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: func(*terraform.State) error {
+			if after := routerSnapshotText(t, l, "r"); after != before {
+				return fmt.Errorf("router not restored by destroy:\n--- before\n%s--- after\n%s", before, after)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: labProvider(l) + routerConfig,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hostname"), knownvalue.StringExact("bench-r")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces").AtMapKey("eth1").AtMapKey("mtu"), knownvalue.Int64Exact(1400)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces").AtMapKey("eth1").AtMapKey("addresses"),
+						knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("198.18.1.1/24"), knownvalue.StringExact("198.18.11.1/24")})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("connection_tracking"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("cpu_count"), knownvalue.Int64Func(func(v int64) error {
+						if v < 1 {
+							return fmt.Errorf("cpu_count %d", v)
+						}
+						return nil
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("config_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				// What the router itself says, read outside the provider.
+				Check: func(*terraform.State) error {
+					if h := labExec(t, l, "r", "hostname"); h != "bench-r" {
+						return fmt.Errorf("hostname on router = %q", h)
+					}
+					link := labExec(t, l, "r", "ip", "-o", "addr", "show", "dev", "eth1")
+					if !strings.Contains(link, "198.18.11.1/24") {
+						return fmt.Errorf("eth1 addresses: %s", link)
+					}
+					// nsenter keeps the root /sys, so ask iproute2.
+					if link := labExec(t, l, "r", "ip", "link", "show", "dev", "eth1"); !strings.Contains(link, `alias to a: it's "A"; $(x)`) || !strings.Contains(link, "mtu 1400") {
+						return fmt.Errorf("eth1 link: %s", link)
+					}
+					if rt := labExec(t, l, "r", "ip", "route", "show", "198.18.100.0/24"); !strings.Contains(rt, "via 198.18.2.10") || !strings.Contains(rt, "proto 244") {
+						return fmt.Errorf("route: %q", rt)
+					}
+					if nft := labExec(t, l, "r", "nft", "list", "table", "inet", "routerlab"); !strings.Contains(nft, "notrack") {
+						return fmt.Errorf("conntrack rules: %s", nft)
+					}
+					// Forwarding works through the configured router.
+					labExec(t, l, "a", "ping", "-c1", "-W2", "198.18.2.10")
+					return nil
+				},
+			},
+			{
+				// Someone changes the router by hand: plan shows the drift
+				// on exactly those attributes and apply repairs it.
+				PreConfig: func() {
+					labExec(t, l, "r", "ip", "link", "set", "dev", "eth1", "mtu", "1300")
+					labExec(t, l, "r", "hostname", "hacked")
+					labExec(t, l, "r", "ip", "route", "del", "198.18.100.0/24")
+				},
+				Config: labProvider(l) + routerConfig,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+					expectChange{addr: addr, path: []string{"interfaces", "eth1", "mtu"}, from: 1300, to: 1400},
+					expectChange{addr: addr, path: []string{"hostname"}, from: "hacked", to: "bench-r"},
+					expectChange{addr: addr, path: []string{"static_routes", "198.18.100.0/24", "gateway"}, from: nil, to: "198.18.2.10"},
+				}},
+				Check: func(*terraform.State) error {
+					if link := labExec(t, l, "r", "ip", "link", "show", "dev", "eth1"); !strings.Contains(link, "mtu 1400") {
+						return fmt.Errorf("drift not repaired: %s", link)
+					}
+					return nil
+				},
+			},
+			{
+				// An update that stops managing eth2's description and MTU
+				// and changes the route: applied in place.
+				Config: labProvider(l) + strings.Replace(routerConfig, `gateway = "198.18.2.10" }`, `gateway = "198.18.2.10", metric = 7 }`, 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("static_routes").AtMapKey("198.18.100.0/24").AtMapKey("metric"), knownvalue.Int64Exact(7)),
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "r:eth1,eth2",
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+// TestAccRouter_hostKeyMismatch pins the wrong host key: the plan fails with
+// both fingerprints and the router is untouched.
+func TestAccRouter_hostKeyMismatch(t *testing.T) {
+	l := startLab(t, "acck", 231)
+	before := routerSnapshotText(t, l, "r")
+	wrong := l.Node("a").HostKey // a real key, but not r's
+	cfg := fmt.Sprintf(`
+provider "routerlab" {
+  devices = {
+    r = { platform = "linux", host = %q, username = "root", private_key = file(%q), host_key = %q }
+  }
+}
+resource "routerlab_router" "r" {
+  device   = "r"
+  hostname = "must-not-be-written"
+}
+`, l.Node("r").MgmtAddr, l.ClientKeyPath(), wrong)
+	wantFP, presentedFP := fingerprintOf(t, wrong), fingerprintOf(t, l.Node("r").HostKey)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ExpectError: regexp.MustCompile(`(?s)host key mismatch.*` + regexp.QuoteMeta(wantFP) + `.*` +
+				regexp.QuoteMeta(presentedFP)),
+		}},
+	})
+	if after := routerSnapshotText(t, l, "r"); after != before {
+		t.Fatalf("router changed despite the host key mismatch:\n%s", after)
+	}
+}
+
+func fingerprintOf(t *testing.T, line string) string {
+	t.Helper()
+	k, err := sshx.ParseHostKey(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sshx.Fingerprint(k)
+}
+
+// TestAccRouter_unknownInterface fails at plan, listing the interfaces.
+func TestAccRouter_unknownInterface(t *testing.T) {
+	l := startLab(t, "acci", 232)
+	before := routerSnapshotText(t, l, "r")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{{
+			Config: labProvider(l) + `
+resource "routerlab_router" "r" {
+  device   = "r"
+  hostname = "not-written"
+  interfaces = { eth9 = { mtu = 1500 } }
+}`,
+			ExpectError: regexp.MustCompile(`interface eth9 not found on the device; it has: eth1, eth2, lo,\s+mgmt0`),
+		}},
+	})
+	if after := routerSnapshotText(t, l, "r"); after != before {
+		t.Fatal("router changed although the plan failed")
+	}
+}
+
+// TestAccProvider_connectionsPerOperation: an inventory of 50 devices with
+// resources on 3 opens exactly 3 SSH connections in each Terraform
+// operation, counted by the provider and by TCP proxies in front of sshd.
+func TestAccProvider_connectionsPerOperation(t *testing.T) {
+	l := startLab(t, "accc", 233)
+	proxies := map[string]*countingProxy{}
+	for _, n := range []string{"a", "r", "b"} {
+		proxies[n] = startCountingProxy(t, fmt.Sprintf("%s:%d", l.Node(n).MgmtAddr, l.Node(n).SSHPort))
+	}
+	idle := startCountingProxy(t, "") // the 47 unused devices point here
+
+	var devs strings.Builder
+	for i := 0; i < 47; i++ {
+		fmt.Fprintf(&devs, "    unused%02d = { platform = \"linux\", host = \"127.0.0.1\", port = %d, host_key = %q }\n", i, idle.port(), l.Node("a").HostKey)
+	}
+	for _, n := range []string{"a", "r", "b"} {
+		fmt.Fprintf(&devs, "    %s = { platform = \"linux\", host = \"127.0.0.1\", port = %d, host_key = %q }\n", n, proxies[n].port(), l.Node(n).HostKey)
+	}
+	cfg := fmt.Sprintf(`
+provider "routerlab" {
+  ssh = { username = "root", private_key = file(%q) }
+  devices = {
+%s  }
+}
+resource "routerlab_router" "a" {
+  device        = "a"
+  ip_forwarding = false
+}
+resource "routerlab_router" "r" {
+  device        = "r"
+  ip_forwarding = true
+  interfaces    = { eth1 = { description = "to a" }, eth2 = { description = "to b" } }
+}
+resource "routerlab_router" "b" {
+  device        = "b"
+  ip_forwarding = false
+}
+data "routerlab_device" "r" {
+  device = "r"
+}
+data "routerlab_running_config" "r" {
+  device     = "r"
+  depends_on = [routerlab_router.r]
+}
+`, l.ClientKeyPath(), devs.String())
+
+	rec := &inventoryRecorder{}
+	t.Cleanup(rec.closeAll)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeTestCheckFunc(
+				resource.TestCheckResourceAttr("data.routerlab_device.r", "platform", "linux"),
+				resource.TestCheckResourceAttrPair("data.routerlab_running_config.r", "sha256", "routerlab_router.r", "config_sha256"),
+			),
+		}},
+	})
+
+	var total, used int64
+	for _, inv := range rec.inventories() {
+		d := inv.Dials()
+		total += d
+		if d == 0 {
+			continue // validate-only operations open nothing
+		}
+		used++
+		if d != 3 {
+			t.Errorf("an operation opened %d SSH connections, want exactly 3 (one per device in use)", d)
+		}
+	}
+	if used < 2 {
+		t.Fatalf("only %d operations connected; want at least plan and apply", used)
+	}
+	var proxied int64
+	for n, p := range proxies {
+		proxied += p.accepted()
+		if p.accepted() == 0 {
+			t.Errorf("device %s was never connected", n)
+		}
+	}
+	if proxied != total {
+		t.Errorf("sshd side saw %d connections, the provider counted %d", proxied, total)
+	}
+	if idle.accepted() != 0 {
+		t.Errorf("unused devices were connected %d times", idle.accepted())
+	}
+	t.Logf("%d operations connected, %d connections in all, 3 per operation", used, total)
+}
