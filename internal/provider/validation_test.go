@@ -1,0 +1,188 @@
+package provider
+
+import (
+	"fmt"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// A throw-away but well-formed ed25519 host key for configs that must pass
+// host_key validation.
+const someHostKey = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBSq3CqBHgG0YmAiNJ0a7ASTjqoJ2PQ6pq33dzX3Y4yW"
+
+// planError runs one plan-only step that must fail with want. These are
+// unit tests: they run Terraform but need no device and no TF_ACC.
+func planError(t *testing.T, config string, want string) {
+	t.Helper()
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{{
+			Config:      config,
+			PlanOnly:    true,
+			ExpectError: wrapTolerant(want),
+		}},
+	})
+}
+
+// wrapTolerant compiles want so that each space also matches the line
+// breaks Terraform inserts when it wraps a long diagnostic.
+func wrapTolerant(want string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`))
+}
+
+func providerWith(device string) string {
+	return fmt.Sprintf(`
+provider "routerlab" {
+  ssh = { username = "root", password = "not-a-real-secret-4711" }
+  devices = {
+    %s
+  }
+}
+`, device)
+}
+
+func TestPlanValidation(t *testing.T) {
+	okDevice := fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey)
+	cases := []struct {
+		name, config, want string
+	}{
+		{"unknown platform",
+			providerWith(`r = { platform = "cisco", host = "127.0.0.1" }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)devices\["r"\].platform.*value must be one of:.*"edgeos".*"linux".*"routeros".*"rtx".*got: "cisco"`},
+		{"empty host",
+			providerWith(`r = { platform = "linux", host = "" }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)devices\["r"\].host.*string length must be at least 1`},
+		{"port out of range",
+			providerWith(`r = { platform = "linux", host = "127.0.0.1", port = 70000 }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)devices\["r"\].port.*value must be between 1 and 65535, got: 70000`},
+		{"bad host key",
+			providerWith(`r = { platform = "linux", host = "127.0.0.1", host_key = "ssh-ed25519 not-base64!" }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)devices\["r"\].host_key`},
+		{"bad duration",
+			providerWith(`r = { platform = "linux", host = "127.0.0.1", timeout = "soon" }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)"soon" is not a positive duration`},
+		{"unknown device",
+			providerWith(okDevice) + `resource "routerlab_router" "x" { device = "nope" }`,
+			`(?s)device "nope" is not in the provider's devices map; known devices: r`},
+		{"unknown jump host",
+			providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", host_key = %q, jump_hosts = ["bastion"] }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)jump host "bastion" is not a valid device`},
+		{"platform without driver",
+			providerWith(fmt.Sprintf(`hex = { platform = "routeros", host = "127.0.0.1", host_key = %q }`, someHostKey)) + `resource "routerlab_router" "x" { device = "hex" }`,
+			`(?s)platform "routeros": configuration driver not implemented yet`},
+		{"invalid CIDR",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device     = "r"
+  interfaces = { eth1 = { addresses = ["198.18.1.300/24"] } }
+}`, `(?s)address "198.18.1.300/24" is not an IP address with prefix length`},
+		{"non-canonical route key",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device        = "r"
+  static_routes = { "198.18.4.1/24" = { gateway = "198.18.2.10" } }
+}`, `(?s)write it as the network prefix "198.18.4.0/24"`},
+		{"mtu too small",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device     = "r"
+  interfaces = { eth1 = { mtu = 40 } }
+}`, `(?s)interfaces\["eth1"\].mtu.*value must be between 68 and 65535, got: 40`},
+		{"control character in description",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device     = "r"
+  interfaces = { eth1 = { description = "line1\nline2" } }
+}`, `(?s)control characters .*are not allowed`},
+		{"shell metacharacters in interface name",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device     = "r"
+  interfaces = { "eth1;reboot" = { mtu = 1500 } }
+}`, `(?s)interface name "eth1;reboot": allowed are letters, digits`},
+		{"route without next hop",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device        = "r"
+  static_routes = { "198.18.4.0/24" = {} }
+}`, `(?s)static_routes\["198.18.4.0/24"\]: set gateway, interface or both`},
+		{"bad hostname",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device   = "r"
+  hostname = "bench_r"
+}`, `(?s)hostname "bench_r": label "bench_r" must be`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { planError(t, c.config, c.want) })
+	}
+}
+
+// Without any auth method the error says which to set, and never echoes a
+// secret of another device.
+func TestPlanValidationNoAuth(t *testing.T) {
+	planError(t, `
+provider "routerlab" {
+  devices = {
+    r = { platform = "linux", host = "127.0.0.1", host_key = "`+someHostKey+`" }
+  }
+}
+data "routerlab_device" "r" { device = "r" }
+`, `(?s)device "r":.*(password|private_key|agent)`)
+}
+
+// An unreachable device fails at plan with host and port.
+func TestPlanUnreachableHost(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there now
+	cfg := providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", port = %d, host_key = %q, timeout = "2s" }`, port, someHostKey)) +
+		`data "routerlab_device" "r" { device = "r" }`
+	want := fmt.Sprintf(`(?s)127\.0\.0\.1:%d.*refused`, port)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectError: wrapTolerant(want)}},
+	})
+}
+
+// Secrets never reach error text: a wrong password against a closed port
+// and against a bad key both fail without echoing the secret.
+func TestErrorsHideSecrets(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	const secret = "hunter2-very-secret"
+	inv, diags := buildInventory(t.Context(), providerModel{Devices: map[string]deviceModel{
+		"r": {
+			sshModel: sshModel{Password: types.StringValue(secret), Port: types.Int64Value(int64(port)), Timeout: types.StringValue("2s")},
+			Platform: types.StringValue("linux"), Host: types.StringValue("127.0.0.1"), HostKey: types.StringValue(someHostKey),
+		},
+		"k": {
+			sshModel: sshModel{PrivateKey: types.StringValue("-----BEGIN OPENSSH PRIVATE KEY-----\n" + secret + "\n-----END OPENSSH PRIVATE KEY-----\n")},
+			Platform: types.StringValue("linux"), Host: types.StringValue("127.0.0.1"), HostKey: types.StringValue(someHostKey),
+		},
+	}})
+	for _, d := range diags {
+		if strings.Contains(d.Detail(), secret) || strings.Contains(d.Summary(), secret) {
+			t.Errorf("diagnostic leaks the secret: %s", d.Detail())
+		}
+	}
+	if !diags.HasError() {
+		t.Error("an unparsable private_key must be a configuration error")
+	}
+	dev, err := inv.Lookup("r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = dev.Snapshot(t.Context())
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("127.0.0.1:%d", port)) {
+		t.Fatalf("err = %v, want it to name 127.0.0.1:%d", err, port)
+	}
+	if strings.Contains(err.Error(), secret) {
+		t.Fatalf("error leaks the password: %v", err)
+	}
+}
