@@ -212,9 +212,9 @@ func ValidateInterfaceName(name string) error {
 
 // ValidateDescription rejects what no platform can store: control
 // characters (newlines would end a CLI command) and over-long text.
-func ValidateDescription(d string, max int) error {
-	if len(d) > max {
-		return fmt.Errorf("description %q: at most %d bytes, got %d", d, max, len(d))
+func ValidateDescription(d string, maxLen int) error {
+	if len(d) > maxLen {
+		return fmt.Errorf("description %q: at most %d bytes, got %d", d, maxLen, len(d))
 	}
 	for _, r := range d {
 		if r < 0x20 || r == 0x7f {

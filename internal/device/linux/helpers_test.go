@@ -4,4 +4,4 @@ import "strings"
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-func replaceOnce(s, old, new string) string { return strings.Replace(s, old, new, 1) }
+func replaceOnce(s, from, to string) string { return strings.Replace(s, from, to, 1) }

@@ -116,9 +116,9 @@ func TestParseProcStat(t *testing.T) {
 	if !reflect.DeepEqual(s.Busy, []uint64{150, 80, 70}) || !reflect.DeepEqual(s.Total, []uint64{1000, 500, 500}) {
 		t.Fatalf("busy=%v total=%v", s.Busy, s.Total)
 	}
-	real, err := ParseProcStat(readFixture(t, "proc_stat.txt"))
-	if err != nil || len(real.Total) != 3 || real.Total[0] < real.Total[1] {
-		t.Fatalf("captured /proc/stat: %+v %v", real, err)
+	captured, err := ParseProcStat(readFixture(t, "proc_stat.txt"))
+	if err != nil || len(captured.Total) != 3 || captured.Total[0] < captured.Total[1] {
+		t.Fatalf("captured /proc/stat: %+v %v", captured, err)
 	}
 	if _, err := ParseProcStat("garbage"); err == nil {
 		t.Fatal("want error for output without cpu lines")

@@ -200,7 +200,8 @@ EOF`, nftTable, notrackPrerouting, notrackOutput)}
 // literal, and a single quote is closed, escaped and reopened.
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@=+,", r))
+		safe := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@=+,", r)
+		return !safe
 	}) < 0 {
 		return s
 	}
