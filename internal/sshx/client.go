@@ -1,0 +1,403 @@
+package sshx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// Result is the outcome of a remote command that ran to completion. A
+// non-zero ExitStatus is not an error of Run; use Result.Err to turn it into
+// one.
+type Result struct {
+	Stdout, Stderr string
+	ExitStatus     int
+}
+
+// Err returns nil for exit status 0, else an *ExitError carrying cmd, the
+// status and stderr. cmd is included verbatim: pass a redacted form if the
+// command embeds secrets.
+func (r Result) Err(cmd string) error {
+	if r.ExitStatus == 0 {
+		return nil
+	}
+	return &ExitError{Cmd: cmd, Status: r.ExitStatus, Stderr: r.Stderr}
+}
+
+// Client runs commands on one device over a single SSH connection that is
+// opened lazily by the first command and shared by all later ones (each
+// command is its own SSH session on it).
+//
+// Reads (Run) may run concurrently and are retried once on a fresh connection
+// if the connection turns out to be dropped. Writes (RunWrite, RunStdin) are
+// serialised by the client's write lock and are never retried: a write whose
+// connection dropped mid-way may or may not have been applied, and only the
+// caller can decide how to reconcile.
+//
+// Write lock design: RunWrite and RunStdin take the write lock for the
+// duration of the call. For a multi-command write sequence, take the lock
+// once with Lock (or LockContext) and use RunWriteLocked / RunStdinLocked,
+// which assume the lock is held. Go mutexes are not re-entrant, so calling
+// RunWrite while holding Lock would wait for yourself; it gives up when ctx
+// ends rather than hanging forever, but use the *Locked variants instead.
+type Client struct {
+	name  string
+	cfg   Config
+	dials *atomic.Int64
+
+	writeLock chan struct{} // capacity 1: a mutex whose acquisition can honour a ctx
+	sessions  chan struct{} // capacity MaxSessions
+
+	// ctx is cancelled by Close; dials run under it rather than under the
+	// caller's ctx so that one caller giving up does not fail the dial that
+	// other concurrent callers are waiting for.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	conn     *conn     // current connection, nil until first use or after a drop
+	inflight *dialCall // dial in progress, shared by all waiting callers
+	closed   bool
+}
+
+// dialCall is a dial that several callers wait for (single flight), so that
+// many concurrent first commands open exactly one connection.
+type dialCall struct {
+	done chan struct{}
+	conn *conn
+	err  error
+}
+
+// NewClient returns a client for the device called name. It does no I/O.
+// dialCounter, if non-nil, is incremented for every SSH connection opened
+// (each jump hop counts); a Pool shares one counter across its clients.
+func NewClient(name string, cfg Config, dialCounter *atomic.Int64) *Client {
+	if dialCounter == nil {
+		dialCounter = new(atomic.Int64)
+	}
+	cfg = cfg.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Client{
+		name:      name,
+		cfg:       cfg,
+		dials:     dialCounter,
+		writeLock: make(chan struct{}, 1),
+		sessions:  make(chan struct{}, cfg.MaxSessions),
+		ctx:       ctx,
+		cancel:    cancel,
+	}
+}
+
+// Name is the device name given to NewClient.
+func (c *Client) Name() string { return c.name }
+
+// Run runs a read-only command. If the connection is found dropped (EOF,
+// closed connection, session open failure), it re-dials once and runs the
+// command again, so cmd must be safe to repeat. Run does not wait for the
+// write lock: reads may overlap a write sequence.
+//
+// The error is nil when the command ran to completion, whatever its exit
+// status. On error, Result may hold the output received so far. Errors wrap
+// ErrCommandTimeout, ctx.Err(), ErrConnectTimeout, ErrClosed,
+// *HostKeyMismatchError, *UnknownHostError, *AuthError or *ConfigError.
+func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
+	return c.run(ctx, cmd, nil, true)
+}
+
+// RunWrite runs a command that changes the device, holding the write lock
+// for the call. It is never retried.
+func (c *Client) RunWrite(ctx context.Context, cmd string) (Result, error) {
+	unlock, err := c.LockContext(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	return c.RunWriteLocked(ctx, cmd)
+}
+
+// RunStdin is RunWrite feeding stdin to the command (e.g. "cat > file").
+func (c *Client) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
+	unlock, err := c.LockContext(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	return c.RunStdinLocked(ctx, cmd, stdin)
+}
+
+// RunWriteLocked is RunWrite for a caller that already holds the write lock
+// (see Lock). It does not touch the lock.
+func (c *Client) RunWriteLocked(ctx context.Context, cmd string) (Result, error) {
+	return c.run(ctx, cmd, nil, false)
+}
+
+// RunStdinLocked is RunStdin for a caller that already holds the write lock.
+func (c *Client) RunStdinLocked(ctx context.Context, cmd string, stdin []byte) (Result, error) {
+	if stdin == nil {
+		stdin = []byte{}
+	}
+	return c.run(ctx, cmd, stdin, false)
+}
+
+// Lock takes the write lock for a multi-command write sequence and returns
+// the function that releases it (safe to call more than once). While holding
+// it, use RunWriteLocked / RunStdinLocked.
+func (c *Client) Lock() func() {
+	c.writeLock <- struct{}{}
+	return c.unlocker()
+}
+
+// LockContext is Lock giving up with ctx's error when ctx ends first.
+func (c *Client) LockContext(ctx context.Context) (func(), error) {
+	select {
+	case c.writeLock <- struct{}{}:
+		return c.unlocker(), nil
+	case <-ctx.Done():
+		return nil, c.errorf("waiting for the write lock: %w", ctx.Err())
+	}
+}
+
+func (c *Client) unlocker() func() {
+	return sync.OnceFunc(func() { <-c.writeLock })
+}
+
+// Close closes the connection (and its jump hops) and stops its keepalive.
+// Commands issued after Close fail with ErrClosed.
+func (c *Client) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	cn := c.conn
+	c.conn = nil
+	c.mu.Unlock()
+
+	c.cancel() // aborts an in-flight dial
+	if cn != nil {
+		return cn.close()
+	}
+	return nil
+}
+
+func (c *Client) errorf(format string, args ...any) error {
+	return fmt.Errorf("device %q: "+format, append([]any{c.name}, args...)...)
+}
+
+// run executes cmd; retry allows one re-dial + re-run on a dropped connection.
+func (c *Client) run(ctx context.Context, cmd string, stdin []byte, retry bool) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, c.errorf("command not started: %w", err)
+	}
+	cn, err := c.getConn(ctx)
+	if err != nil {
+		return Result{}, c.errorf("%w", err)
+	}
+	res, lost, err := c.exec(ctx, cn, cmd, stdin)
+	if !lost {
+		return res, wrapNonNil(c, err)
+	}
+	// The connection is gone: forget it so the next command re-dials.
+	c.discard(cn)
+	if !retry || ctx.Err() != nil {
+		return res, c.errorf("connection lost: %w", err)
+	}
+	cn, dialErr := c.getConn(ctx)
+	if dialErr != nil {
+		return Result{}, c.errorf("connection lost (%v); reconnecting: %w", err, dialErr)
+	}
+	res, lost, err = c.exec(ctx, cn, cmd, stdin)
+	if lost {
+		c.discard(cn)
+	}
+	return res, wrapNonNil(c, err)
+}
+
+func wrapNonNil(c *Client, err error) error {
+	if err == nil {
+		return nil
+	}
+	return c.errorf("%w", err)
+}
+
+// getConn returns the live connection, dialling if there is none. Concurrent
+// callers share one dial. A caller whose ctx ends stops waiting, but the dial
+// goes on for the others (bounded by ConnectTimeout per hop and by Close).
+func (c *Client) getConn(ctx context.Context) (*conn, error) {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if c.conn != nil && !c.conn.isDead() {
+		cn := c.conn
+		c.mu.Unlock()
+		return cn, nil
+	}
+	call := c.inflight
+	if call == nil {
+		call = &dialCall{done: make(chan struct{})}
+		c.inflight = call
+		go c.dial(call)
+	}
+	c.mu.Unlock()
+
+	select {
+	case <-call.done:
+		return call.conn, call.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (c *Client) dial(call *dialCall) {
+	cn, err := dialChain(c.ctx, c.cfg, c.dials)
+	c.mu.Lock()
+	c.inflight = nil
+	if err == nil {
+		if c.closed {
+			_ = cn.close()
+			cn, err = nil, ErrClosed
+		} else {
+			if c.conn != nil {
+				_ = c.conn.close()
+			}
+			c.conn = cn
+			cn.monitor(c.cfg.KeepAliveInterval)
+		}
+	}
+	c.mu.Unlock()
+	call.conn, call.err = cn, err
+	close(call.done)
+}
+
+// discard closes cn and forgets it if it is still the current connection.
+func (c *Client) discard(cn *conn) {
+	c.mu.Lock()
+	if c.conn == cn {
+		c.conn = nil
+	}
+	c.mu.Unlock()
+	_ = cn.close()
+}
+
+// exec runs one command in a new session on cn. lost reports that the
+// failure was the connection dropping (so a retry on a new one may succeed).
+func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (res Result, lost bool, err error) {
+	select {
+	case c.sessions <- struct{}{}:
+		defer func() { <-c.sessions }()
+	case <-ctx.Done():
+		return Result{}, false, fmt.Errorf("waiting for a free session slot: %w", ctx.Err())
+	}
+
+	sess, err := cn.client.NewSession()
+	if err != nil {
+		// An explicit rejection comes from a live server (e.g. its session
+		// limit): the connection is fine, do not tear it down.
+		var rejected *ssh.OpenChannelError
+		if errors.As(err, &rejected) {
+			return Result{}, false, fmt.Errorf("open session: %w", err)
+		}
+		return Result{}, true, fmt.Errorf("open session: %w", err)
+	}
+	defer sess.Close()
+
+	var stdout, stderr lockedBuffer
+	sess.Stdout, sess.Stderr = &stdout, &stderr
+	if stdin != nil {
+		sess.Stdin = bytes.NewReader(stdin)
+	}
+	if err := sess.Start(cmd); err != nil {
+		return Result{}, connLost(err, cn), fmt.Errorf("start command: %w", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+
+	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
+	defer cancel()
+
+	select {
+	case err := <-done:
+		res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+		if err == nil {
+			return res, false, nil
+		}
+		var exit *ssh.ExitError
+		if errors.As(err, &exit) {
+			res.ExitStatus = exit.ExitStatus()
+			return res, false, nil
+		}
+		return res, connLost(err, cn), fmt.Errorf("command failed: %w", err)
+
+	case <-cctx.Done():
+		// Closing only our end would leave the command running on the
+		// router; OpenSSH's sshd kills the process on a signal request.
+		_ = sess.Signal(ssh.SIGKILL)
+		_ = sess.Close()
+		// Give the session a moment to wind down so the partial output is
+		// complete, but never block the caller for long.
+		select {
+		case <-done:
+		case <-time.After(500 * time.Millisecond):
+		}
+		res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitStatus: -1}
+		if ctx.Err() == nil && errors.Is(context.Cause(cctx), ErrCommandTimeout) {
+			return res, false, fmt.Errorf("%w after %s (command_timeout); the remote command was killed", ErrCommandTimeout, c.cfg.CommandTimeout)
+		}
+		return res, false, fmt.Errorf("command cancelled, the remote command was killed: %w", ctx.Err())
+	}
+}
+
+// connLost reports whether err means the connection under the session died.
+func connLost(err error, cn *conn) bool {
+	if cn.isDead() {
+		return true
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var missing *ssh.ExitMissingError
+	if errors.As(err, &missing) {
+		// A session torn down without exit status: the connection dropped,
+		// or (rarely) the server just does that. The monitor notices a
+		// drop almost at once; give it a moment to tell.
+		select {
+		case <-cn.dead:
+			return true
+		case <-time.After(250 * time.Millisecond):
+			return false
+		}
+	}
+	return false
+}
+
+// lockedBuffer lets us read partial output while the session's copy
+// goroutines may still be writing (after a kill).
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}

@@ -1,0 +1,503 @@
+// Package sshtest is an in-process SSH server for tests: it listens on
+// 127.0.0.1:0 with a fresh ed25519 host key, accepts password and/or public
+// key auth, runs "exec" requests through a pluggable Handler, forwards
+// "direct-tcpip" channels (so it can act as a jump host), answers
+// keepalives, records what it executed and which signals it got, and can
+// drop its connections on demand to exercise re-dial logic.
+package sshtest
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/pem"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+)
+
+// Handler runs one exec request. stdin is the channel's input (EOF when the
+// client closes its stdin); signals delivers "signal" requests and is closed
+// when the client closes the channel (the SSH equivalent of a hang-up). The
+// return value is sent as the exit status.
+type Handler func(cmd string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan ssh.Signal) int
+
+// Options configure a Server. With neither Password nor AuthorizedKeys set,
+// any client is accepted without authentication.
+type Options struct {
+	User           string          // if set, only this user may log in
+	Password       string          // accept password (and keyboard-interactive) auth with this password
+	AuthorizedKeys []ssh.PublicKey // accept public key auth with these keys
+	Handler        Handler         // nil means DefaultHandler
+	HostKey        ssh.Signer      // nil means a fresh ed25519 key
+	// ExtraHostKeys are further host keys (e.g. ecdsa), as a real sshd has
+	// several; the client's HostKeyAlgorithms decide which one is presented.
+	ExtraHostKeys []ssh.Signer
+	NoForwarding  bool // reject direct-tcpip channels
+	// IgnoreKeepAlives leaves keepalive@openssh.com requests unanswered, as
+	// a peer behind a dead NAT would.
+	IgnoreKeepAlives bool
+}
+
+// Exec records one exec request.
+type Exec struct {
+	Cmd          string
+	Signals      []ssh.Signal
+	ClientClosed bool // the client closed the channel before the handler returned
+	Done         bool // the handler returned
+	Exit         int
+}
+
+// Server is a running test SSH server.
+type Server struct {
+	Addr    string // "127.0.0.1:PORT"
+	Host    string // "127.0.0.1"
+	Port    int
+	HostKey ssh.PublicKey
+
+	opts    Options
+	ln      net.Listener
+	cfg     *ssh.ServerConfig
+	handler Handler
+
+	accepted   atomic.Int64
+	logins     atomic.Int64
+	keepalives atomic.Int64
+	dropNext   atomic.Bool
+
+	mu     sync.Mutex
+	conns  map[*ssh.ServerConn]struct{}
+	execs  []*Exec
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// New starts a server and closes it when the test ends.
+func New(tb testing.TB, opts Options) *Server {
+	tb.Helper()
+	s, err := Start(opts)
+	if err != nil {
+		tb.Fatalf("sshtest: %v", err)
+	}
+	tb.Cleanup(s.Close)
+	return s
+}
+
+// Start starts a server; the caller must Close it.
+func Start(opts Options) (*Server, error) {
+	signer := opts.HostKey
+	if signer == nil {
+		_, priv, err := ed25519.GenerateKey(rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		if signer, err = ssh.NewSignerFromKey(priv); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{
+		HostKey: signer.PublicKey(),
+		opts:    opts,
+		handler: opts.Handler,
+		conns:   map[*ssh.ServerConn]struct{}{},
+	}
+	if s.handler == nil {
+		s.handler = DefaultHandler
+	}
+	s.cfg = s.serverConfig()
+	s.cfg.AddHostKey(signer)
+	for _, k := range opts.ExtraHostKeys {
+		s.cfg.AddHostKey(k)
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	s.ln = ln
+	s.Addr = ln.Addr().String()
+	s.Host = "127.0.0.1"
+	s.Port = ln.Addr().(*net.TCPAddr).Port
+
+	s.wg.Add(1)
+	go s.acceptLoop()
+	return s, nil
+}
+
+func (s *Server) serverConfig() *ssh.ServerConfig {
+	o := s.opts
+	cfg := &ssh.ServerConfig{}
+	userOK := func(u string) bool { return o.User == "" || o.User == u }
+	if o.Password == "" && len(o.AuthorizedKeys) == 0 {
+		cfg.NoClientAuth = true
+	}
+	if o.Password != "" {
+		check := func(user, pw string) (*ssh.Permissions, error) {
+			if userOK(user) && subtle.ConstantTimeCompare([]byte(pw), []byte(o.Password)) == 1 {
+				return nil, nil
+			}
+			return nil, errors.New("sshtest: bad password")
+		}
+		cfg.PasswordCallback = func(c ssh.ConnMetadata, pw []byte) (*ssh.Permissions, error) {
+			return check(c.User(), string(pw))
+		}
+		cfg.KeyboardInteractiveCallback = func(c ssh.ConnMetadata, ask ssh.KeyboardInteractiveChallenge) (*ssh.Permissions, error) {
+			ans, err := ask(c.User(), "", []string{"Password: "}, []bool{false})
+			if err != nil || len(ans) != 1 {
+				return nil, errors.New("sshtest: keyboard-interactive failed")
+			}
+			return check(c.User(), ans[0])
+		}
+	}
+	if len(o.AuthorizedKeys) > 0 {
+		cfg.PublicKeyCallback = func(c ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			for _, k := range o.AuthorizedKeys {
+				if userOK(c.User()) && subtle.ConstantTimeCompare(k.Marshal(), key.Marshal()) == 1 {
+					return nil, nil
+				}
+			}
+			return nil, errors.New("sshtest: unknown public key")
+		}
+	}
+	return cfg
+}
+
+// HostKeyLine is the host key in authorized_keys format ("ssh-ed25519 AAAA...").
+func (s *Server) HostKeyLine() string {
+	return string(trimNL(ssh.MarshalAuthorizedKey(s.HostKey)))
+}
+
+// KnownHostsLine is a known_hosts line for this server ("[127.0.0.1]:PORT ssh-ed25519 AAAA...").
+func (s *Server) KnownHostsLine() string {
+	return knownhosts.Line([]string{knownhosts.Normalize(s.Addr)}, s.HostKey)
+}
+
+// Accepted counts TCP connections accepted.
+func (s *Server) Accepted() int64 { return s.accepted.Load() }
+
+// Logins counts connections that completed the SSH handshake and auth.
+func (s *Server) Logins() int64 { return s.logins.Load() }
+
+// KeepAlives counts keepalive@openssh.com requests received.
+func (s *Server) KeepAlives() int64 { return s.keepalives.Load() }
+
+// Execs returns a snapshot of the exec requests received so far.
+func (s *Server) Execs() []Exec {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Exec, len(s.execs))
+	for i, e := range s.execs {
+		out[i] = *e
+		out[i].Signals = append([]ssh.Signal(nil), e.Signals...)
+	}
+	return out
+}
+
+// WaitExec polls until an exec of cmd satisfies cond (nil: has finished),
+// returning it, or gives up after timeout.
+func (s *Server) WaitExec(cmd string, timeout time.Duration, cond func(Exec) bool) (Exec, bool) {
+	if cond == nil {
+		cond = func(e Exec) bool { return e.Done }
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		for _, e := range s.Execs() {
+			if e.Cmd == cmd && cond(e) {
+				return e, true
+			}
+		}
+		if time.Now().After(deadline) {
+			return Exec{}, false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// DropAll closes every current connection abruptly (as a router reboot
+// would). The server keeps accepting new ones.
+func (s *Server) DropAll() {
+	s.mu.Lock()
+	conns := make([]*ssh.ServerConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+// DropNextSession makes the server close the whole connection when the
+// client next opens a session, so the client finds its connection dropped
+// exactly when it tries to use it.
+func (s *Server) DropNextSession() { s.dropNext.Store(true) }
+
+// Close stops listening, drops every connection and waits for the handlers'
+// connection loops to end.
+func (s *Server) Close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.ln.Close()
+	s.DropAll()
+	s.wg.Wait()
+}
+
+func (s *Server) acceptLoop() {
+	defer s.wg.Done()
+	for {
+		nc, err := s.ln.Accept()
+		if err != nil {
+			return
+		}
+		s.accepted.Add(1)
+		s.wg.Add(1)
+		go s.handleConn(nc)
+	}
+}
+
+func (s *Server) handleConn(nc net.Conn) {
+	defer s.wg.Done()
+	// Bound the handshake so a stuck client cannot make Close hang.
+	_ = nc.SetDeadline(time.Now().Add(10 * time.Second))
+	sconn, chans, reqs, err := ssh.NewServerConn(nc, s.cfg)
+	if err != nil {
+		nc.Close()
+		return
+	}
+	_ = nc.SetDeadline(time.Time{})
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		sconn.Close()
+		return
+	}
+	s.conns[sconn] = struct{}{}
+	s.mu.Unlock()
+	s.logins.Add(1)
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, sconn)
+		s.mu.Unlock()
+		sconn.Close()
+	}()
+
+	go s.globalRequests(reqs)
+	for nch := range chans {
+		switch nch.ChannelType() {
+		case "session":
+			if s.dropNext.CompareAndSwap(true, false) {
+				sconn.Close()
+				continue
+			}
+			go s.session(nch)
+		case "direct-tcpip":
+			if s.opts.NoForwarding {
+				nch.Reject(ssh.Prohibited, "forwarding disabled")
+				continue
+			}
+			go directTCPIP(nch)
+		default:
+			nch.Reject(ssh.UnknownChannelType, "unsupported channel type")
+		}
+	}
+}
+
+func (s *Server) globalRequests(reqs <-chan *ssh.Request) {
+	for r := range reqs {
+		if r.Type == "keepalive@openssh.com" {
+			s.keepalives.Add(1)
+			if s.opts.IgnoreKeepAlives {
+				continue
+			}
+			r.Reply(true, nil)
+			continue
+		}
+		if r.WantReply {
+			r.Reply(false, nil)
+		}
+	}
+}
+
+func (s *Server) session(nch ssh.NewChannel) {
+	ch, reqs, err := nch.Accept()
+	if err != nil {
+		return
+	}
+	signals := make(chan ssh.Signal, 16)
+	var rec *Exec
+	for req := range reqs {
+		switch req.Type {
+		case "exec":
+			var p struct{ Command string }
+			if rec != nil || ssh.Unmarshal(req.Payload, &p) != nil {
+				req.Reply(false, nil)
+				continue
+			}
+			req.Reply(true, nil)
+			rec = &Exec{Cmd: p.Command}
+			s.mu.Lock()
+			s.execs = append(s.execs, rec)
+			s.mu.Unlock()
+			go s.runExec(ch, rec, signals)
+		case "signal":
+			var p struct{ Signal string }
+			if ssh.Unmarshal(req.Payload, &p) != nil {
+				continue
+			}
+			if rec != nil {
+				s.mu.Lock()
+				rec.Signals = append(rec.Signals, ssh.Signal(p.Signal))
+				s.mu.Unlock()
+			}
+			select {
+			case signals <- ssh.Signal(p.Signal):
+			default:
+			}
+		case "env", "pty-req":
+			req.Reply(true, nil)
+		default:
+			if req.WantReply {
+				req.Reply(false, nil)
+			}
+		}
+	}
+	// reqs is closed once the channel is closed by the client (or the
+	// connection died). If the command is still running, that is a hang-up.
+	if rec != nil {
+		s.mu.Lock()
+		if !rec.Done {
+			rec.ClientClosed = true
+		}
+		s.mu.Unlock()
+	}
+	close(signals)
+	ch.Close()
+}
+
+func (s *Server) runExec(ch ssh.Channel, rec *Exec, signals <-chan ssh.Signal) {
+	code := s.handler(rec.Cmd, ch, ch, ch.Stderr(), signals)
+	s.mu.Lock()
+	rec.Done, rec.Exit = true, code
+	s.mu.Unlock()
+	_ = ch.CloseWrite()
+	_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(code)}))
+	ch.Close()
+}
+
+// directTCPIP serves a port-forwarding channel (RFC 4254 7.2), which is how
+// an OpenSSH client (and sshx) tunnels through a jump host.
+func directTCPIP(nch ssh.NewChannel) {
+	var p struct {
+		Host     string
+		Port     uint32
+		OrigHost string
+		OrigPort uint32
+	}
+	if err := ssh.Unmarshal(nch.ExtraData(), &p); err != nil {
+		nch.Reject(ssh.ConnectionFailed, "bad direct-tcpip payload")
+		return
+	}
+	tc, err := net.DialTimeout("tcp", net.JoinHostPort(p.Host, strconv.Itoa(int(p.Port))), 5*time.Second)
+	if err != nil {
+		nch.Reject(ssh.ConnectionFailed, err.Error())
+		return
+	}
+	ch, reqs, err := nch.Accept()
+	if err != nil {
+		tc.Close()
+		return
+	}
+	go ssh.DiscardRequests(reqs)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		_, _ = io.Copy(ch, tc)
+		_ = ch.CloseWrite()
+	}()
+	go func() {
+		defer wg.Done()
+		_, _ = io.Copy(tc, ch)
+		_ = tc.(*net.TCPConn).CloseWrite()
+	}()
+	wg.Wait()
+	ch.Close()
+	tc.Close()
+}
+
+// SilentListener accepts TCP connections and never says anything, like a
+// port behind a broken load balancer. It returns the address.
+func SilentListener(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatalf("sshtest: %v", err)
+	}
+	var mu sync.Mutex
+	var held []net.Conn
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
+		}
+	}()
+	tb.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
+	return ln.Addr().String()
+}
+
+// ClientKey generates an ed25519 client key. It returns the private key as
+// OpenSSH PEM text (encrypted when passphrase is non-empty) and the public
+// key to put in Options.AuthorizedKeys.
+func ClientKey(tb testing.TB, passphrase string) (pemText string, pub ssh.PublicKey) {
+	tb.Helper()
+	pk, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var block *pem.Block
+	if passphrase == "" {
+		block, err = ssh.MarshalPrivateKey(priv, "sshtest")
+	} else {
+		block, err = ssh.MarshalPrivateKeyWithPassphrase(priv, "sshtest", []byte(passphrase))
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pub, err = ssh.NewPublicKey(pk)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(block)), pub
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}

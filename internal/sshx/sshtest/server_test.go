@@ -1,0 +1,141 @@
+package sshtest
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+func dial(t *testing.T, s *Server, addr string, via *ssh.Client) (*ssh.Client, error) {
+	t.Helper()
+	cfg := &ssh.ClientConfig{
+		User:            "u",
+		Auth:            []ssh.AuthMethod{ssh.Password("pw")},
+		HostKeyCallback: ssh.FixedHostKey(s.HostKey),
+		Timeout:         5 * time.Second,
+	}
+	if via == nil {
+		return ssh.Dial("tcp", addr, cfg)
+	}
+	nc, err := via.Dial("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	sc, chans, reqs, err := ssh.NewClientConn(nc, addr, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return ssh.NewClient(sc, chans, reqs), nil
+}
+
+func run(t *testing.T, c *ssh.Client, cmd, stdin string) (string, string, error) {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	var out, errb bytes.Buffer
+	sess.Stdout, sess.Stderr, sess.Stdin = &out, &errb, strings.NewReader(stdin)
+	err = sess.Run(cmd)
+	return out.String(), errb.String(), err
+}
+
+func TestDefaultHandlerAndForwarding(t *testing.T) {
+	target := New(t, Options{User: "u", Password: "pw"})
+	jump := New(t, Options{User: "u", Password: "pw"})
+
+	if _, err := dial(t, target, target.Addr, nil); err != nil {
+		t.Fatal(err)
+	}
+	j, err := dial(t, jump, jump.Addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dial(t, target, target.Addr, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := run(t, c, "echo hi there", ""); err != nil || out != "hi there\n" {
+		t.Fatalf("echo: %q %v", out, err)
+	}
+	if out, _, err := run(t, c, "cat", "payload"); err != nil || out != "payload" {
+		t.Fatalf("cat: %q %v", out, err)
+	}
+	var ee *ssh.ExitError
+	if _, _, err := run(t, c, "exit 7", ""); !errors.As(err, &ee) || ee.ExitStatus() != 7 {
+		t.Fatalf("exit: %v", err)
+	}
+	if _, se, err := run(t, c, "bogus", ""); !errors.As(err, &ee) || ee.ExitStatus() != 127 || !strings.Contains(se, "not found") {
+		t.Fatalf("bogus: %q %v", se, err)
+	}
+	if target.Logins() != 2 || jump.Logins() != 1 {
+		t.Fatalf("logins target=%d jump=%d", target.Logins(), jump.Logins())
+	}
+
+	// Signals reach the handler and are recorded.
+	sess, _ := c.NewSession()
+	if err := sess.Start("sleep 30"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := target.WaitExec("sleep 30", 2*time.Second, func(Exec) bool { return true }); !ok {
+		t.Fatal("exec not recorded")
+	}
+	sess.Signal(ssh.SIGTERM)
+	if err := sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 143 {
+		t.Fatalf("sleep after TERM: %v", err)
+	}
+	if e, _ := target.WaitExec("sleep 30", time.Second, nil); len(e.Signals) != 1 || e.Signals[0] != ssh.SIGTERM {
+		t.Fatalf("recorded %+v", e)
+	}
+}
+
+func TestAuthAndDrop(t *testing.T) {
+	s := New(t, Options{User: "u", Password: "pw"})
+	cfg := &ssh.ClientConfig{User: "u", Auth: []ssh.AuthMethod{ssh.Password("nope")}, HostKeyCallback: ssh.FixedHostKey(s.HostKey)}
+	if _, err := ssh.Dial("tcp", s.Addr, cfg); err == nil {
+		t.Fatal("wrong password accepted")
+	}
+	c, err := dial(t, s, s.Addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.DropNextSession()
+	if _, err := c.NewSession(); err == nil {
+		t.Fatal("session opened after DropNextSession")
+	}
+	c2, err := dial(t, s, s.Addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.DropAll()
+	done := make(chan error, 1)
+	go func() { done <- c2.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("DropAll did not drop")
+	}
+	if s.Accepted() != 3 || s.Logins() != 2 {
+		t.Fatalf("accepted=%d logins=%d", s.Accepted(), s.Logins())
+	}
+}
+
+func TestSilentListener(t *testing.T) {
+	addr := SilentListener(t)
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	nc.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+	var b [1]byte
+	if _, err := nc.Read(b[:]); err == nil {
+		t.Fatal("silent listener spoke")
+	}
+}
