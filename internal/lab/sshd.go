@@ -137,7 +137,7 @@ func (l *Lab) waitSSHD(ctx context.Context, n *Node) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return fmt.Errorf("sshd of node %s not accepting on %s: %v; log: %s", n.Name, addr, lastErr, readLog(l.st.StateDir, n.Name+".sshd.log"))
+	return fmt.Errorf("sshd of node %s not accepting on %s: %w; log: %s", n.Name, addr, lastErr, readLog(l.st.StateDir, n.Name+".sshd.log"))
 }
 
 func readLog(dir, name string) string {

@@ -65,7 +65,7 @@ func Up(ctx context.Context, s Spec) (*Lab, error) {
 		dctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if derr := l.Down(dctx); derr != nil {
-			return nil, fmt.Errorf("lab up %s: %w (teardown after failure also failed: %v)", s.Name, err, derr)
+			return nil, fmt.Errorf("lab up %s: %w (teardown after failure also failed: %w)", s.Name, err, derr)
 		}
 		return nil, fmt.Errorf("lab up %s: %w", s.Name, err)
 	}
@@ -196,7 +196,7 @@ func (l *Lab) build(ctx context.Context, s Spec) error {
 
 	// Namespaces and management links.
 	for _, n := range l.st.Nodes {
-		if err := l.buildNode(ctx, s, n); err != nil {
+		if err := l.buildNode(ctx, n); err != nil {
 			return err
 		}
 	}
@@ -258,7 +258,7 @@ func (l *Lab) build(ctx context.Context, s Spec) error {
 	return nil
 }
 
-func (l *Lab) buildNode(ctx context.Context, s Spec, n *Node) error {
+func (l *Lab) buildNode(ctx context.Context, n *Node) error {
 	ns := n.Namespace
 	l.st.Namespaces = appendUnique(l.st.Namespaces, ns)
 	if err := l.save(); err != nil {

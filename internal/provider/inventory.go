@@ -217,16 +217,28 @@ func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
 			Passphrase: firstSet(dm.PrivateKeyPassphrase, def.PrivateKeyPassphrase, ""),
 			UseAgent:   firstBool(dm.UseAgent, def.UseAgent),
 		},
-		HostKey:               dm.HostKey.ValueString(),
-		KnownHostsFile:        firstSet(dm.KnownHostsFile, def.KnownHostsFile, ""),
-		InsecureIgnoreHostKey: firstBool(dm.InsecureIgnoreHostKey, def.InsecureIgnoreHostKey),
-		ConnectTimeout:        timeout,
+		ConnectTimeout: timeout,
 	}
-	// OpenSSH's default: verify against the user's known_hosts.
-	if ep.HostKey == "" && ep.KnownHostsFile == "" && !ep.InsecureIgnoreHostKey {
+	// Host key policy: a device that sets any of its own host key settings
+	// uses only those (a pinned key overrides the shared known_hosts file);
+	// otherwise the ssh defaults; otherwise OpenSSH's ~/.ssh/known_hosts.
+	deviceOwn := sshModel{KnownHostsFile: dm.KnownHostsFile, InsecureIgnoreHostKey: dm.InsecureIgnoreHostKey}
+	switch {
+	case hasHostKeyPolicy(dm.HostKey, deviceOwn):
+		ep.HostKey = dm.HostKey.ValueString()
+		ep.KnownHostsFile = firstSet(dm.KnownHostsFile, types.StringNull(), "")
+		ep.InsecureIgnoreHostKey = firstBool(dm.InsecureIgnoreHostKey, types.BoolNull())
+	case hasHostKeyPolicy(types.StringNull(), def):
+		ep.KnownHostsFile = firstSet(def.KnownHostsFile, types.StringNull(), "")
+		ep.InsecureIgnoreHostKey = firstBool(def.InsecureIgnoreHostKey, types.BoolNull())
+	default:
 		ep.KnownHostsFile = "~/.ssh/known_hosts"
 	}
 	return ep, nil
+}
+
+func hasHostKeyPolicy(hostKey types.String, m sshModel) bool {
+	return hostKey.ValueString() != "" || m.KnownHostsFile.ValueString() != "" || m.InsecureIgnoreHostKey.ValueBool()
 }
 
 func firstSet(v, def types.String, fallback string) string {

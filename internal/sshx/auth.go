@@ -91,7 +91,7 @@ func newAuthPlan(ep Endpoint, warnf func(string, ...any)) (*authPlan, error) {
 				warnf("use_agent is set for %s@%s but the ssh-agent is unusable (%v); trying the other credentials", ep.User, ep.Host, err)
 			}
 		default:
-			return nil, fmt.Errorf("use_agent: cannot reach ssh-agent: %v", err)
+			return nil, fmt.Errorf("use_agent: cannot reach ssh-agent: %w", err)
 		}
 	}
 
@@ -102,7 +102,7 @@ func newAuthPlan(ep Endpoint, warnf func(string, ...any)) (*authPlan, error) {
 				as, err := agentClient.Signers()
 				if err != nil {
 					if len(out) == 0 {
-						return nil, fmt.Errorf("ssh-agent: %v", err)
+						return nil, fmt.Errorf("ssh-agent: %w", err)
 					}
 				} else {
 					out = append(out, as...)

@@ -348,7 +348,8 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		// Give the session a moment to wind down so the partial output is
 		// complete, but never block the caller for long.
 		select {
-		case <-done:
+		case waitErr := <-done:
+			_ = waitErr // killed on purpose: its exit status says nothing
 		case <-time.After(500 * time.Millisecond):
 		}
 		res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitStatus: -1}

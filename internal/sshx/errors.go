@@ -58,9 +58,9 @@ type ExitError struct {
 func (e *ExitError) Error() string {
 	msg := fmt.Sprintf("command %q exited with status %d", e.Cmd, e.Status)
 	if s := strings.TrimSpace(e.Stderr); s != "" {
-		const max = 2000 // keep diagnostics readable when a device dumps a lot
-		if len(s) > max {
-			s = s[:max] + "…"
+		const maxLen = 2000 // keep diagnostics readable when a device dumps a lot
+		if len(s) > maxLen {
+			s = s[:maxLen] + "…"
 		}
 		msg += ": " + s
 	}

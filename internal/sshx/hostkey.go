@@ -29,7 +29,7 @@ func ParseHostKey(line string) (ssh.PublicKey, error) {
 	}
 	key, _, options, rest, err := ssh.ParseAuthorizedKey([]byte(line))
 	if err != nil {
-		return nil, fmt.Errorf("not an authorized_keys line (want \"ssh-ed25519 AAAA... [comment]\"): %v", err)
+		return nil, fmt.Errorf("not an authorized_keys line (want \"ssh-ed25519 AAAA... [comment]\"): %w", err)
 	}
 	if len(options) > 0 {
 		return nil, fmt.Errorf("unexpected text %q before the key type (want \"TYPE BASE64 [comment]\", not a known_hosts line)", strings.Join(options, ","))
@@ -214,7 +214,7 @@ func expandHome(p string) (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("cannot expand ~: %v", err)
+		return "", fmt.Errorf("cannot expand ~: %w", err)
 	}
 	return filepath.Join(home, strings.TrimPrefix(p, "~")), nil
 }
