@@ -1,0 +1,186 @@
+// Package bench is the benchmark engine behind routerlab_benchmark_run:
+// plain Go, no Terraform imports. A Plan is expanded into Steps (MSS ×
+// direction × repeat); in each step every Pair runs iperf3 at the same
+// moment while the DUTs' CPU and the power meter are sampled inside the
+// measured window. The results form a Run, which the report package renders
+// as the seed-style Markdown table, JSON, CSV and an SVG chart.
+package bench
+
+import (
+	"time"
+)
+
+// Direction of a step, seen from the pair's client.
+type Direction string
+
+// The directions a plan may sweep.
+const (
+	Upload        Direction = "upload"        // client → server (iperf3 default)
+	Download      Direction = "download"      // server → client (iperf3 -R)
+	Bidirectional Direction = "bidirectional" // both at once (iperf3 --bidir)
+)
+
+// Protocol of the iperf3 test.
+type Protocol string
+
+// The protocols iperf3 runs.
+const (
+	TCP Protocol = "tcp"
+	UDP Protocol = "udp"
+)
+
+// LocalHost names the machine running Terraform as a pair endpoint.
+const LocalHost = "local"
+
+// Pair is one iperf3 client/server couple. All pairs of a plan run at the
+// same moment in every step (seed 004: A-B and C-D together).
+type Pair struct {
+	Name   string // label in tables, e.g. "A-B"; default "<client>-<server>"
+	Client string // device name, or LocalHost
+	Server string // device name, or LocalHost
+	Target string // address the client connects to (the server's address)
+	Port   int    // server port; 0 = 5201 + pair index
+}
+
+// Plan is everything a benchmark run needs to know.
+type Plan struct {
+	Pairs           []Pair
+	DUTs            []string      // devices whose CPU is sampled
+	Duration        time.Duration // iperf3 -t
+	Omit            time.Duration // iperf3 -O: warm-up left out of results and CPU sampling
+	Protocol        Protocol
+	UDPBitrate      string      // iperf3 -b for UDP, e.g. "1G"
+	MSS             []int       // sweep; 0 = the default MSS (no -M)
+	Directions      []Direction // sweep
+	ParallelStreams int         // iperf3 -P; 0 or 1 = one stream
+	Repeat          int         // repetitions of every step; 0 = 1
+	// LinkMbps and Encapsulation feed the theoretical line rate.
+	LinkMbps      float64
+	Encapsulation Encapsulation
+}
+
+// Encapsulation describes what wraps the TCP segments on the measured path,
+// for the theoretical goodput (see internal/bench/linerate).
+type Encapsulation struct {
+	Timestamps bool   // TCP timestamps option (Linux default on): 12 bytes of each segment
+	VLAN       bool   // 802.1Q tag
+	PPPoE      bool   // PPPoE + PPP headers
+	Tunnel     string // "", "ipsec", "l2tp_ipsec", "wireguard", "openvpn"
+	// IPsec details (tunnel "ipsec" and "l2tp_ipsec").
+	ESPCipher string // e.g. "aes128-sha1", "aes256-sha256", "aes128gcm16"
+	ESPMode   string // "tunnel" or "transport"
+	NATT      bool   // UDP encapsulation of ESP (4500)
+	// OpenVPN details.
+	OpenVPNProto  string // "udp" or "tcp"
+	OpenVPNCipher string // e.g. "AES-256-GCM"
+}
+
+// Step is one measured moment: every pair at one MSS and direction.
+type Step struct {
+	Index     int // 0-based position in the run
+	MSS       int // 0 = default
+	Direction Direction
+	Repeat    int // 0-based repetition
+}
+
+// Steps expands a plan in the order a benchmarker reads the table: for each
+// MSS, each direction, each repetition.
+func (p Plan) Steps() []Step {
+	mss := p.MSS
+	if len(mss) == 0 {
+		mss = []int{0}
+	}
+	dirs := p.Directions
+	if len(dirs) == 0 {
+		dirs = []Direction{Upload}
+	}
+	repeat := max(p.Repeat, 1)
+	var steps []Step
+	for _, m := range mss {
+		for _, d := range dirs {
+			for r := 0; r < repeat; r++ {
+				steps = append(steps, Step{Index: len(steps), MSS: m, Direction: d, Repeat: r})
+			}
+		}
+	}
+	return steps
+}
+
+// PairResult is what one pair measured in one step. For a bidirectional
+// step the Reverse* fields hold the server→client half.
+type PairResult struct {
+	Pair         string
+	SenderMbps   float64 // end.sum_sent
+	ReceiverMbps float64 // end.sum_received: the goodput
+	Retransmits  int
+	JitterMs     float64 // UDP
+	LossPercent  float64 // UDP
+	MSS          int     // what iperf3 reports it used (start.tcp_mss or tcp_mss_default)
+
+	ReverseSenderMbps   float64
+	ReverseReceiverMbps float64
+	ReverseRetransmits  int
+
+	// LineRateMbps is the theoretical TCP goodput for this step's MSS and
+	// the plan's encapsulation; LineRatePercent the receiver's share of it.
+	LineRateMbps    float64
+	LineRatePercent float64
+}
+
+// CPUStats summarises one DUT's CPU samples inside the measured window.
+type CPUStats struct {
+	Device         string
+	AvgPercent     float64
+	MaxPercent     float64
+	MaxCorePercent float64 // busiest single core, where the platform reports cores; 0 otherwise
+	Samples        int
+}
+
+// PowerStats summarises the power meter: idle before the run, and during the
+// step's measured window.
+type PowerStats struct {
+	IdleWatts   float64
+	AvgWatts    float64
+	MaxWatts    float64
+	MbpsPerWatt float64 // total receiver Mbps / AvgWatts
+	Samples     int
+}
+
+// StepResult is one row of the results table.
+type StepResult struct {
+	Step
+	Pairs             []PairResult
+	TotalReceiverMbps float64
+	CPU               []CPUStats  // one per DUT, in plan order
+	Power             *PowerStats // nil without a power meter
+	Started, Finished time.Time
+}
+
+// DUTInfo ties results to what was measured.
+type DUTInfo struct {
+	Device       string
+	Platform     string
+	Model        string
+	Firmware     string
+	ConfigSHA256 string
+}
+
+// HostInfo records an iperf3 endpoint.
+type HostInfo struct {
+	Name          string
+	Kernel        string
+	Iperf3Version string
+}
+
+// Run is a finished benchmark.
+type Run struct {
+	ID            string // stable, sortable: 20261130T021500Z-<8 hex>
+	Name          string // optional label (e.g. "offload on")
+	Plan          Plan
+	Iperf3Version string // of the first client
+	DUTs          []DUTInfo
+	Hosts         []HostInfo
+	Started       time.Time
+	Finished      time.Time
+	Steps         []StepResult
+}
