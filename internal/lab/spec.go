@@ -80,6 +80,24 @@ func DefaultSpec(name string) Spec {
 	}
 }
 
+// RoutingSpec returns seed 004's lab: one router r with n LANs (2 to 4),
+// each holding one host. Hosts are named a, b, c, d; LAN i is
+// 198.18.i.0/24 with the router at .1 and the host at .10, on router
+// interface eth<i>. Pairs A-B and C-D then cross the router independently.
+func RoutingSpec(name string, n int) Spec {
+	n = min(max(n, 2), 4)
+	s := Spec{Name: name, MgmtNet: DefaultMgmtNet, Nodes: []NodeSpec{{Name: "r", Role: RoleRouter}}}
+	for i := 1; i <= n; i++ {
+		host := string(rune('a' + i - 1))
+		s.Nodes = append(s.Nodes, NodeSpec{Name: host, Role: RoleHost})
+		s.Links = append(s.Links, LinkSpec{
+			A: host, AIf: "eth1", AAddr: fmt.Sprintf("198.18.%d.10/24", i),
+			B: "r", BIf: fmt.Sprintf("eth%d", i), BAddr: fmt.Sprintf("198.18.%d.1/24", i),
+		})
+	}
+	return s
+}
+
 // WithRate returns a copy of s with Rate set on every link touching a router.
 func (s Spec) WithRate(rate string) Spec {
 	out := s

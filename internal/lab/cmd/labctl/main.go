@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -27,7 +27,7 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
@@ -75,6 +75,7 @@ func cmdUp(ctx context.Context, args []string) error {
 	rate := fs.String("rate", "", "shape router links to this tc rate, e.g. 1gbit")
 	state := fs.String("state", "", "state directory (default "+lab.DefaultStateRoot+"/<name>)")
 	tfvars := fs.String("tfvars", "", "write a Terraform tfvars JSON file here")
+	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,6 +83,9 @@ func cmdUp(ctx context.Context, args []string) error {
 		return fmt.Errorf("up: unexpected arguments %q", fs.Args())
 	}
 	s := lab.DefaultSpec(*name)
+	if *lans > 0 {
+		s = lab.RoutingSpec(*name, *lans)
+	}
 	s.MgmtNet = *mgmt
 	s.StateDir = *state
 	if *rate != "" {
