@@ -301,15 +301,9 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		return Result{}, false, fmt.Errorf("waiting for a free session slot: %w", ctx.Err())
 	}
 
-	sess, err := cn.client.NewSession()
+	sess, lost, err := newSession(cn)
 	if err != nil {
-		// An explicit rejection comes from a live server (e.g. its session
-		// limit): the connection is fine, do not tear it down.
-		var rejected *ssh.OpenChannelError
-		if errors.As(err, &rejected) {
-			return Result{}, false, fmt.Errorf("open session: %w", err)
-		}
-		return Result{}, true, fmt.Errorf("open session: %w", err)
+		return Result{}, lost, err
 	}
 	defer sess.Close()
 

@@ -18,6 +18,10 @@ import (
 //	              128+signal number, a hang-up (channel closed) with 129
 //	exit N        exits with status N
 //	cat           copies stdin to stdout
+//	tick N        prints "tick 1" ... "tick N", one line every 100ms; a signal
+//	              or hang-up ends it like sleep
+//	spew N        prints N bytes (lines of 63 "x") as fast as the client
+//	              accepts them
 //
 // Anything else prints "command not found" to stderr and exits 127.
 func DefaultHandler(cmd string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan ssh.Signal) int {
@@ -49,6 +53,38 @@ func DefaultHandler(cmd string, stdin io.Reader, stdout, stderr io.Writer, signa
 			return 2
 		}
 		return Sleep(time.Duration(secs*float64(time.Second)), signals)
+	case "tick":
+		n, err := strconv.Atoi(arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "tick: bad count %q\n", arg)
+			return 2
+		}
+		for i := 1; i <= n; i++ {
+			if i > 1 {
+				if code := Sleep(100*time.Millisecond, signals); code != 0 {
+					return code
+				}
+			}
+			if _, err := fmt.Fprintf(stdout, "tick %d\n", i); err != nil {
+				return 1
+			}
+		}
+		return 0
+	case "spew":
+		n, err := strconv.Atoi(arg)
+		if err != nil {
+			fmt.Fprintf(stderr, "spew: bad count %q\n", arg)
+			return 2
+		}
+		block := []byte(strings.Repeat(strings.Repeat("x", 63)+"\n", 512))
+		for n > 0 {
+			chunk := block[:min(n, len(block))]
+			if _, err := stdout.Write(chunk); err != nil {
+				return 1
+			}
+			n -= len(chunk)
+		}
+		return 0
 	}
 	fmt.Fprintf(stderr, "sshtest: %s: command not found\n", name)
 	return 127

@@ -74,7 +74,7 @@ type Server struct {
 	dropNext   atomic.Bool
 
 	mu     sync.Mutex
-	conns  map[*ssh.ServerConn]struct{}
+	conns  map[net.Conn]struct{} // from accept on, so DropAll also hits a connection still in its handshake
 	execs  []*Exec
 	closed bool
 	wg     sync.WaitGroup
@@ -107,7 +107,7 @@ func Start(opts Options) (*Server, error) {
 		HostKey: signer.PublicKey(),
 		opts:    opts,
 		handler: opts.Handler,
-		conns:   map[*ssh.ServerConn]struct{}{},
+		conns:   map[net.Conn]struct{}{},
 	}
 	if s.handler == nil {
 		s.handler = DefaultHandler
@@ -225,7 +225,7 @@ func (s *Server) WaitExec(cmd string, timeout time.Duration, cond func(Exec) boo
 // would). The server keeps accepting new ones.
 func (s *Server) DropAll() {
 	s.mu.Lock()
-	conns := make([]*ssh.ServerConn, 0, len(s.conns))
+	conns := make([]net.Conn, 0, len(s.conns))
 	for c := range s.conns {
 		conns = append(conns, c)
 	}
@@ -263,6 +263,17 @@ func (s *Server) acceptLoop() {
 			return
 		}
 		s.accepted.Add(1)
+		// Registered before the handshake: a client whose Dial has
+		// returned may be ahead of the server finishing NewServerConn,
+		// and DropAll must drop it all the same.
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			nc.Close()
+			continue
+		}
+		s.conns[nc] = struct{}{}
+		s.mu.Unlock()
 		s.wg.Add(1)
 		go s.handleConn(nc)
 	}
@@ -270,29 +281,21 @@ func (s *Server) acceptLoop() {
 
 func (s *Server) handleConn(nc net.Conn) {
 	defer s.wg.Done()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, nc)
+		s.mu.Unlock()
+		nc.Close()
+	}()
 	// Bound the handshake so a stuck client cannot make Close hang.
 	_ = nc.SetDeadline(time.Now().Add(10 * time.Second))
 	sconn, chans, reqs, err := ssh.NewServerConn(nc, s.cfg)
 	if err != nil {
-		nc.Close()
 		return
 	}
+	defer sconn.Close()
 	_ = nc.SetDeadline(time.Time{})
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		sconn.Close()
-		return
-	}
-	s.conns[sconn] = struct{}{}
-	s.mu.Unlock()
 	s.logins.Add(1)
-	defer func() {
-		s.mu.Lock()
-		delete(s.conns, sconn)
-		s.mu.Unlock()
-		sconn.Close()
-	}()
 
 	go s.globalRequests(reqs)
 	for nch := range chans {

@@ -139,3 +139,33 @@ func TestSilentListener(t *testing.T) {
 		t.Fatal("silent listener spoke")
 	}
 }
+
+func TestTickAndSpew(t *testing.T) {
+	s := New(t, Options{User: "u", Password: "pw"})
+	c, err := dial(t, s, s.Addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if out, _, err := run(t, c, "tick 3", ""); err != nil || out != "tick 1\ntick 2\ntick 3\n" {
+		t.Fatalf("tick: %q %v", out, err)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Fatalf("tick 3 took %s, want >= 200ms", d)
+	}
+	out, _, err := run(t, c, "spew 100000", "")
+	if err != nil || len(out) != 100000 || strings.Trim(out, "x\n") != "" || out[63] != '\n' {
+		t.Fatalf("spew: %d bytes, %v", len(out), err)
+	}
+
+	sess, _ := c.NewSession()
+	if err := sess.Start("tick 100"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(150 * time.Millisecond)
+	sess.Signal(ssh.SIGKILL)
+	var ee *ssh.ExitError
+	if err := sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 137 {
+		t.Fatalf("tick after KILL: %v", err)
+	}
+}

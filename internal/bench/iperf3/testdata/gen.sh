@@ -26,7 +26,20 @@ spid=$!
 sleep 0.5
 iperf3 -s -1 -p "$P" -B 127.0.0.1 >error_busy.txt 2>&1
 echo "error_busy.txt: exit $?"
-iperf3 -s -1 -p "$P" -B 127.0.0.1 -J >error_busy.json 2>&1
+iperf3 -s -1 -p "$P" -B 127.0.0.1 -J >error_busy.json
 echo "error_busy.json: exit $?"
+kill "$spid"; wait "$spid" 2>/dev/null
+# an MSS the kernel refuses: error key, exit status 0
+run error_mss.json -t 1 -M 87 --connect-timeout 3000
+# a second client while the server runs a test
+iperf3 -s -p "$P" -B 127.0.0.1 >/dev/null 2>&1 &
+spid=$!
+sleep 0.5
+iperf3 -c 127.0.0.1 -p "$P" -t 3 -b 10M >/dev/null 2>&1 &
+cpid=$!
+sleep 1
+iperf3 -c 127.0.0.1 -p "$P" -J -t 1 --connect-timeout 3000 >error_server_busy.json
+echo "error_server_busy.json: exit $?"
+wait "$cpid"
 kill "$spid"; wait "$spid" 2>/dev/null
 true

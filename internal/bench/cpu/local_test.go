@@ -1,0 +1,156 @@
+//go:build unix
+
+package cpu
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os/exec"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+// shHost is a test-only bench.Host running commands with the local sh.
+type shHost struct{}
+
+func (shHost) Name() string { return bench.LocalHost }
+
+func (shHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
+	c := exec.CommandContext(ctx, "sh", "-c", cmd)
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	err := c.Run()
+	out := bench.Output{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		out.ExitStatus = ee.ExitCode()
+		err = nil
+	}
+	return out, err
+}
+
+func (shHost) Start(ctx context.Context, cmd string) (bench.Process, error) {
+	c := exec.Command("sh", "-c", cmd)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	p := &shProcess{cmd: c}
+	c.Stderr = &p.stderr
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p.stdout = stdout
+	if err := c.Start(); err != nil {
+		return nil, err
+	}
+	p.stop = context.AfterFunc(ctx, func() { _ = p.Close() })
+	return p, nil
+}
+
+type shProcess struct {
+	cmd      *exec.Cmd
+	stdout   io.Reader
+	stderr   bytes.Buffer
+	stop     func() bool
+	waitOnce sync.Once
+	waitErr  error
+}
+
+func (p *shProcess) Stdout() io.Reader { return p.stdout }
+
+func (p *shProcess) Wait() (bench.Output, error) {
+	p.waitOnce.Do(func() { p.waitErr = p.cmd.Wait() })
+	out := bench.Output{Stderr: p.stderr.String(), ExitStatus: p.cmd.ProcessState.ExitCode()}
+	if _, ok := errors.AsType[*exec.ExitError](p.waitErr); ok {
+		return out, nil
+	}
+	return out, p.waitErr
+}
+
+func (p *shProcess) Close() error {
+	p.stop()
+	// Kill the whole group: sh and the sleep it waits for.
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	_, _ = p.Wait()
+	return nil
+}
+
+func TestProcStatSourceLocal(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs /proc/stat")
+	}
+	var stop atomic.Bool
+	defer stop.Store(true)
+	go func() { // keep one core busy
+		x := 0
+		for !stop.Load() {
+			x++
+		}
+		_ = x
+	}()
+
+	ctx, cancel := context.WithTimeout(t.Context(), 2700*time.Millisecond)
+	defer cancel()
+	src := &ProcStatSource{Host: shHost{}}
+	start := time.Now()
+	ch, err := src.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Reading
+	for r := range ch {
+		got = append(got, r)
+	}
+	if err := src.Err(); err != nil {
+		t.Errorf("Err() = %v", err)
+	}
+	if len(got) < 2 || len(got) > 3 {
+		t.Fatalf("got %d readings in 2.7s, want about one a second: %+v", len(got), got)
+	}
+	prev := start
+	for i, r := range got {
+		gap := r.At.Sub(prev)
+		if gap < 700*time.Millisecond || gap > 1800*time.Millisecond {
+			t.Errorf("reading %d came %v after the previous one, want about 1s", i, gap)
+		}
+		prev = r.At
+		if r.Percent <= 0 || r.Percent > 100 {
+			t.Errorf("reading %d: Percent = %v, want in (0,100]", i, r.Percent)
+		}
+		if len(r.Cores) != runtime.NumCPU() {
+			t.Errorf("reading %d: %d cores, want %d", i, len(r.Cores), runtime.NumCPU())
+		}
+		if r.MaxCore() <= 0 || r.MaxCore() > 100 {
+			t.Errorf("reading %d: MaxCore = %v", i, r.MaxCore())
+		}
+	}
+	t.Logf("readings: %+v", got)
+}
+
+func TestSamplerWithProcStatLocal(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs /proc/stat")
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	s := NewSampler(&ProcStatSource{Host: shHost{}})
+	if err := s.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	from := time.Now()
+	to := from.Add(1200 * time.Millisecond)
+	s.MarkWindow(from, to)
+	if err := s.WaitPast(ctx, to); err != nil {
+		t.Fatal(err)
+	}
+	st := s.Stats("local")
+	if st.Samples != 1 || st.Device != "local" || st.AvgPercent < 0 || st.AvgPercent > 100 {
+		t.Errorf("Stats = %+v, want 1 sample in a 1.2s window", st)
+	}
+}

@@ -1,0 +1,213 @@
+package cpu
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// RouterOSResource is what `/system resource print` says about the CPU and
+// the board (RouterOS v6 and v7 print the same "key: value" list).
+type RouterOSResource struct {
+	Version         string // "7.12.1 (stable)"
+	BoardName       string // "hEX"
+	CPU             string // "MIPS 1004Kc V2.15"
+	Architecture    string // architecture-name: "mmips"
+	CPUCount        int
+	CPUFrequencyMHz int
+	CPULoad         float64 // cpu-load: the figure Winbox and WebFig show
+}
+
+// Reading is the resource's CPU load as a Reading (no per-core figures:
+// those come from `/system resource cpu print`).
+func (r RouterOSResource) Reading() Reading { return Reading{Percent: r.CPULoad} }
+
+// ParseRouterOSResource reads the output of RouterOS `/system resource
+// print`, v6 or v7:
+//
+//	    cpu-count: 4
+//	cpu-frequency: 880MHz
+//	     cpu-load: 12%
+//
+// cpu-load is required; the other fields are filled when present.
+func ParseRouterOSResource(out string) (RouterOSResource, error) {
+	var r RouterOSResource
+	haveLoad := false
+	for _, line := range lines(out) {
+		key, val, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok {
+			continue
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		switch key {
+		case "version":
+			r.Version = val
+		case "board-name":
+			r.BoardName = val
+		case "cpu":
+			r.CPU = val
+		case "architecture-name":
+			r.Architecture = val
+		case "cpu-count":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				return r, fmt.Errorf("/system resource print: cpu-count %q is not a number", val)
+			}
+			r.CPUCount = n
+		case "cpu-frequency":
+			// v6 and v7 print "880MHz"; some builds print a bare "1333".
+			n, err := strconv.Atoi(strings.TrimSuffix(val, "MHz"))
+			if err != nil {
+				return r, fmt.Errorf("/system resource print: cpu-frequency %q is not a frequency in MHz", val)
+			}
+			r.CPUFrequencyMHz = n
+		case "cpu-load":
+			p, err := parsePercent(val)
+			if err != nil {
+				return r, fmt.Errorf("/system resource print: cpu-load: %w", err)
+			}
+			r.CPULoad, haveLoad = p, true
+		}
+	}
+	if !haveLoad {
+		return r, fmt.Errorf("/system resource print: no cpu-load in output %s", snippet(out))
+	}
+	return r, nil
+}
+
+// ParseRouterOSCPU reads the per-core table of RouterOS `/system resource
+// cpu print` (v7; v6 prints the same columns with wider spacing):
+//
+//	Columns: CPU, LOAD, IRQ, DISK
+//	#  CPU   LOAD  IRQ  DISK
+//	0  cpu0  12%   3%   0%
+//
+// Cores holds each row's LOAD; Percent is their mean (use cpu-load from
+// `/system resource print` for the overall figure RouterOS itself shows).
+func ParseRouterOSCPU(out string) (Reading, error) {
+	var r Reading
+	loadCol := -1
+	for _, line := range lines(out) {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == "#" {
+			for i, h := range f {
+				if h == "LOAD" {
+					loadCol = i
+				}
+			}
+			continue
+		}
+		if _, err := strconv.Atoi(f[0]); err != nil {
+			continue // "Columns: ..." and anything else that is not a row
+		}
+		var cell string
+		if loadCol > 0 && loadCol < len(f) && strings.HasSuffix(f[loadCol], "%") {
+			cell = f[loadCol]
+		} else {
+			// Without a usable header, LOAD is the first percentage.
+			for _, x := range f[1:] {
+				if strings.HasSuffix(x, "%") {
+					cell = x
+					break
+				}
+			}
+		}
+		if cell == "" {
+			return r, fmt.Errorf("/system resource cpu print: no LOAD in row %q", strings.TrimSpace(line))
+		}
+		p, err := parsePercent(cell)
+		if err != nil {
+			return r, fmt.Errorf("/system resource cpu print: row %q: %w", strings.TrimSpace(line), err)
+		}
+		r.Cores = append(r.Cores, p)
+	}
+	if len(r.Cores) == 0 {
+		return r, fmt.Errorf("/system resource cpu print: no CPU rows in output %s", snippet(out))
+	}
+	sum := 0.0
+	for _, c := range r.Cores {
+		sum += c
+	}
+	r.Percent = sum / float64(len(r.Cores))
+	return r, nil
+}
+
+// rtxCPU matches the CPU line of YAMAHA RTX `show environment`; the name
+// may carry a core number on models that print one line per core.
+var rtxCPU = regexp.MustCompile(`^\s*CPU(\d*)\s*:\s*(\d+(?:\.\d+)?)%\(5sec\)`)
+
+// ParseRTXEnvironment reads the 5-second CPU figure of YAMAHA RTX `show
+// environment`. Japanese firmware prints
+//
+//	CPU:   3%(5sec)   2%(1min)   2%(5min)    メモリ: 23% used
+//
+// and English firmware "... Memory: 20% used". The Japanese text around
+// it may arrive decoded to UTF-8 or as raw Shift_JIS bytes: only the ASCII
+// "CPU:" line is read. Lines "CPU0:", "CPU1:", ... (one per core, where a
+// model prints them) fill Cores; without a plain "CPU:" line their mean is
+// the overall figure.
+func ParseRTXEnvironment(out string) (Reading, error) {
+	var r Reading
+	overall := false
+	for _, line := range lines(out) {
+		m := rtxCPU.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		p, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			return r, fmt.Errorf("show environment: CPU %q: %w", m[2], err)
+		}
+		if m[1] == "" {
+			if !overall {
+				r.Percent, overall = p, true
+			}
+			continue
+		}
+		r.Cores = append(r.Cores, p)
+	}
+	switch {
+	case overall:
+	case len(r.Cores) > 0:
+		sum := 0.0
+		for _, c := range r.Cores {
+			sum += c
+		}
+		r.Percent = sum / float64(len(r.Cores))
+	default:
+		return r, fmt.Errorf("show environment: no \"CPU: n%%(5sec)\" line in output %s", snippet(out))
+	}
+	return r, nil
+}
+
+// parsePercent reads "12%" (or "12").
+func parsePercent(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
+	if err != nil || v < 0 {
+		return 0, fmt.Errorf("%q is not a percentage", s)
+	}
+	return v, nil
+}
+
+// lines splits output on \n and drops the \r of CRLF terminals.
+func lines(out string) []string {
+	ls := strings.Split(out, "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimRight(l, "\r")
+	}
+	return ls
+}
+
+// snippet quotes the start of some output for an error message.
+func snippet(out string) string {
+	const n = 200
+	s := strings.TrimSpace(out)
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return strconv.Quote(s)
+}

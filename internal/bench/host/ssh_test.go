@@ -1,0 +1,250 @@
+package host
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/sshtest"
+)
+
+func sshtestHost(t *testing.T) (bench.Host, *sshtest.Server) {
+	t.Helper()
+	s := sshtest.New(t, sshtest.Options{User: "admin", Password: "pw"})
+	c := sshx.NewClient("r1", sshx.Config{Endpoint: sshx.Endpoint{
+		Host: s.Host, Port: s.Port, User: "admin",
+		Auth: sshx.Auth{Password: "pw"}, HostKey: s.HostKeyLine(),
+	}}, nil)
+	t.Cleanup(func() { c.Close() })
+	return SSH("", c), s
+}
+
+func TestSSHRun(t *testing.T) {
+	h, _ := sshtestHost(t)
+	if h.Name() != "r1" {
+		t.Fatalf("Name = %q", h.Name())
+	}
+	out, err := h.Run(ctxT(t), "echo hi")
+	if err != nil || out != (bench.Output{Stdout: "hi\n"}) {
+		t.Fatalf("echo: %+v, %v", out, err)
+	}
+	out, err = h.Run(ctxT(t), "exit 3")
+	if err != nil || out.ExitStatus != 3 {
+		t.Fatalf("exit: %+v, %v", out, err)
+	}
+	out, err = h.Run(ctxT(t), "iperf3-missing")
+	if err != nil || out.ExitStatus != 127 || !strings.Contains(out.Stderr, "not found") {
+		t.Fatalf("not found: %+v, %v", out, err)
+	}
+}
+
+func TestSSHStart(t *testing.T) {
+	h, s := sshtestHost(t)
+	p, err := h.Start(ctxT(t), "tick 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r := bufio.NewReader(p.Stdout())
+	if got := readLine(t, r, 5*time.Second); got != "tick 1\n" {
+		t.Fatalf("got %q", got)
+	}
+	if e := s.Execs(); len(e) != 1 || e[0].Done {
+		t.Fatalf("first line should arrive while the command runs: %+v", e)
+	}
+	rest, _ := io.ReadAll(r)
+	if string(rest) != "tick 2\ntick 3\n" {
+		t.Fatalf("rest = %q", rest)
+	}
+	if out, err := waitWithin(t, p, 5*time.Second); err != nil || out.ExitStatus != 0 {
+		t.Fatalf("Wait = %+v, %v", out, err)
+	}
+
+	// Cancel sends SIGKILL; Close after an end is harmless; Close of a
+	// running command reports ErrClosed.
+	ctx, cancel := context.WithCancel(context.Background())
+	p, err = h.Start(ctx, "sleep 30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if out, err := waitWithin(t, p, 2*time.Second); !errors.Is(err, context.Canceled) || out.ExitStatus != -1 {
+		t.Fatalf("Wait after cancel = %+v, %v", out, err)
+	}
+	if _, ok := s.WaitExec("sleep 30", 2*time.Second, func(e sshtest.Exec) bool {
+		return e.Done && slices.Contains(e.Signals, ssh.SIGKILL)
+	}); !ok {
+		t.Fatalf("no SIGKILL seen: %+v", s.Execs())
+	}
+	p.Close()
+
+	p, err = h.Start(ctxT(t), "sleep 31")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	if _, err := p.Wait(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Wait after Close = %v", err)
+	}
+}
+
+// TestRealSSHD runs the SSH host against OpenSSH's sshd on 127.0.0.1, which
+// must kill the remote process on the SIGKILL request that cancellation
+// sends. It needs root and /usr/sbin/sshd.
+func TestRealSSHD(t *testing.T) {
+	const sshd = "/usr/sbin/sshd"
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run sshd")
+	}
+	if _, err := os.Stat(sshd); err != nil {
+		t.Skip("no sshd")
+	}
+	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // privilege separation dir
+		t.Skip(err)
+	}
+	dir := t.TempDir()
+	hostPEM, hostPub := sshtest.ClientKey(t, "")
+	clientPEM, clientPub := sshtest.ClientKey(t, "")
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	conf := write("sshd_config", strings.Join([]string{
+		"ListenAddress 127.0.0.1",
+		fmt.Sprintf("Port %d", port),
+		"HostKey " + write("host_key", hostPEM),
+		"AuthorizedKeysFile " + write("authorized_keys", string(ssh.MarshalAuthorizedKey(clientPub))),
+		"PermitRootLogin prohibit-password",
+		"PasswordAuthentication no",
+		"KbdInteractiveAuthentication no",
+		"StrictModes no",
+		"UsePAM no",
+		"PidFile none",
+		"LogLevel ERROR",
+		"",
+	}, "\n"))
+	logFile := filepath.Join(dir, "sshd.log")
+	log := func() string { b, _ := os.ReadFile(logFile); return string(b) }
+	cmd := exec.Command(sshd, "-D", "-E", logFile, "-f", conf)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
+	for deadline := time.Now().Add(5 * time.Second); ; {
+		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sshd not listening on %s: %v; log: %s", addr, err, log())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+
+	c := sshx.NewClient("real", sshx.Config{Endpoint: sshx.Endpoint{
+		Host: "127.0.0.1", Port: port, User: "root",
+		Auth:    sshx.Auth{PrivateKey: clientPEM},
+		HostKey: string(ssh.MarshalAuthorizedKey(hostPub)),
+	}}, nil)
+	defer c.Close()
+	h := SSH("real", c)
+
+	out, err := h.Run(ctxT(t), "echo hi; echo err >&2; exit 3")
+	if err != nil || out.Stdout != "hi\n" || out.Stderr != "err\n" || out.ExitStatus != 3 {
+		t.Fatalf("Run = %+v, %v", out, err)
+	}
+	out, err = h.Run(ctxT(t), "iperf3-missing-routerlab")
+	if err != nil || out.ExitStatus != 127 || !strings.Contains(out.Stderr, "not found") {
+		t.Fatalf("not found: %+v, %v", out, err)
+	}
+
+	p, err := h.Start(ctxT(t), "for i in 1 2 3; do echo $i; sleep 0.2; done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(p.Stdout())
+	first := time.Now()
+	if got := readLine(t, r, 5*time.Second); got != "1\n" {
+		t.Fatalf("got %q", got)
+	}
+	if rest, _ := io.ReadAll(r); string(rest) != "2\n3\n" {
+		t.Fatalf("rest = %q", rest)
+	}
+	if d := time.Since(first); d < 300*time.Millisecond {
+		t.Errorf("remaining lines came %s after the first: not streamed", d)
+	}
+	if out, err := waitWithin(t, p, 5*time.Second); err != nil || out.ExitStatus != 0 {
+		t.Fatalf("Wait = %+v, %v", out, err)
+	}
+	p.Close()
+
+	// Cancellation ends the session promptly. OpenSSH only honours the
+	// SIGKILL request under privilege separation, which it drops for root
+	// logins ("session signalling requires privilege separation"): then the
+	// remote process outlives the session, and callers that must stop it
+	// kill it by PID through Run (as internal/bench/iperf3 does).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p, err = h.Start(ctx, "echo $$; exec sleep 30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var pids []int
+	killPIDs(t, &pids)
+	pids = readPIDs(t, bufio.NewReader(p.Stdout()), 1)
+	cancel()
+	start := time.Now()
+	if out, err := waitWithin(t, p, 2*time.Second); !errors.Is(err, context.Canceled) || out.ExitStatus != -1 {
+		t.Fatalf("Wait after cancel = %+v, %v", out, err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Wait returned %s after cancel", d)
+	} else {
+		t.Logf("Wait returned %s after cancel", d)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if state, _, ok := procStateParent(pids[0]); ok && state != 'Z' {
+		t.Logf("remote process %d survived the SIGKILL request (root login): killing it by PID", pids[0])
+		if out, err := h.Run(ctxT(t), fmt.Sprintf("kill -9 %d", pids[0])); err != nil || out.ExitStatus != 0 {
+			t.Fatalf("kill by PID: %+v, %v", out, err)
+		}
+	}
+	assertDead(t, pids)
+	if l := log(); strings.Contains(l, "fatal") {
+		t.Errorf("sshd log: %s", l)
+	}
+}

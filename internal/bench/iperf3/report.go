@@ -1,0 +1,287 @@
+// Package iperf3 drives iperf3 3.x for the benchmark engine: it builds the
+// server and client command lines, runs them on a bench.Host, and parses
+// the client's JSON (-J) report into the numbers a bench.PairResult holds.
+//
+// The JSON model follows what iperf3 3.12 really prints (the fixtures under
+// testdata/ were generated with testdata/gen.sh). A run has failed when the
+// JSON carries a top-level "error" key — iperf3 -J exits 0 on many failures
+// (refused connection, an MSS the kernel rejects, a busy server), so the
+// exit status is never the deciding signal.
+package iperf3
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Report is the part of iperf3's JSON output (-J) the benchmark uses.
+type Report struct {
+	Start     Start      `json:"start"`
+	Intervals []Interval `json:"intervals"`
+	End       End        `json:"end"`
+	// Error is set when the test failed; Parse turns it into an *Error.
+	Error string `json:"error,omitempty"`
+}
+
+// Start is the "start" object: what was connected and what was asked for.
+type Start struct {
+	Version      string        `json:"version"`     // "iperf 3.12"
+	SystemInfo   string        `json:"system_info"` // uname -a of the client
+	Connected    []Connection  `json:"connected"`   // one per stream
+	ConnectingTo *ConnectingTo `json:"connecting_to,omitempty"`
+	// TCPMSS is set when -M was given (the value asked for); otherwise
+	// TCPMSSDefault holds the MSS the control connection got. Both are
+	// absent for UDP.
+	TCPMSS        int       `json:"tcp_mss,omitempty"`
+	TCPMSSDefault int       `json:"tcp_mss_default,omitempty"`
+	TestStart     TestStart `json:"test_start"`
+}
+
+// Connection is one entry of start.connected.
+type Connection struct {
+	Socket     int    `json:"socket"`
+	LocalHost  string `json:"local_host"`
+	LocalPort  int    `json:"local_port"`
+	RemoteHost string `json:"remote_host"`
+	RemotePort int    `json:"remote_port"`
+}
+
+// ConnectingTo is start.connecting_to (client side).
+type ConnectingTo struct {
+	Host string `json:"host"`
+	Port int    `json:"port"`
+}
+
+// TestStart is start.test_start: the test's parameters.
+type TestStart struct {
+	Protocol      string `json:"protocol"` // "TCP" or "UDP"
+	NumStreams    int    `json:"num_streams"`
+	Blksize       int    `json:"blksize"`
+	Omit          int    `json:"omit"`     // seconds (-O)
+	Duration      int    `json:"duration"` // seconds (-t)
+	Reverse       int    `json:"reverse"`  // 1 with -R
+	Bidir         int    `json:"bidir"`    // not printed by 3.12; see Report.Bidir
+	TargetBitrate int64  `json:"target_bitrate"`
+}
+
+// Interval is one entry of "intervals" (one per second by default).
+type Interval struct {
+	Sum IntervalSum `json:"sum"`
+	// SumBidirReverse is the server→client half of a --bidir test.
+	SumBidirReverse *IntervalSum `json:"sum_bidir_reverse,omitempty"`
+}
+
+// IntervalSum is the all-streams total of one interval.
+type IntervalSum struct {
+	Start         float64 `json:"start"`
+	End           float64 `json:"end"`
+	Seconds       float64 `json:"seconds"`
+	Bytes         int64   `json:"bytes"`
+	BitsPerSecond float64 `json:"bits_per_second"`
+	Retransmits   int     `json:"retransmits"` // TCP sender side only
+	Packets       int64   `json:"packets"`     // UDP
+	// Omitted marks the -O warm-up: left out of End.
+	Omitted bool `json:"omitted"`
+	Sender  bool `json:"sender"`
+}
+
+// End is the "end" object: totals over the measured (non-omitted) time.
+type End struct {
+	SumSent     *Sum `json:"sum_sent,omitempty"`
+	SumReceived *Sum `json:"sum_received,omitempty"` // the goodput
+	// The server→client half of a --bidir test.
+	SumSentBidirReverse     *Sum `json:"sum_sent_bidir_reverse,omitempty"`
+	SumReceivedBidirReverse *Sum `json:"sum_received_bidir_reverse,omitempty"`
+	// Sum is UDP only: the receiver's view with jitter and loss.
+	Sum *Sum `json:"sum,omitempty"`
+	// SumBidirReverse is UDP --bidir only: Sum for the reverse half.
+	SumBidirReverse       *Sum            `json:"sum_bidir_reverse,omitempty"`
+	CPU                   *CPUUtilization `json:"cpu_utilization_percent,omitempty"`
+	SenderTCPCongestion   string          `json:"sender_tcp_congestion,omitempty"`
+	ReceiverTCPCongestion string          `json:"receiver_tcp_congestion,omitempty"`
+}
+
+// Sum is one of the end totals.
+type Sum struct {
+	Start         float64 `json:"start"`
+	End           float64 `json:"end"`
+	Seconds       float64 `json:"seconds"`
+	Bytes         int64   `json:"bytes"`
+	BitsPerSecond float64 `json:"bits_per_second"`
+	Retransmits   int     `json:"retransmits"` // TCP, sum_sent only
+	// UDP.
+	JitterMs    float64 `json:"jitter_ms"`
+	LostPackets int64   `json:"lost_packets"`
+	Packets     int64   `json:"packets"`
+	LostPercent float64 `json:"lost_percent"`
+	Sender      bool    `json:"sender"`
+}
+
+// CPUUtilization is end.cpu_utilization_percent. Host is the client's
+// machine, remote the server's.
+type CPUUtilization struct {
+	HostTotal    float64 `json:"host_total"`
+	HostUser     float64 `json:"host_user"`
+	HostSystem   float64 `json:"host_system"`
+	RemoteTotal  float64 `json:"remote_total"`
+	RemoteUser   float64 `json:"remote_user"`
+	RemoteSystem float64 `json:"remote_system"`
+}
+
+// Bidir reports whether the test ran --bidir. iperf3 3.12 does not print
+// test_start.bidir, so the reverse totals decide as well.
+func (r *Report) Bidir() bool {
+	return r.Start.TestStart.Bidir != 0 || r.End.SumSentBidirReverse != nil || r.End.SumReceivedBidirReverse != nil
+}
+
+// MeasuredIntervals returns the intervals outside the -O warm-up, the ones
+// iperf3 counts in End.
+func (r *Report) MeasuredIntervals() []Interval {
+	var out []Interval
+	for _, iv := range r.Intervals {
+		if !iv.Sum.Omitted {
+			out = append(out, iv)
+		}
+	}
+	return out
+}
+
+// Kind classifies an iperf3 failure.
+type Kind int
+
+// The failure kinds.
+const (
+	KindOther       Kind = iota
+	KindUnreachable      // the client could not connect: refused, no route, connect timed out
+	KindPortBusy         // the server could not listen: address already in use
+	KindServerBusy       // the server is running another client's test
+	KindTimeout          // a timeout after the connection was up (idle/receive timeout)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindUnreachable:
+		return "unreachable"
+	case KindPortBusy:
+		return "port busy"
+	case KindServerBusy:
+		return "server busy"
+	case KindTimeout:
+		return "timeout"
+	default:
+		return "other"
+	}
+}
+
+// Error is a failure iperf3 itself reported (the JSON "error" key, or an
+// "iperf3: ..." line when it printed text).
+type Error struct {
+	Msg  string // iperf3's message, e.g. "unable to connect to server: Connection refused"
+	Kind Kind
+}
+
+func (e *Error) Error() string { return "iperf3: " + e.Msg }
+
+// ErrNotInstalled is returned (wrapped, with the host name and an install
+// hint) when the iperf3 binary is missing on a host.
+var ErrNotInstalled = errors.New("iperf3 is not installed")
+
+func notInstalled(host string) error {
+	return fmt.Errorf("%w on %s: apt-get install iperf3 (Debian/Ubuntu), dnf install iperf3, or /tool on RouterOS has no iperf3 — use a Linux host as the endpoint", ErrNotInstalled, host)
+}
+
+// notFoundRE matches what shells (dash, bash, zsh, busybox) and RouterOS
+// print when the iperf3 command does not exist.
+var notFoundRE = regexp.MustCompile(`(?i)iperf3: (command )?not found|command not found: iperf3|iperf3: No such file or directory|bad command name iperf3`)
+
+func looksNotInstalled(text string, exitStatus int) bool {
+	return exitStatus == 127 || notFoundRE.MatchString(text)
+}
+
+func classify(msg string) Kind {
+	m := strings.ToLower(msg)
+	switch {
+	case strings.Contains(m, "address already in use"):
+		return KindPortBusy
+	case strings.Contains(m, "server is busy"):
+		return KindServerBusy
+	case strings.Contains(m, "unable to connect"),
+		strings.Contains(m, "connection refused"),
+		strings.Contains(m, "no route to host"),
+		strings.Contains(m, "network is unreachable"),
+		strings.Contains(m, "host is unreachable"),
+		strings.Contains(m, "name or service not known"),
+		strings.Contains(m, "name resolution"):
+		return KindUnreachable
+	case strings.Contains(m, "timed out"), strings.Contains(m, "timeout"):
+		return KindTimeout
+	default:
+		return KindOther
+	}
+}
+
+// Parse decodes iperf3 -J output. A top-level "error" key yields an
+// *Error (whatever the exit status was). Text output instead of JSON yields
+// ErrNotInstalled when a shell said iperf3 was not found, an *Error for an
+// "iperf3: ..." message (e.g. "iperf3: parameter error - ..."), or an error
+// quoting the text. Trailing text after the JSON (iperf3 may append
+// "iperf3: exiting") is ignored.
+func Parse(data []byte) (*Report, error) {
+	text := bytes.TrimSpace(data)
+	if len(text) == 0 {
+		return nil, errors.New("iperf3 printed nothing (expected its -J JSON report)")
+	}
+	at := jsonStart(text)
+	if at < 0 {
+		return nil, parseText(string(text))
+	}
+	var r Report
+	if err := json.NewDecoder(bytes.NewReader(text[at:])).Decode(&r); err != nil {
+		return nil, fmt.Errorf("iperf3 JSON report is malformed or truncated (was iperf3 killed?): %w", err)
+	}
+	if r.Error != "" {
+		return nil, &Error{Msg: r.Error, Kind: classify(r.Error)}
+	}
+	if r.End.SumSent == nil && r.End.SumReceived == nil && r.End.Sum == nil {
+		return nil, errors.New("iperf3 JSON report has no end totals (the test did not finish)")
+	}
+	return &r, nil
+}
+
+// jsonStart finds a '{' that starts a line.
+func jsonStart(b []byte) int {
+	if b[0] == '{' {
+		return 0
+	}
+	if i := bytes.Index(b, []byte("\n{")); i >= 0 {
+		return i + 1
+	}
+	return -1
+}
+
+func parseText(text string) error {
+	if looksNotInstalled(text, 0) {
+		return fmt.Errorf("%w (%s)", ErrNotInstalled, firstLine(text))
+	}
+	for _, line := range strings.Split(text, "\n") {
+		msg, ok := strings.CutPrefix(strings.TrimSpace(line), "iperf3: ")
+		if !ok || msg == "exiting" || msg == "" {
+			continue
+		}
+		return &Error{Msg: msg, Kind: classify(msg)}
+	}
+	return fmt.Errorf("iperf3 output is not JSON: %q", firstLine(text))
+}
+
+func firstLine(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line = strings.TrimSpace(line)
+	if len(line) > 200 {
+		line = line[:200] + "…"
+	}
+	return line
+}

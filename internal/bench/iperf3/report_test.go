@@ -1,0 +1,297 @@
+package iperf3
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+// The fixtures are real iperf3 3.12 output on 127.0.0.1 (testdata/gen.sh).
+
+func load(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func parseFixture(t *testing.T, name string) *Report {
+	t.Helper()
+	r, err := Parse(load(t, name))
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", name, err)
+	}
+	return r
+}
+
+// checkEndExcludesOmitted verifies, on the client's own direction, that
+// end's bytes are exactly the measured (non-omitted) intervals' bytes and
+// that there were omitted intervals to exclude.
+func checkEndExcludesOmitted(t *testing.T, r *Report, end *Sum, reverse bool) {
+	t.Helper()
+	omitted, measured := 0, int64(0)
+	for _, iv := range r.Intervals {
+		sum := &iv.Sum
+		if reverse {
+			if iv.SumBidirReverse == nil {
+				t.Fatal("bidir interval without sum_bidir_reverse")
+			}
+			sum = iv.SumBidirReverse
+		}
+		if sum.Omitted {
+			omitted++
+			continue
+		}
+		measured += sum.Bytes
+	}
+	if want := r.Start.TestStart.Omit; omitted != want {
+		t.Errorf("omitted intervals = %d, want %d (-O %d, 1s intervals)", omitted, want, want)
+	}
+	if len(r.MeasuredIntervals()) != len(r.Intervals)-omitted {
+		t.Errorf("MeasuredIntervals = %d, want %d", len(r.MeasuredIntervals()), len(r.Intervals)-omitted)
+	}
+	if end == nil {
+		t.Fatal("no end total")
+	}
+	if end.Bytes != measured {
+		t.Errorf("end bytes %d != measured intervals' bytes %d: omitted intervals not excluded", end.Bytes, measured)
+	}
+	if end.Seconds > float64(r.Start.TestStart.Duration)+0.5 {
+		t.Errorf("end seconds %.3f exceed -t %d: warm-up counted", end.Seconds, r.Start.TestStart.Duration)
+	}
+}
+
+func checkSane(t *testing.T, s Summary) {
+	t.Helper()
+	if s.SenderMbps <= 0 || s.ReceiverMbps <= 0 {
+		t.Fatalf("sender %.1f / receiver %.1f Mbps, want > 0", s.SenderMbps, s.ReceiverMbps)
+	}
+	if s.ReceiverMbps > s.SenderMbps*1.01 {
+		t.Errorf("receiver %.1f Mbps > sender %.1f Mbps · 1.01", s.ReceiverMbps, s.SenderMbps)
+	}
+	if s.Seconds <= 0 {
+		t.Errorf("seconds = %v", s.Seconds)
+	}
+}
+
+func TestParseTCPUpload(t *testing.T) {
+	r := parseFixture(t, "tcp_upload.json")
+	checkEndExcludesOmitted(t, r, r.End.SumSent, false)
+	s := r.Result()
+	checkSane(t, s)
+	if s.Protocol != bench.TCP || s.Streams != 1 || s.Bidir {
+		t.Errorf("protocol %q streams %d bidir %v", s.Protocol, s.Streams, s.Bidir)
+	}
+	if r.Start.TestStart.Reverse != 0 {
+		t.Error("upload reported reverse")
+	}
+	// -M 1200 was asked for: start.tcp_mss.
+	if s.MSS != 1200 || r.Start.TCPMSS != 1200 {
+		t.Errorf("MSS = %d (tcp_mss %d), want 1200", s.MSS, r.Start.TCPMSS)
+	}
+	if want := r.End.SumSent.Retransmits; s.Retransmits != want {
+		t.Errorf("retransmits %d, want %d", s.Retransmits, want)
+	}
+	if s.JitterMs != 0 || s.LossPercent != 0 {
+		t.Errorf("TCP has jitter %v / loss %v", s.JitterMs, s.LossPercent)
+	}
+	if s.HostCPUPercent <= 0 || s.RemoteCPUPercent <= 0 {
+		t.Errorf("cpu host %v remote %v", s.HostCPUPercent, s.RemoteCPUPercent)
+	}
+	if !strings.HasPrefix(r.Start.Version, "iperf 3.") || r.Start.SystemInfo == "" || len(r.Start.Connected) != 1 {
+		t.Errorf("start = %+v", r.Start)
+	}
+	// Mbps are bits_per_second / 1e6.
+	if got, want := s.ReceiverMbps, r.End.SumReceived.BitsPerSecond/1e6; math.Abs(got-want) > 1e-9 {
+		t.Errorf("ReceiverMbps %v, want %v", got, want)
+	}
+
+	pr := s.PairResult("A-B")
+	if pr.Pair != "A-B" || pr.SenderMbps != s.SenderMbps || pr.ReceiverMbps != s.ReceiverMbps ||
+		pr.Retransmits != s.Retransmits || pr.MSS != 1200 || pr.ReverseReceiverMbps != 0 {
+		t.Errorf("PairResult = %+v", pr)
+	}
+}
+
+func TestParseTCPDownload(t *testing.T) {
+	r := parseFixture(t, "tcp_download.json")
+	if r.Start.TestStart.Reverse != 1 {
+		t.Errorf("reverse = %d, want 1", r.Start.TestStart.Reverse)
+	}
+	// With -R the client receives: its intervals are the receiver's.
+	checkEndExcludesOmitted(t, r, r.End.SumReceived, false)
+	s := r.Result()
+	checkSane(t, s)
+	// No -M: the default MSS the control connection got.
+	if s.MSS <= 0 || s.MSS != r.Start.TCPMSSDefault || r.Start.TCPMSS != 0 {
+		t.Errorf("MSS %d, tcp_mss %d, tcp_mss_default %d", s.MSS, r.Start.TCPMSS, r.Start.TCPMSSDefault)
+	}
+	if s.Bidir || s.ReverseReceiverMbps != 0 {
+		t.Errorf("download looks bidir: %+v", s)
+	}
+}
+
+func TestParseTCPBidir(t *testing.T) {
+	r := parseFixture(t, "tcp_bidir.json")
+	if !r.Bidir() {
+		t.Fatal("Bidir() = false")
+	}
+	checkEndExcludesOmitted(t, r, r.End.SumSent, false)
+	checkEndExcludesOmitted(t, r, r.End.SumReceivedBidirReverse, true)
+	s := r.Result()
+	checkSane(t, s)
+	if !s.Bidir || s.ReverseSenderMbps <= 0 || s.ReverseReceiverMbps <= 0 {
+		t.Fatalf("reverse sender %.1f receiver %.1f bidir %v", s.ReverseSenderMbps, s.ReverseReceiverMbps, s.Bidir)
+	}
+	if s.ReverseReceiverMbps > s.ReverseSenderMbps*1.01 {
+		t.Errorf("reverse receiver %.1f > reverse sender %.1f · 1.01", s.ReverseReceiverMbps, s.ReverseSenderMbps)
+	}
+	if s.ReverseRetransmits != r.End.SumSentBidirReverse.Retransmits {
+		t.Errorf("reverse retransmits %d", s.ReverseRetransmits)
+	}
+	pr := s.PairResult("x")
+	if pr.ReverseSenderMbps != s.ReverseSenderMbps || pr.ReverseReceiverMbps != s.ReverseReceiverMbps || pr.ReverseRetransmits != s.ReverseRetransmits {
+		t.Errorf("PairResult reverse = %+v", pr)
+	}
+}
+
+func TestParseUDP(t *testing.T) {
+	r := parseFixture(t, "udp.json")
+	checkEndExcludesOmitted(t, r, r.End.SumSent, false)
+	s := r.Result()
+	checkSane(t, s)
+	if s.Protocol != bench.UDP || s.MSS != 0 {
+		t.Errorf("protocol %q MSS %d", s.Protocol, s.MSS)
+	}
+	if r.End.Sum == nil || s.Packets <= 0 || s.Packets != r.End.Sum.Packets {
+		t.Fatalf("end.sum packets: %+v, summary %d", r.End.Sum, s.Packets)
+	}
+	if s.JitterMs <= 0 || s.JitterMs != r.End.Sum.JitterMs {
+		t.Errorf("jitter %v, want end.sum.jitter_ms %v (> 0)", s.JitterMs, r.End.Sum.JitterMs)
+	}
+	if s.LossPercent < 0 || s.LossPercent > 100 || s.LossPercent != r.End.Sum.LostPercent {
+		t.Errorf("loss %v, want end.sum.lost_percent %v", s.LossPercent, r.End.Sum.LostPercent)
+	}
+	if got := float64(s.LostPackets) / float64(s.Packets) * 100; math.Abs(got-s.LossPercent) > 0.01 {
+		t.Errorf("lost %d/%d = %.3f%% but lost_percent %.3f", s.LostPackets, s.Packets, got, s.LossPercent)
+	}
+	// -b 100M: the sender is paced to about 100 Mbit/s.
+	if s.SenderMbps < 90 || s.SenderMbps > 110 {
+		t.Errorf("UDP sender %.1f Mbps, want ≈100 (-b 100M)", s.SenderMbps)
+	}
+	if pr := s.PairResult("u"); pr.JitterMs != s.JitterMs || pr.LossPercent != s.LossPercent {
+		t.Errorf("PairResult = %+v", pr)
+	}
+}
+
+func TestParseTCPParallel(t *testing.T) {
+	r := parseFixture(t, "tcp_parallel.json")
+	checkEndExcludesOmitted(t, r, r.End.SumSent, false)
+	s := r.Result()
+	checkSane(t, s)
+	if s.Streams != 2 || len(r.Start.Connected) != 2 {
+		t.Errorf("streams %d, connected %d, want 2", s.Streams, len(r.Start.Connected))
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		kind Kind
+		msg  string
+	}{
+		{"error_refused.json", KindUnreachable, "Connection refused"},
+		{"error_busy.json", KindPortBusy, "Address already in use"},
+		{"error_busy.txt", KindPortBusy, "Address already in use"},
+		{"error_mss.json", KindOther, "unable to set TCP/SCTP MSS"},
+		{"error_server_busy.json", KindServerBusy, "server is busy"}, // JSON followed by "iperf3: exiting"
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			r, err := Parse(load(t, tc.file))
+			if err == nil {
+				t.Fatalf("no error; report %+v", r)
+			}
+			var ie *Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v (%T) is not *Error", err, err)
+			}
+			if ie.Kind != tc.kind || !strings.Contains(ie.Msg, tc.msg) {
+				t.Errorf("got kind %v msg %q, want %v containing %q", ie.Kind, ie.Msg, tc.kind, tc.msg)
+			}
+			if r != nil {
+				t.Error("report returned with error")
+			}
+		})
+	}
+}
+
+func TestParseEdgeCases(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in      string
+		kind    Kind // for *Error
+		isErr   bool // expect *Error
+		notInst bool
+		substr  string
+	}{
+		{name: "error key, exit 0, with end totals", in: `{"start":{},"intervals":[],"end":{"sum_sent":{"bits_per_second":1}},"error":"idle timeout for receiving data"}`,
+			isErr: true, kind: KindTimeout, substr: "idle timeout"},
+		{name: "connect timed out", in: `{"error":"unable to connect to server: Connection timed out"}`, isErr: true, kind: KindUnreachable},
+		{name: "no route", in: `{"error":"unable to connect to server: No route to host"}`, isErr: true, kind: KindUnreachable},
+		{name: "parameter error text", in: "Usage: iperf3 [-s|-c host] [options]\niperf3: parameter error - TCP MSS too large (maximum = 9216 bytes)\n",
+			isErr: true, kind: KindOther, substr: "MSS too large"},
+		{name: "bash not found", in: "bash: iperf3: command not found\n", notInst: true},
+		{name: "dash not found", in: "sh: 1: exec: iperf3: not found", notInst: true},
+		{name: "routeros", in: "bad command name iperf3 (line 1 column 1)", notInst: true},
+		{name: "garbage", in: "Segmentation fault", substr: `not JSON: "Segmentation fault"`},
+		{name: "empty", in: " \n", substr: "printed nothing"},
+		{name: "truncated", in: `{"start":{"version":"iperf 3.12"`, substr: "truncated"},
+		{name: "no end", in: `{"start":{},"intervals":[],"end":{}}`, substr: "no end totals"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := Parse([]byte(tc.in))
+			if err == nil || r != nil {
+				t.Fatalf("Parse = %v, %v; want an error", r, err)
+			}
+			var ie *Error
+			if got := errors.As(err, &ie); got != tc.isErr {
+				t.Fatalf("error %q: *Error = %v, want %v", err, got, tc.isErr)
+			}
+			if tc.isErr && ie.Kind != tc.kind {
+				t.Errorf("kind %v, want %v", ie.Kind, tc.kind)
+			}
+			if got := errors.Is(err, ErrNotInstalled); got != tc.notInst {
+				t.Errorf("error %q: ErrNotInstalled = %v, want %v", err, got, tc.notInst)
+			}
+			if !strings.Contains(err.Error(), tc.substr) {
+				t.Errorf("error %q lacks %q", err, tc.substr)
+			}
+		})
+	}
+}
+
+func TestParseLeadingText(t *testing.T) {
+	// A warning line before the JSON does not hide the report.
+	data := append([]byte("warning: something\n"), load(t, "tcp_upload.json")...)
+	r, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Result().ReceiverMbps <= 0 {
+		t.Error("no receiver Mbps")
+	}
+}
+
+func TestResultNil(t *testing.T) {
+	var r *Report
+	if s := r.Result(); s != (Summary{}) {
+		t.Errorf("nil report summary = %+v", s)
+	}
+}

@@ -1,0 +1,579 @@
+package power
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+// Shelly reads a Shelly smart plug or relay with power metering.
+//
+// Gen2 and later (Plus, Pro, Gen3, Gen4): GET
+// {url}/rpc/Switch.GetStatus?id={channel}, field apower. Gen1: GET
+// {url}/status, field meters[channel].power (emeters[channel].power on the
+// Shelly EM). With gen 0 the first Read tries Gen2 and falls back to Gen1
+// when the device answers 404, then remembers which one answered.
+type Shelly struct {
+	base    *url.URL
+	gen     int
+	channel int
+	c       *client
+
+	mu       sync.Mutex
+	detected int
+}
+
+// Read implements Meter.
+func (s *Shelly) Read(ctx context.Context) (float64, error) {
+	gen := s.gen
+	if gen == 0 {
+		s.mu.Lock()
+		gen = s.detected
+		s.mu.Unlock()
+	}
+	switch {
+	case gen >= 2:
+		return s.readGen2(ctx)
+	case gen == 1:
+		return s.readGen1(ctx)
+	}
+	w, err := s.readGen2(ctx)
+	if se, ok := errors.AsType[*statusError](err); ok && se.Code == http.StatusNotFound {
+		w, err1 := s.readGen1(ctx)
+		if err1 != nil {
+			return 0, fmt.Errorf("%w; and as Gen1: %w", err, err1)
+		}
+		s.remember(1)
+		return w, nil
+	}
+	if err == nil {
+		s.remember(2)
+	}
+	return w, err
+}
+
+func (s *Shelly) remember(gen int) {
+	s.mu.Lock()
+	s.detected = gen
+	s.mu.Unlock()
+}
+
+func (s *Shelly) readGen2(ctx context.Context) (float64, error) {
+	u := withPath(s.base, "/rpc/Switch.GetStatus")
+	u.RawQuery = "id=" + strconv.Itoa(s.channel)
+	body, err := s.c.get(ctx, u)
+	if err != nil {
+		return 0, err
+	}
+	w, err := ParseShellyGen2(body)
+	if err != nil {
+		return 0, s.c.errorf(u, err)
+	}
+	return w, nil
+}
+
+func (s *Shelly) readGen1(ctx context.Context) (float64, error) {
+	u := withPath(s.base, "/status")
+	body, err := s.c.get(ctx, u)
+	if err != nil {
+		return 0, err
+	}
+	w, err := ParseShellyGen1(body, s.channel)
+	if err != nil {
+		return 0, s.c.errorf(u, err)
+	}
+	return w, nil
+}
+
+// ParseShellyGen2 reads apower from a Gen2+ Switch.GetStatus answer:
+//
+//	{"id":0,"source":"init","output":true,"apower":8.9,"voltage":237.5,
+//	 "current":0.041,"aenergy":{...},"temperature":{...}}
+func ParseShellyGen2(body []byte) (float64, error) {
+	var st struct {
+		APower *float64 `json:"apower"`
+	}
+	if err := decodeJSON(body, &st); err != nil {
+		return 0, err
+	}
+	if st.APower == nil {
+		return 0, errors.New("no apower in Switch.GetStatus: this switch does not meter power (for Shelly EM/3EM/PM Mini use type http_json)")
+	}
+	return checkWatts(*st.APower)
+}
+
+// ParseShellyGen1 reads meters[channel].power from a Gen1 /status answer
+// (emeters on the Shelly EM):
+//
+//	{"relays":[...],"meters":[{"power":8.9,"overpower":0,"is_valid":true,
+//	 "timestamp":0,"counters":[...],"total":1234}],...}
+func ParseShellyGen1(body []byte, channel int) (float64, error) {
+	type meter struct {
+		Power   *float64 `json:"power"`
+		IsValid *bool    `json:"is_valid"`
+	}
+	var st struct {
+		Meters  []meter `json:"meters"`
+		EMeters []meter `json:"emeters"`
+	}
+	if err := decodeJSON(body, &st); err != nil {
+		return 0, err
+	}
+	name, meters := "meters", st.Meters
+	if meters == nil && st.EMeters != nil {
+		name, meters = "emeters", st.EMeters
+	}
+	if meters == nil {
+		return 0, errors.New("no meters in /status: this device does not meter power")
+	}
+	if channel >= len(meters) {
+		return 0, fmt.Errorf("channel %d is out of range: /status has %d %s", channel, len(meters), name)
+	}
+	m := meters[channel]
+	if m.IsValid != nil && !*m.IsValid {
+		return 0, fmt.Errorf("%s[%d].is_valid is false: the meter has no valid reading", name, channel)
+	}
+	if m.Power == nil {
+		return 0, fmt.Errorf("no %s[%d].power in /status", name, channel)
+	}
+	return checkWatts(*m.Power)
+}
+
+// Tasmota reads a Tasmota plug: GET {url}/cm?cmnd=Status%208, field
+// StatusSNS.ENERGY.Power (a number, or an array on multi-channel devices,
+// indexed by channel). A user and password in the URL are sent as
+// Tasmota's user= and password= query parameters.
+type Tasmota struct {
+	base    *url.URL
+	channel int
+	c       *client
+}
+
+// Read implements Meter.
+func (t *Tasmota) Read(ctx context.Context) (float64, error) {
+	u := withPath(t.base, "/cm")
+	var q []string
+	if t.base.User != nil {
+		pass, _ := t.base.User.Password()
+		q = append(q, "user="+url.QueryEscape(t.base.User.Username()), "password="+url.QueryEscape(pass))
+		u.User = nil
+	}
+	if t.base.RawQuery != "" {
+		q = append(q, t.base.RawQuery)
+	}
+	u.RawQuery = strings.Join(append(q, "cmnd=Status%208"), "&")
+	body, err := t.c.get(ctx, u)
+	if err != nil {
+		return 0, err
+	}
+	w, err := ParseTasmotaStatus8(body, t.channel)
+	if err != nil {
+		return 0, t.c.errorf(u, err)
+	}
+	return w, nil
+}
+
+// ParseTasmotaStatus8 reads StatusSNS.ENERGY.Power from a Tasmota
+// `Status 8` answer:
+//
+//	{"StatusSNS":{"Time":"2024-05-01T12:00:00","ENERGY":{"TotalStartTime":"...",
+//	 "Total":12.345,"Yesterday":0.1,"Today":0.05,"Power":8,...}}}
+//
+// Power is [8,0] on multi-channel devices; channel picks the element.
+func ParseTasmotaStatus8(body []byte, channel int) (float64, error) {
+	var st struct {
+		StatusSNS *struct {
+			Energy *struct {
+				Power json.RawMessage `json:"Power"`
+			} `json:"ENERGY"`
+		} `json:"StatusSNS"`
+		Command string `json:"Command"`
+		Warning string `json:"WARNING"`
+	}
+	if err := decodeJSON(body, &st); err != nil {
+		return 0, err
+	}
+	switch {
+	case st.Warning != "":
+		return 0, fmt.Errorf("the device says %q", st.Warning)
+	case st.Command == "Unknown":
+		return 0, errors.New("the device does not know the command Status 8")
+	case st.StatusSNS == nil:
+		return 0, errors.New("no StatusSNS in the Status 8 answer")
+	case st.StatusSNS.Energy == nil || len(st.StatusSNS.Energy.Power) == 0:
+		return 0, errors.New("no StatusSNS.ENERGY.Power in the Status 8 answer: this device has no energy monitor")
+	}
+	raw := st.StatusSNS.Energy.Power
+	var one float64
+	if err := json.Unmarshal(raw, &one); err == nil {
+		if channel != 0 {
+			return 0, fmt.Errorf("channel %d is out of range: ENERGY.Power is a single value", channel)
+		}
+		return checkWatts(one)
+	}
+	var many []float64
+	if err := json.Unmarshal(raw, &many); err != nil {
+		return 0, fmt.Errorf("ENERGY.Power is %s, not a number or an array of numbers", quoteShort(string(raw)))
+	}
+	if channel >= len(many) {
+		return 0, fmt.Errorf("channel %d is out of range: ENERGY.Power has %d values", channel, len(many))
+	}
+	return checkWatts(many[channel])
+}
+
+// HTTPJSON reads the number at a dotted path of any JSON answer.
+type HTTPJSON struct {
+	u    *url.URL
+	path []string
+	c    *client
+}
+
+// Read implements Meter.
+func (h *HTTPJSON) Read(ctx context.Context) (float64, error) {
+	body, err := h.c.get(ctx, h.u)
+	if err != nil {
+		return 0, err
+	}
+	w, err := lookupNumber(body, h.path)
+	if err == nil {
+		w, err = checkWatts(w)
+	}
+	if err != nil {
+		return 0, h.c.errorf(h.u, err)
+	}
+	return w, nil
+}
+
+// LookupNumber returns the number at path in a JSON document. The path is
+// dotted keys, with array indexes as numbers: "data.power",
+// "emeters.0.power". "$." in front and [n] indexes are also accepted
+// ("$.emeters[0].power"). A string holding a number counts as a number.
+func LookupNumber(body []byte, path string) (float64, error) {
+	segs, err := splitPath(path)
+	if err != nil {
+		return 0, err
+	}
+	return lookupNumber(body, segs)
+}
+
+func splitPath(path string) ([]string, error) {
+	p := strings.TrimSpace(path)
+	p = strings.TrimPrefix(strings.TrimPrefix(p, "$"), ".")
+	p = strings.ReplaceAll(strings.ReplaceAll(p, "[", "."), "]", "")
+	if p == "" {
+		return nil, fmt.Errorf("json_path %q names no field", path)
+	}
+	segs := strings.Split(p, ".")
+	for _, s := range segs {
+		if s == "" {
+			return nil, fmt.Errorf("json_path %q has an empty segment: write keys and array indexes separated by dots, such as emeters.0.power", path)
+		}
+	}
+	return segs, nil
+}
+
+func lookupNumber(body []byte, segs []string) (float64, error) {
+	var doc any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if err := d.Decode(&doc); err != nil {
+		return 0, notJSON(body, err)
+	}
+	cur := doc
+	for i, seg := range segs {
+		at := strings.Join(segs[:i+1], ".")
+		switch v := cur.(type) {
+		case map[string]any:
+			next, ok := v[seg]
+			if !ok {
+				return 0, fmt.Errorf("json_path %s: no field %q", at, seg)
+			}
+			cur = next
+		case []any:
+			n, err := strconv.Atoi(seg)
+			if err != nil {
+				return 0, fmt.Errorf("json_path %s: %q is not an index into an array", at, seg)
+			}
+			if n < 0 || n >= len(v) {
+				return 0, fmt.Errorf("json_path %s: index %d is out of range (the array has %d elements)", at, n, len(v))
+			}
+			cur = v[n]
+		default:
+			return 0, fmt.Errorf("json_path %s: %s is %s, not an object or array", at, strings.Join(segs[:i], "."), jsonKind(cur))
+		}
+	}
+	switch v := cur.(type) {
+	case json.Number:
+		return v.Float64()
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err == nil {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("json_path %s is %s, not a number", strings.Join(segs, "."), jsonKind(cur))
+}
+
+func jsonKind(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "the string " + quoteShort(v)
+	case json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// runner is the part of bench.Host a command meter uses.
+type runner interface {
+	Name() string
+	Run(ctx context.Context, cmd string) (bench.Output, error)
+}
+
+// localSh runs a command with the local sh when no Host is given.
+type localSh struct{}
+
+func (localSh) Name() string { return bench.LocalHost }
+
+func (localSh) Run(ctx context.Context, cmd string) (bench.Output, error) {
+	c := exec.CommandContext(ctx, "sh", "-c", cmd)
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	// A background child that keeps the pipes open does not hold Read.
+	c.WaitDelay = time.Second
+	err := c.Run()
+	out := bench.Output{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok && ctx.Err() == nil {
+		out.ExitStatus = ee.ExitCode()
+		return out, nil
+	}
+	if err != nil && ctx.Err() != nil {
+		return out, ctx.Err()
+	}
+	return out, err
+}
+
+// Command runs a shell command (on Host, or locally) and reads the first
+// number it prints as watts: "9.5", "9.5 W", "power=9.5".
+type Command struct {
+	cmd     string
+	host    runner
+	timeout time.Duration
+}
+
+// Read implements Meter.
+func (c *Command) Read(ctx context.Context) (float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	fail := func(err error) error {
+		return fmt.Errorf("command power meter on %s: %s: %w", c.host.Name(), quoteShort(c.cmd), err)
+	}
+	out, err := c.host.Run(ctx, c.cmd)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %v", c.timeout)
+		}
+		return 0, fail(err)
+	}
+	if out.ExitStatus != 0 {
+		return 0, fail(fmt.Errorf("exit status %d: %s", out.ExitStatus, quoteShort(out.Stderr)))
+	}
+	w, err := ParseFirstNumber(out.Stdout)
+	if err == nil {
+		w, err = checkWatts(w)
+	}
+	if err != nil {
+		return 0, fail(err)
+	}
+	return w, nil
+}
+
+var firstNumber = regexp.MustCompile(`[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`)
+
+// ParseFirstNumber returns the first decimal number in out.
+func ParseFirstNumber(out string) (float64, error) {
+	m := firstNumber.FindString(out)
+	if m == "" {
+		return 0, fmt.Errorf("no number in the output %s", quoteShort(out))
+	}
+	return strconv.ParseFloat(m, 64)
+}
+
+// RouterOSHealthCommand is what the routeros_health meter runs.
+const RouterOSHealthCommand = "/system health print"
+
+// RouterOSHealth reads power-consumption from RouterOS `/system health
+// print` on the DUT itself (CCR and some RB models have the sensor). Each
+// Read is one CLI call; MikroTik notes that intensive health polling loads
+// the CPU of some boards (CCR2004), so this meter is best with the default
+// 1 s interval or slower.
+type RouterOSHealth struct {
+	host    bench.Host
+	timeout time.Duration
+}
+
+// Read implements Meter.
+func (r *RouterOSHealth) Read(ctx context.Context) (float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	fail := func(err error) error {
+		return fmt.Errorf("routeros_health on %s: %s: %w", r.host.Name(), RouterOSHealthCommand, err)
+	}
+	out, err := r.host.Run(ctx, RouterOSHealthCommand)
+	if err != nil {
+		return 0, fail(err)
+	}
+	if out.ExitStatus != 0 {
+		msg := out.Stderr
+		if strings.TrimSpace(msg) == "" {
+			msg = out.Stdout
+		}
+		return 0, fail(fmt.Errorf("exit status %d: %s", out.ExitStatus, quoteShort(msg)))
+	}
+	w, err := ParseRouterOSHealth(out.Stdout)
+	if err != nil {
+		return 0, fail(err)
+	}
+	return w, nil
+}
+
+// healthValue is a reading with its unit ("W", "V", "A", "C", "RPM").
+type healthValue struct {
+	v    float64
+	unit string
+}
+
+var healthV6 = regexp.MustCompile(`^\s*([a-z0-9-]+):\s*([-+]?\d+(?:\.\d+)?)\s*([A-Za-z%]*)\s*$`)
+
+// ParseRouterOSHealth reads the power draw from `/system health print`.
+// RouterOS v7 prints a table
+//
+//	Columns: NAME, VALUE, TYPE
+//	#  NAME                VALUE  TYPE
+//	0  power-consumption   12.3   W
+//
+// and v6 a list ("power-consumption: 12.3W"). Without a power-consumption
+// sensor, voltage × current (input voltage and current) is used when the
+// board reports both.
+func ParseRouterOSHealth(out string) (float64, error) {
+	vals := map[string]healthValue{}
+	var names []string
+	add := func(name, num, unit string) {
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil {
+			return
+		}
+		if _, dup := vals[name]; !dup {
+			names = append(names, name)
+			vals[name] = healthValue{v, unit}
+		}
+	}
+	table := false
+	for _, line := range strings.Split(out, "\n") {
+		line = strings.TrimRight(line, "\r")
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == "#" && slices.Contains(f, "NAME") && slices.Contains(f, "VALUE") {
+			table = true
+			continue
+		}
+		if table {
+			if _, err := strconv.Atoi(f[0]); err == nil && len(f) >= 3 {
+				unit := ""
+				if len(f) >= 4 {
+					unit = f[3]
+				}
+				add(f[1], f[2], unit)
+			}
+			continue
+		}
+		if m := healthV6.FindStringSubmatch(line); m != nil {
+			add(m[1], m[2], m[3])
+		}
+	}
+	if p, ok := vals["power-consumption"]; ok {
+		switch p.unit {
+		case "W", "":
+			return checkWatts(p.v)
+		case "mW":
+			return checkWatts(p.v / 1000)
+		}
+		return 0, fmt.Errorf("power-consumption is in %q, not W", p.unit)
+	}
+	v, okV := vals["voltage"]
+	c, okC := vals["current"]
+	if okV && okC && v.unit == "V" && (c.unit == "A" || c.unit == "mA") {
+		amps := c.v
+		if c.unit == "mA" {
+			amps /= 1000
+		}
+		return checkWatts(v.v * amps)
+	}
+	if len(names) == 0 {
+		return 0, fmt.Errorf("no sensors in the output %s (CHR and some small boards have none)", quoteShort(out))
+	}
+	return 0, fmt.Errorf("no power-consumption (nor voltage and current) among this board's sensors: %s; use another meter type", strings.Join(names, ", "))
+}
+
+// Manual returns fixed figures read off a meter by eye: Load for every
+// Read, Idle as the Recorder's baseline.
+type Manual struct {
+	Idle, Load float64
+}
+
+// Read implements Meter.
+func (m Manual) Read(context.Context) (float64, error) { return m.Load, nil }
+
+// IdleBaseline is the idle figure; a Recorder uses it instead of reading.
+func (m Manual) IdleBaseline() float64 { return m.Idle }
+
+// decodeJSON unmarshals a meter's answer, explaining non-JSON bodies.
+func decodeJSON(body []byte, v any) error {
+	if err := json.Unmarshal(body, v); err != nil {
+		return notJSON(body, err)
+	}
+	return nil
+}
+
+func notJSON(body []byte, err error) error {
+	if _, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		return fmt.Errorf("unexpected JSON (%w): %s", err, quoteShort(string(body)))
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return errors.New("the answer is empty, not JSON")
+	}
+	return fmt.Errorf("the answer is not JSON: %s", quoteShort(string(body)))
+}
+
+// withPath returns a copy of base with p appended to its path.
+func withPath(base *url.URL, p string) *url.URL {
+	u := *base
+	u.Path = strings.TrimRight(u.Path, "/") + p
+	u.RawPath = ""
+	u.RawQuery = ""
+	u.Fragment = ""
+	return &u
+}

@@ -1,0 +1,132 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"strconv"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+// CSV renders a run with one row per step × pair:
+//
+//	step,mss,direction,repeat,pair,sender_mbps,receiver_mbps,retransmits,
+//	jitter_ms,loss_percent,line_rate_mbps,line_rate_percent,
+//	<dut>_cpu_avg,<dut>_cpu_max,<dut>_cpu_max_core (per DUT),
+//	power_idle_w,power_avg_w,mbps_per_watt,
+//	reverse_sender_mbps,reverse_receiver_mbps,reverse_retransmits,default_mss
+//
+// step and repeat are 0-based as in the JSON. mss is on the iperf3 -M
+// scale; for a step without -M it is the MSS the pair recorded (which the
+// runner converts from iperf3's tcp_mss_default with
+// linerate.DefaultMSS), and default_mss is true. An empty
+// field is a figure the run does not have: retransmits for UDP, jitter and
+// loss for TCP, the line rate without a link speed, a DUT's busiest core
+// where the platform reports no cores, power without a meter. CPU and
+// power belong to the step, so every pair of a step repeats them;
+// mbps_per_watt is the step's total receiver Mbps per watt. The reverse_*
+// columns carry the server → client half of a bidirectional step.
+func CSV(r bench.Run) ([]byte, error) {
+	g := newGrid(r)
+	tcp := isTCP(r.Plan)
+	head := []string{"step", "mss", "direction", "repeat", "pair", "sender_mbps", "receiver_mbps", "retransmits",
+		"jitter_ms", "loss_percent", "line_rate_mbps", "line_rate_percent"}
+	for _, d := range g.duts {
+		head = append(head, d+"_cpu_avg", d+"_cpu_max", d+"_cpu_max_core")
+	}
+	head = append(head, "power_idle_w", "power_avg_w", "mbps_per_watt",
+		"reverse_sender_mbps", "reverse_receiver_mbps", "reverse_retransmits", "default_mss")
+
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.Write(head); err != nil {
+		return nil, fmt.Errorf("write CSV: %w", err)
+	}
+	for _, s := range r.Steps {
+		for _, p := range s.Pairs {
+			mss := s.MSS
+			if mss == 0 {
+				mss = p.MSS
+			}
+			row := []string{
+				strconv.Itoa(s.Index), optInt(mss, mss > 0), string(s.Direction), strconv.Itoa(s.Repeat), p.Pair,
+				num(p.SenderMbps), num(p.ReceiverMbps), optInt(p.Retransmits, tcp),
+				optNum(p.JitterMs, !tcp), optNum(p.LossPercent, !tcp),
+				optNum(p.LineRateMbps, p.LineRateMbps > 0), optNum(linePercent(p), p.LineRateMbps > 0),
+			}
+			for _, d := range g.duts {
+				c, ok := cpuOf(s, d)
+				row = append(row, optNum(c.AvgPercent, ok), optNum(c.MaxPercent, ok), optNum(c.MaxCorePercent, ok && c.MaxCorePercent > 0))
+			}
+			pw := s.Power
+			row = append(row,
+				optNum(pwIdle(pw), pw != nil), optNum(pwAvg(pw), pw != nil), optNum(pwPerWatt(pw), pw != nil),
+				optNum(p.ReverseSenderMbps, s.Direction == bench.Bidirectional),
+				optNum(p.ReverseReceiverMbps, s.Direction == bench.Bidirectional),
+				optInt(p.ReverseRetransmits, s.Direction == bench.Bidirectional && tcp),
+				strconv.FormatBool(s.MSS == 0),
+			)
+			if err := w.Write(row); err != nil {
+				return nil, fmt.Errorf("write CSV: %w", err)
+			}
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return nil, fmt.Errorf("write CSV: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func linePercent(p bench.PairResult) float64 {
+	v, _ := lineRatePercent(p, forward)
+	return v
+}
+
+func cpuOf(s bench.StepResult, dut string) (bench.CPUStats, bool) {
+	for _, c := range s.CPU {
+		if c.Device == dut {
+			return c, true
+		}
+	}
+	return bench.CPUStats{}, false
+}
+
+func pwIdle(p *bench.PowerStats) float64 {
+	if p == nil {
+		return 0
+	}
+	return p.IdleWatts
+}
+
+func pwAvg(p *bench.PowerStats) float64 {
+	if p == nil {
+		return 0
+	}
+	return p.AvgWatts
+}
+
+func pwPerWatt(p *bench.PowerStats) float64 {
+	if p == nil {
+		return 0
+	}
+	return p.MbpsPerWatt
+}
+
+// num prints a float exactly and briefly: 942, 88.8, 45.25.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func optNum(v float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return num(v)
+}
+
+func optInt(v int, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.Itoa(v)
+}

@@ -1,0 +1,378 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+// SchemaVersion is the version of the JSON document JSON writes. A reader
+// refuses other versions rather than guess.
+const SchemaVersion = 1
+
+// The export structs fix the JSON field names (snake_case) independently
+// of the Go names in package bench. Times are RFC 3339 in UTC with
+// nanoseconds ("" for a zero time); durations are exact decimal seconds.
+// Slices keep the difference between absent (null) and empty ([]).
+
+type runJSON struct {
+	SchemaVersion int        `json:"schema_version"`
+	ID            string     `json:"id"`
+	Name          string     `json:"name"`
+	Started       string     `json:"started"`
+	Finished      string     `json:"finished"`
+	Iperf3Version string     `json:"iperf3_version"`
+	Plan          planJSON   `json:"plan"`
+	DUTs          []dutJSON  `json:"duts"`
+	Hosts         []hostJSON `json:"hosts"`
+	Steps         []stepJSON `json:"steps"`
+}
+
+type planJSON struct {
+	Pairs           []pairJSON        `json:"pairs"`
+	DUTs            []string          `json:"duts"`
+	DurationSeconds durationSeconds   `json:"duration_seconds"`
+	OmitSeconds     durationSeconds   `json:"omit_seconds"`
+	Protocol        string            `json:"protocol"`
+	UDPBitrate      string            `json:"udp_bitrate"`
+	MSS             []int             `json:"mss"`
+	Directions      []string          `json:"directions"`
+	ParallelStreams int               `json:"parallel_streams"`
+	Repeat          int               `json:"repeat"`
+	LinkMbps        float64           `json:"link_mbps"`
+	Encapsulation   encapsulationJSON `json:"encapsulation"`
+}
+
+type pairJSON struct {
+	Name   string `json:"name"`
+	Client string `json:"client"`
+	Server string `json:"server"`
+	Target string `json:"target"`
+	Port   int    `json:"port"`
+}
+
+type encapsulationJSON struct {
+	Timestamps    bool   `json:"timestamps"`
+	VLAN          bool   `json:"vlan"`
+	PPPoE         bool   `json:"pppoe"`
+	Tunnel        string `json:"tunnel"`
+	ESPCipher     string `json:"esp_cipher"`
+	ESPMode       string `json:"esp_mode"`
+	NATT          bool   `json:"nat_t"`
+	OpenVPNProto  string `json:"openvpn_proto"`
+	OpenVPNCipher string `json:"openvpn_cipher"`
+}
+
+type dutJSON struct {
+	Device       string `json:"device"`
+	Platform     string `json:"platform"`
+	Model        string `json:"model"`
+	Firmware     string `json:"firmware"`
+	ConfigSHA256 string `json:"config_sha256"`
+}
+
+type hostJSON struct {
+	Name          string `json:"name"`
+	Kernel        string `json:"kernel"`
+	Iperf3Version string `json:"iperf3_version"`
+}
+
+type stepJSON struct {
+	Index             int              `json:"index"`
+	MSS               int              `json:"mss"`
+	Direction         string           `json:"direction"`
+	Repeat            int              `json:"repeat"`
+	Started           string           `json:"started"`
+	Finished          string           `json:"finished"`
+	Pairs             []pairResultJSON `json:"pairs"`
+	TotalReceiverMbps float64          `json:"total_receiver_mbps"`
+	CPU               []cpuJSON        `json:"cpu"`
+	Power             *powerJSON       `json:"power"`
+}
+
+type pairResultJSON struct {
+	Pair                string  `json:"pair"`
+	SenderMbps          float64 `json:"sender_mbps"`
+	ReceiverMbps        float64 `json:"receiver_mbps"`
+	Retransmits         int     `json:"retransmits"`
+	JitterMs            float64 `json:"jitter_ms"`
+	LossPercent         float64 `json:"loss_percent"`
+	MSS                 int     `json:"mss"`
+	ReverseSenderMbps   float64 `json:"reverse_sender_mbps"`
+	ReverseReceiverMbps float64 `json:"reverse_receiver_mbps"`
+	ReverseRetransmits  int     `json:"reverse_retransmits"`
+	LineRateMbps        float64 `json:"line_rate_mbps"`
+	LineRatePercent     float64 `json:"line_rate_percent"`
+}
+
+type cpuJSON struct {
+	Device         string  `json:"device"`
+	AvgPercent     float64 `json:"avg_percent"`
+	MaxPercent     float64 `json:"max_percent"`
+	MaxCorePercent float64 `json:"max_core_percent"`
+	Samples        int     `json:"samples"`
+}
+
+type powerJSON struct {
+	IdleWatts   float64 `json:"idle_watts"`
+	AvgWatts    float64 `json:"avg_watts"`
+	MaxWatts    float64 `json:"max_watts"`
+	MbpsPerWatt float64 `json:"mbps_per_watt"`
+	Samples     int     `json:"samples"`
+}
+
+// JSON renders a run as an indented JSON document with stable snake_case
+// field names. FromJSON reads it back: every field survives, times as the
+// same instant in UTC. It fails on values JSON cannot hold (NaN, ±Inf).
+func JSON(r bench.Run) ([]byte, error) {
+	out, err := json.MarshalIndent(toJSON(r), "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode run %s as JSON: %w", r.ID, err)
+	}
+	return append(out, '\n'), nil
+}
+
+// FromJSON reads a document written by JSON.
+func FromJSON(data []byte) (bench.Run, error) {
+	var v runJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&v); err != nil {
+		return bench.Run{}, fmt.Errorf("decode run JSON: %w", err)
+	}
+	if v.SchemaVersion != SchemaVersion {
+		return bench.Run{}, fmt.Errorf("run JSON has schema_version %d; this provider reads version %d", v.SchemaVersion, SchemaVersion)
+	}
+	return fromJSON(v)
+}
+
+func toJSON(r bench.Run) runJSON {
+	v := runJSON{
+		SchemaVersion: SchemaVersion,
+		ID:            r.ID,
+		Name:          r.Name,
+		Started:       timeJSON(r.Started),
+		Finished:      timeJSON(r.Finished),
+		Iperf3Version: r.Iperf3Version,
+		Plan:          planToJSON(r.Plan),
+	}
+	if r.DUTs != nil {
+		v.DUTs = make([]dutJSON, len(r.DUTs))
+		for i, d := range r.DUTs {
+			v.DUTs[i] = dutJSON(d)
+		}
+	}
+	if r.Hosts != nil {
+		v.Hosts = make([]hostJSON, len(r.Hosts))
+		for i, h := range r.Hosts {
+			v.Hosts[i] = hostJSON(h)
+		}
+	}
+	if r.Steps != nil {
+		v.Steps = make([]stepJSON, len(r.Steps))
+		for i, s := range r.Steps {
+			v.Steps[i] = stepToJSON(s)
+		}
+	}
+	return v
+}
+
+func planToJSON(p bench.Plan) planJSON {
+	v := planJSON{
+		DUTs:            p.DUTs,
+		DurationSeconds: durationSeconds(p.Duration),
+		OmitSeconds:     durationSeconds(p.Omit),
+		Protocol:        string(p.Protocol),
+		UDPBitrate:      p.UDPBitrate,
+		MSS:             p.MSS,
+		ParallelStreams: p.ParallelStreams,
+		Repeat:          p.Repeat,
+		LinkMbps:        p.LinkMbps,
+		Encapsulation:   encapsulationJSON(p.Encapsulation),
+	}
+	if p.Pairs != nil {
+		v.Pairs = make([]pairJSON, len(p.Pairs))
+		for i, pr := range p.Pairs {
+			v.Pairs[i] = pairJSON(pr)
+		}
+	}
+	if p.Directions != nil {
+		v.Directions = make([]string, len(p.Directions))
+		for i, d := range p.Directions {
+			v.Directions[i] = string(d)
+		}
+	}
+	return v
+}
+
+func stepToJSON(s bench.StepResult) stepJSON {
+	v := stepJSON{
+		Index:             s.Index,
+		MSS:               s.MSS,
+		Direction:         string(s.Direction),
+		Repeat:            s.Repeat,
+		Started:           timeJSON(s.Started),
+		Finished:          timeJSON(s.Finished),
+		TotalReceiverMbps: s.TotalReceiverMbps,
+	}
+	if s.Pairs != nil {
+		v.Pairs = make([]pairResultJSON, len(s.Pairs))
+		for i, p := range s.Pairs {
+			v.Pairs[i] = pairResultJSON(p)
+		}
+	}
+	if s.CPU != nil {
+		v.CPU = make([]cpuJSON, len(s.CPU))
+		for i, c := range s.CPU {
+			v.CPU[i] = cpuJSON(c)
+		}
+	}
+	if s.Power != nil {
+		p := powerJSON(*s.Power)
+		v.Power = &p
+	}
+	return v
+}
+
+func fromJSON(v runJSON) (bench.Run, error) {
+	var errs []error
+	parse := func(field, s string) time.Time {
+		t, err := parseTimeJSON(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", field, err))
+		}
+		return t
+	}
+	r := bench.Run{
+		ID:            v.ID,
+		Name:          v.Name,
+		Iperf3Version: v.Iperf3Version,
+		Started:       parse("started", v.Started),
+		Finished:      parse("finished", v.Finished),
+		Plan: bench.Plan{
+			DUTs:            v.Plan.DUTs,
+			Duration:        time.Duration(v.Plan.DurationSeconds),
+			Omit:            time.Duration(v.Plan.OmitSeconds),
+			Protocol:        bench.Protocol(v.Plan.Protocol),
+			UDPBitrate:      v.Plan.UDPBitrate,
+			MSS:             v.Plan.MSS,
+			ParallelStreams: v.Plan.ParallelStreams,
+			Repeat:          v.Plan.Repeat,
+			LinkMbps:        v.Plan.LinkMbps,
+			Encapsulation:   bench.Encapsulation(v.Plan.Encapsulation),
+		},
+	}
+	if v.Plan.Pairs != nil {
+		r.Plan.Pairs = make([]bench.Pair, len(v.Plan.Pairs))
+		for i, p := range v.Plan.Pairs {
+			r.Plan.Pairs[i] = bench.Pair(p)
+		}
+	}
+	if v.Plan.Directions != nil {
+		r.Plan.Directions = make([]bench.Direction, len(v.Plan.Directions))
+		for i, d := range v.Plan.Directions {
+			r.Plan.Directions[i] = bench.Direction(d)
+		}
+	}
+	if v.DUTs != nil {
+		r.DUTs = make([]bench.DUTInfo, len(v.DUTs))
+		for i, d := range v.DUTs {
+			r.DUTs[i] = bench.DUTInfo(d)
+		}
+	}
+	if v.Hosts != nil {
+		r.Hosts = make([]bench.HostInfo, len(v.Hosts))
+		for i, h := range v.Hosts {
+			r.Hosts[i] = bench.HostInfo(h)
+		}
+	}
+	if v.Steps != nil {
+		r.Steps = make([]bench.StepResult, len(v.Steps))
+		for i, s := range v.Steps {
+			st := bench.StepResult{
+				Step:              bench.Step{Index: s.Index, MSS: s.MSS, Direction: bench.Direction(s.Direction), Repeat: s.Repeat},
+				TotalReceiverMbps: s.TotalReceiverMbps,
+				Started:           parse(fmt.Sprintf("steps[%d].started", i), s.Started),
+				Finished:          parse(fmt.Sprintf("steps[%d].finished", i), s.Finished),
+			}
+			if s.Pairs != nil {
+				st.Pairs = make([]bench.PairResult, len(s.Pairs))
+				for j, p := range s.Pairs {
+					st.Pairs[j] = bench.PairResult(p)
+				}
+			}
+			if s.CPU != nil {
+				st.CPU = make([]bench.CPUStats, len(s.CPU))
+				for j, c := range s.CPU {
+					st.CPU[j] = bench.CPUStats(c)
+				}
+			}
+			if s.Power != nil {
+				p := bench.PowerStats(*s.Power)
+				st.Power = &p
+			}
+			r.Steps[i] = st
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return bench.Run{}, fmt.Errorf("run JSON %s: %w", v.ID, err)
+	}
+	return r, nil
+}
+
+func timeJSON(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}
+
+func parseTimeJSON(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return t.UTC(), nil
+}
+
+// durationSeconds is a duration written as exact decimal seconds: 60,
+// 1.5, 0.000000001.
+type durationSeconds time.Duration
+
+func (d durationSeconds) MarshalJSON() ([]byte, error) {
+	ns := int64(d)
+	r := new(big.Rat).SetFrac(big.NewInt(ns), big.NewInt(int64(time.Second)))
+	s := r.FloatString(9)
+	// Trim the fraction to what it needs.
+	for s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return []byte(s), nil
+}
+
+func (d *durationSeconds) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*d = 0
+		return nil
+	}
+	r, ok := new(big.Rat).SetString(string(b))
+	if !ok {
+		return fmt.Errorf("duration %s is not a number of seconds", b)
+	}
+	r.Mul(r, new(big.Rat).SetInt64(int64(time.Second)))
+	if !r.IsInt() || !r.Num().IsInt64() {
+		return fmt.Errorf("duration %s s is not a whole number of nanoseconds that fits", b)
+	}
+	*d = durationSeconds(r.Num().Int64())
+	return nil
+}

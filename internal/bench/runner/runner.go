@@ -1,0 +1,349 @@
+// Package runner executes a bench.Plan: it starts one-off iperf3 servers,
+// launches every pair's client at the same moment for each step, samples
+// the DUTs' CPU and the power meter inside the measured window, and returns
+// the finished bench.Run. Every iperf3 it starts is ended by PID, whatever
+// happens.
+package runner
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/iperf3"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+)
+
+// DUT is a device under test: what it is, and how to sample its CPU.
+type DUT struct {
+	Info bench.DUTInfo
+	// CPU streams the DUT's load over one persistent session; nil when
+	// the platform offers no CPU figures.
+	CPU cpu.Source
+}
+
+// PowerSampler is what the runner needs of a power meter recorder.
+type PowerSampler interface {
+	// MeasureIdle measures the idle baseline before the run.
+	MeasureIdle(ctx context.Context) (float64, error)
+	// Start samples about once a second until ctx ends.
+	Start(ctx context.Context) error
+	// WaitPast blocks until a sample after t has arrived.
+	WaitPast(ctx context.Context, t time.Time) error
+	// StatsBetween summarises the samples inside the window.
+	StatsBetween(from, to time.Time) bench.PowerStats
+}
+
+// Env connects a plan to the lab.
+type Env struct {
+	// Host returns the bench.Host of a device name or bench.LocalHost.
+	Host  func(name string) (bench.Host, error)
+	DUTs  []DUT
+	Power PowerSampler // nil: no power meter
+	// Logf reports progress, one line per step.
+	Logf func(format string, args ...any)
+	// Now is the clock (tests may fix it); time.Now when nil.
+	Now func() time.Time
+}
+
+func (e Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now()
+	}
+	return time.Now()
+}
+
+func (e Env) logf(format string, args ...any) {
+	if e.Logf != nil {
+		e.Logf(format, args...)
+	}
+}
+
+// Validate checks a plan without touching any host.
+func Validate(p bench.Plan) error {
+	var errs []string
+	if len(p.Pairs) == 0 {
+		errs = append(errs, "pairs: at least one pair is required")
+	}
+	if p.Duration < time.Second {
+		errs = append(errs, fmt.Sprintf("duration %s: at least 1s", p.Duration))
+	}
+	if p.LinkMbps <= 0 {
+		errs = append(errs, fmt.Sprintf("link speed %.0f Mbit/s: must be positive", p.LinkMbps))
+	}
+	type serverPort struct {
+		host string
+		port int
+	}
+	seen := map[serverPort]string{}
+	for _, pair := range p.Pairs {
+		k := serverPort{pair.Server, pair.Port}
+		if other, dup := seen[k]; dup {
+			errs = append(errs, fmt.Sprintf("pairs %s and %s both use port %d on %s: give one another port", other, pair.Name, pair.Port, pair.Server))
+		}
+		seen[k] = pair.Name
+		if err := iperf3.ValidTarget(pair.Target); err != nil {
+			errs = append(errs, fmt.Sprintf("pair %s: %v", pair.Name, err))
+		}
+	}
+	for _, mss := range p.MSS {
+		if mss != 0 && (mss < iperf3.MinMSS || mss > iperf3.MaxMSS) {
+			errs = append(errs, fmt.Sprintf("mss %d: allowed are 0 (default) or %d to %d", mss, iperf3.MinMSS, iperf3.MaxMSS))
+		}
+	}
+	if p.Protocol == bench.TCP {
+		if _, err := linerate.Goodput(p.LinkMbps, 1460, p.Encapsulation); err != nil {
+			errs = append(errs, fmt.Sprintf("encapsulation: %v", err))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// Run executes every step of the plan. On error it returns what was
+// measured so far (Steps may be partial) together with the error.
+func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
+	if err := Validate(plan); err != nil {
+		return nil, err
+	}
+	run := &bench.Run{ID: newRunID(env.now()), Plan: plan, Started: env.now().UTC()}
+	for _, d := range env.DUTs {
+		run.DUTs = append(run.DUTs, d.Info)
+	}
+
+	clients, servers, err := resolveHosts(env, plan)
+	if err != nil {
+		return nil, err
+	}
+	if run.Hosts, err = describeHosts(ctx, plan, clients, servers); err != nil {
+		return nil, err
+	}
+	run.Iperf3Version = run.Hosts[0].Iperf3Version
+
+	// Samplers live for the whole run; each step reads its own window.
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	samplers := make([]*cpu.Sampler, len(env.DUTs))
+	for i, d := range env.DUTs {
+		if d.CPU == nil {
+			continue
+		}
+		samplers[i] = cpu.NewSampler(d.CPU)
+		if err := samplers[i].Start(sampleCtx); err != nil {
+			return nil, fmt.Errorf("CPU sampling on DUT %s: %w", d.Info.Device, err)
+		}
+	}
+	var idle float64
+	if env.Power != nil {
+		env.logf("power: measuring the idle baseline")
+		if idle, err = env.Power.MeasureIdle(ctx); err != nil {
+			return nil, fmt.Errorf("power meter idle baseline: %w", err)
+		}
+		if err := env.Power.Start(sampleCtx); err != nil {
+			return nil, fmt.Errorf("power meter: %w", err)
+		}
+	}
+
+	steps := plan.Steps()
+	for _, step := range steps {
+		env.logf("step %d/%d: %s, mss %s, repeat %d: %d pair(s) for %s (+%s warm-up)",
+			step.Index+1, len(steps), step.Direction, mssLabel(step.MSS), step.Repeat+1, len(plan.Pairs), plan.Duration, plan.Omit)
+		res, err := runStep(ctx, plan, step, clients, servers)
+		if err != nil {
+			run.Finished = env.now().UTC()
+			return run, fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
+		}
+		for i, s := range samplers {
+			if s == nil {
+				continue
+			}
+			if err := s.WaitPast(ctx, res.Finished); err != nil {
+				return run, fmt.Errorf("CPU sampling on DUT %s: %w", env.DUTs[i].Info.Device, err)
+			}
+			res.CPU = append(res.CPU, s.StatsBetween(env.DUTs[i].Info.Device, res.Started.Add(plan.Omit), res.Finished))
+		}
+		if env.Power != nil {
+			if err := env.Power.WaitPast(ctx, res.Finished); err != nil {
+				return run, fmt.Errorf("power meter: %w", err)
+			}
+			ps := env.Power.StatsBetween(res.Started.Add(plan.Omit), res.Finished)
+			ps.IdleWatts = idle
+			if ps.AvgWatts > 0 {
+				ps.MbpsPerWatt = res.TotalReceiverMbps / ps.AvgWatts
+			}
+			res.Power = &ps
+		}
+		run.Steps = append(run.Steps, *res)
+		env.logf("step %d/%d done: %s", step.Index+1, len(steps), stepSummary(*res))
+	}
+	run.Finished = env.now().UTC()
+	return run, nil
+}
+
+// runStep starts a server per pair, then every client at once, and always
+// stops the servers by PID.
+func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []bench.Host) (*bench.StepResult, error) {
+	var started []*iperf3.Server
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		for _, s := range started {
+			_ = s.Stop(stopCtx)
+		}
+	}()
+	for i, pair := range plan.Pairs {
+		srv, err := iperf3.StartServer(ctx, servers[i], pair.Port)
+		if err != nil {
+			return nil, fmt.Errorf("pair %s: server on %s: %w", pair.Name, pair.Server, err)
+		}
+		started = append(started, srv)
+	}
+
+	reports := make([]*iperf3.Report, len(plan.Pairs))
+	errs := make([]error, len(plan.Pairs))
+	stepCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	gate := make(chan struct{})
+	for i, pair := range plan.Pairs {
+		opts := iperf3.ClientOptions{
+			Target: pair.Target, Port: pair.Port, Duration: plan.Duration, Omit: plan.Omit,
+			MSS: step.MSS, Parallel: plan.ParallelStreams, Direction: step.Direction,
+			Protocol: plan.Protocol, UDPBitrate: plan.UDPBitrate,
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-gate // every client starts at the same moment
+			reports[i], errs[i] = iperf3.RunClient(stepCtx, clients[i], opts)
+			if errs[i] != nil {
+				cancel() // one pair failed: the step is void, stop the others
+			}
+		}()
+	}
+	res := &bench.StepResult{Step: step, Started: time.Now().UTC()}
+	close(gate)
+	wg.Wait()
+	res.Finished = time.Now().UTC()
+	if err := firstError(ctx, plan.Pairs, errs); err != nil {
+		return nil, err
+	}
+	for i, pair := range plan.Pairs {
+		pr := reports[i].Result().PairResult(pair.Name)
+		if step.MSS > 0 {
+			pr.MSS = step.MSS // what -M set
+		} else {
+			pr.MSS = linerate.DefaultMSS(pr.MSS, plan.Encapsulation.Timestamps)
+		}
+		if plan.Protocol == bench.TCP && pr.MSS > 0 {
+			if lr, err := linerate.Goodput(plan.LinkMbps, pr.MSS, plan.Encapsulation); err == nil {
+				pr.LineRateMbps = lr.GoodputMbps
+				pr.LineRatePercent = 100 * pr.ReceiverMbps / lr.GoodputMbps
+			}
+		}
+		res.Pairs = append(res.Pairs, pr)
+		res.TotalReceiverMbps += pr.ReceiverMbps + pr.ReverseReceiverMbps
+	}
+	return res, nil
+}
+
+// firstError picks the error to report: a pair's own failure rather than
+// the cancellation it caused in the others.
+func firstError(ctx context.Context, pairs []bench.Pair, errs []error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var cancelled error
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		wrapped := fmt.Errorf("pair %s: %w", pairs[i].Name, err)
+		if !errors.Is(err, context.Canceled) {
+			return wrapped
+		}
+		cancelled = wrapped
+	}
+	return cancelled
+}
+
+func resolveHosts(env Env, plan bench.Plan) (clients, servers []bench.Host, err error) {
+	for _, pair := range plan.Pairs {
+		c, err := env.Host(pair.Client)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pair %s client: %w", pair.Name, err)
+		}
+		s, err := env.Host(pair.Server)
+		if err != nil {
+			return nil, nil, fmt.Errorf("pair %s server: %w", pair.Name, err)
+		}
+		clients, servers = append(clients, c), append(servers, s)
+	}
+	return clients, servers, nil
+}
+
+// describeHosts records each endpoint's kernel and iperf3 version, which
+// also proves iperf3 is there before any step starts.
+func describeHosts(ctx context.Context, plan bench.Plan, clients, servers []bench.Host) ([]bench.HostInfo, error) {
+	var infos []bench.HostInfo
+	seen := map[string]bool{}
+	for i := range plan.Pairs {
+		for _, h := range []bench.Host{clients[i], servers[i]} {
+			if seen[h.Name()] {
+				continue
+			}
+			seen[h.Name()] = true
+			v, err := iperf3.Version(ctx, h)
+			if err != nil {
+				return nil, err
+			}
+			info := bench.HostInfo{Name: h.Name(), Iperf3Version: v}
+			if out, err := h.Run(ctx, "uname -r"); err == nil && out.ExitStatus == 0 {
+				info.Kernel = strings.TrimSpace(out.Stdout)
+			}
+			infos = append(infos, info)
+		}
+	}
+	return infos, nil
+}
+
+func mssLabel(mss int) string {
+	if mss == 0 {
+		return "default"
+	}
+	return fmt.Sprint(mss)
+}
+
+func stepSummary(r bench.StepResult) string {
+	var parts []string
+	for _, p := range r.Pairs {
+		s := fmt.Sprintf("%s %.1f Mbit/s", p.Pair, p.ReceiverMbps)
+		if p.LineRateMbps > 0 {
+			s += fmt.Sprintf(" (%.1f %% of %.1f)", p.LineRatePercent, p.LineRateMbps)
+		}
+		parts = append(parts, s)
+	}
+	for _, c := range r.CPU {
+		parts = append(parts, fmt.Sprintf("%s CPU %.0f %%", c.Device, c.AvgPercent))
+	}
+	if r.Power != nil {
+		parts = append(parts, fmt.Sprintf("%.1f W", r.Power.AvgWatts))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// newRunID is sortable by time and unique: 20261130T021500Z-1a2b3c4d.
+func newRunID(now time.Time) string {
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}

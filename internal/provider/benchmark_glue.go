@@ -1,0 +1,132 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/host"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/power"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/report"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/runner"
+)
+
+// benchHost gives the engine a bench.Host for a device name or "local".
+func (inv *Inventory) benchHost(name string) (bench.Host, error) {
+	if name == bench.LocalHost {
+		return host.Local(), nil
+	}
+	dev, err := inv.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return host.SSH(name, dev.client), nil
+}
+
+// runBenchmark runs the plan and renders the results. A run that measured
+// but missed an expectation returns the miss table in missed; a run that
+// failed returns what it measured so far (if anything) and the error.
+func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (run *bench.Run, rendered renderedRun, missed string, err error) {
+	plan, expect, diags := m.toBenchPlan(ctx)
+	if diags.HasError() {
+		return nil, rendered, "", fmt.Errorf("reading the configuration: %v", diags)
+	}
+	plan.LinkMbps, err = linerate.LinkMbps(m.LinkSpeed.ValueString())
+	if err != nil {
+		return nil, rendered, "", fmt.Errorf("link_speed: %w", err)
+	}
+	env := runner.Env{
+		Host: inv.benchHost,
+		Logf: func(format string, args ...any) {
+			tflog.Info(ctx, "benchmark: "+fmt.Sprintf(format, args...))
+		},
+	}
+	for _, name := range plan.DUTs {
+		dut, err := inv.dut(ctx, name)
+		if err != nil {
+			return nil, rendered, "", err
+		}
+		env.DUTs = append(env.DUTs, dut)
+	}
+	if pm := m.PowerMeter; pm != nil {
+		cfg := power.Config{
+			Type: pm.Type.ValueString(), URL: pm.URL.ValueString(), JSONPath: pm.JSONPath.ValueString(),
+			Command: pm.Command.ValueString(), Gen: int(pm.Gen.ValueInt64()), Channel: int(pm.Channel.ValueInt64()),
+			IdleWatts: pm.IdleWatts.ValueFloat64(), LoadWatts: pm.LoadWatts.ValueFloat64(),
+		}
+		if d := pm.Device.ValueString(); d != "" {
+			if cfg.Host, err = inv.benchHost(d); err != nil {
+				return nil, rendered, "", fmt.Errorf("power_meter.device: %w", err)
+			}
+		}
+		meter, err := power.New(cfg)
+		if err != nil {
+			return nil, rendered, "", fmt.Errorf("power_meter: %w", err)
+		}
+		env.Power = power.NewRecorder(meter)
+	}
+
+	run, err = runner.Run(ctx, plan, env)
+	if run == nil {
+		return nil, rendered, "", err
+	}
+	run.Name = m.Name.ValueString()
+	rendered, rerr := render(*run, m.ArchiveDir.ValueString())
+	if err != nil || rerr != nil {
+		return run, rendered, "", errors.Join(err, rerr)
+	}
+	if misses := expect.Check(*run); len(misses) > 0 {
+		missed = fmt.Sprintf("%d check(s) missed in run %s:\n\n%s", len(misses), run.ID, bench.MissTable(misses))
+	}
+	return run, rendered, missed, nil
+}
+
+// dut describes a device under test as it is now, with its CPU source.
+func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) {
+	dev, err := inv.Lookup(name)
+	if err != nil {
+		return runner.DUT{}, err
+	}
+	snap, err := dev.Snapshot(ctx)
+	if err != nil {
+		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
+	}
+	h, _ := inv.benchHost(name)
+	src, err := cpu.SourceFor(dev.Platform, h)
+	if err != nil {
+		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
+	}
+	return runner.DUT{
+		Info: bench.DUTInfo{Device: name, Platform: string(dev.Platform), Model: snap.Facts.Model,
+			Firmware: snap.Facts.Firmware, ConfigSHA256: snap.SHA256},
+		CPU: src,
+	}, nil
+}
+
+// render produces every rendering and, with archiveDir, the archive.
+func render(run bench.Run, archiveDir string) (renderedRun, error) {
+	out := renderedRun{Markdown: report.Markdown(run), SVG: report.SVG(run)}
+	js, err := report.JSON(run)
+	if err != nil {
+		return out, err
+	}
+	out.JSON = string(js)
+	csv, err := report.CSV(run)
+	if err != nil {
+		return out, err
+	}
+	out.CSV = string(csv)
+	if archiveDir != "" {
+		if _, err := report.WriteArchive(archiveDir, run); err != nil {
+			return out, fmt.Errorf("archive_dir: %w", err)
+		}
+		out.ArchivePath = filepath.Join(archiveDir, run.ID)
+	}
+	return out, nil
+}

@@ -1,0 +1,512 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+var (
+	_ resource.Resource                = (*benchmarkRunResource)(nil)
+	_ resource.ResourceWithConfigure   = (*benchmarkRunResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*benchmarkRunResource)(nil)
+)
+
+// NewBenchmarkRunResource is the routerlab_benchmark_run constructor.
+func NewBenchmarkRunResource() resource.Resource { return &benchmarkRunResource{} }
+
+type benchmarkRunResource struct{ inv *Inventory }
+
+type benchmarkRunModel struct {
+	ID              types.String   `tfsdk:"id"`
+	Name            types.String   `tfsdk:"name"`
+	Pairs           []pairModel    `tfsdk:"pairs"`
+	DUT             []string       `tfsdk:"dut"`
+	DurationSeconds types.Int64    `tfsdk:"duration_seconds"`
+	OmitSeconds     types.Int64    `tfsdk:"omit_seconds"`
+	Protocol        types.String   `tfsdk:"protocol"`
+	UDPBitrate      types.String   `tfsdk:"udp_bitrate"`
+	MSS             types.List     `tfsdk:"mss"`
+	Directions      types.List     `tfsdk:"directions"`
+	ParallelStreams types.Int64    `tfsdk:"parallel_streams"`
+	Repeat          types.Int64    `tfsdk:"repeat"`
+	LinkSpeed       types.String   `tfsdk:"link_speed"`
+	Encapsulation   types.Object   `tfsdk:"encapsulation"`
+	PowerMeter      *powerModel    `tfsdk:"power_meter"`
+	Expect          *expectModel   `tfsdk:"expect"`
+	Triggers        types.Map      `tfsdk:"triggers"`
+	ArchiveDir      types.String   `tfsdk:"archive_dir"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+
+	Started       types.String `tfsdk:"started"`
+	Finished      types.String `tfsdk:"finished"`
+	Iperf3Version types.String `tfsdk:"iperf3_version"`
+	DUTs          types.List   `tfsdk:"duts"`
+	Hosts         types.List   `tfsdk:"hosts"`
+	Results       types.List   `tfsdk:"results"`
+	Markdown      types.String `tfsdk:"markdown"`
+	JSON          types.String `tfsdk:"json"`
+	CSV           types.String `tfsdk:"csv"`
+	SVG           types.String `tfsdk:"svg"`
+	ArchivePath   types.String `tfsdk:"archive_path"`
+}
+
+type pairModel struct {
+	Name   types.String `tfsdk:"name"`
+	Client types.String `tfsdk:"client"`
+	Server types.String `tfsdk:"server"`
+	Target types.String `tfsdk:"target"`
+	Port   types.Int64  `tfsdk:"port"`
+}
+
+type encapsulationModel struct {
+	Timestamps    types.Bool   `tfsdk:"timestamps"`
+	VLAN          types.Bool   `tfsdk:"vlan"`
+	PPPoE         types.Bool   `tfsdk:"pppoe"`
+	Tunnel        types.String `tfsdk:"tunnel"`
+	ESPCipher     types.String `tfsdk:"esp_cipher"`
+	ESPMode       types.String `tfsdk:"esp_mode"`
+	NATT          types.Bool   `tfsdk:"nat_t"`
+	OpenVPNProto  types.String `tfsdk:"openvpn_proto"`
+	OpenVPNCipher types.String `tfsdk:"openvpn_cipher"`
+}
+
+type powerModel struct {
+	Type      types.String  `tfsdk:"type"`
+	URL       types.String  `tfsdk:"url"`
+	JSONPath  types.String  `tfsdk:"json_path"`
+	Command   types.String  `tfsdk:"command"`
+	Device    types.String  `tfsdk:"device"`
+	Gen       types.Int64   `tfsdk:"gen"`
+	Channel   types.Int64   `tfsdk:"channel"`
+	IdleWatts types.Float64 `tfsdk:"idle_watts"`
+	LoadWatts types.Float64 `tfsdk:"load_watts"`
+}
+
+type expectModel struct {
+	MinMbps            types.Float64 `tfsdk:"min_mbps"`
+	MaxCPUPercent      types.Float64 `tfsdk:"max_cpu_percent"`
+	MaxRetransmits     types.Int64   `tfsdk:"max_retransmits"`
+	MinLineRatePercent types.Float64 `tfsdk:"min_line_rate_percent"`
+}
+
+var (
+	dutInfoType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"device": types.StringType, "platform": types.StringType, "model": types.StringType,
+		"firmware": types.StringType, "config_sha256": types.StringType,
+	}}
+	hostInfoType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"name": types.StringType, "kernel": types.StringType, "iperf3_version": types.StringType,
+	}}
+	cpuStatType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"device": types.StringType, "avg_percent": types.Float64Type, "max_percent": types.Float64Type,
+		"max_core_percent": types.Float64Type, "samples": types.Int64Type,
+	}}
+	resultType = types.ObjectType{AttrTypes: map[string]attr.Type{
+		"step": types.Int64Type, "mss": types.Int64Type, "direction": types.StringType, "repeat": types.Int64Type,
+		"pair": types.StringType, "sender_mbps": types.Float64Type, "receiver_mbps": types.Float64Type,
+		"retransmits": types.Int64Type, "jitter_ms": types.Float64Type, "loss_percent": types.Float64Type,
+		"mss_used": types.Int64Type, "reverse_sender_mbps": types.Float64Type, "reverse_receiver_mbps": types.Float64Type,
+		"line_rate_mbps": types.Float64Type, "line_rate_percent": types.Float64Type,
+		"cpu":              types.ListType{ElemType: cpuStatType},
+		"power_idle_watts": types.Float64Type, "power_avg_watts": types.Float64Type, "power_max_watts": types.Float64Type,
+		"mbps_per_watt": types.Float64Type, "started": types.StringType, "finished": types.StringType,
+	}}
+	encapsulationAttrTypes = map[string]attr.Type{
+		"timestamps": types.BoolType, "vlan": types.BoolType, "pppoe": types.BoolType, "tunnel": types.StringType,
+		"esp_cipher": types.StringType, "esp_mode": types.StringType, "nat_t": types.BoolType,
+		"openvpn_proto": types.StringType, "openvpn_cipher": types.StringType,
+	}
+)
+
+func (r *benchmarkRunResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_benchmark_run"
+}
+
+func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replaceS := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	replaceI := []planmodifier.Int64{int64planmodifier.RequiresReplace()}
+	replaceL := []planmodifier.List{listplanmodifier.RequiresReplace()}
+	replaceB := []planmodifier.Bool{boolplanmodifier.RequiresReplace()}
+	replaceF := []planmodifier.Float64{float64planmodifier.RequiresReplace()}
+	computedS := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Runs an iperf3 benchmark across the lab when created and keeps the results as computed attributes: " +
+			"throughput per pair, MSS and direction, the DUTs' CPU, power draw and the theoretical line rate, rendered as a seed-style " +
+			"Markdown table, JSON, CSV and an SVG chart. Nothing is configured on devices. Every input forces a new run, and so does a change " +
+			"of any DUT's running configuration (its `config_sha256`) or of `triggers`; refresh never re-runs. Destroy only forgets the run: " +
+			"files written to `archive_dir` stay.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Run id: UTC start time and a random suffix, e.g. `20261130T021500Z-1a2b3c4d`; also the archive sub-directory.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"name": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+				MarkdownDescription: "Label of the run in tables and comparisons, e.g. `offload on`."},
+			"pairs": schema.ListNestedAttribute{
+				Required:      true,
+				PlanModifiers: replaceL,
+				Validators:    []validator.List{listvalidator.SizeAtLeast(1)},
+				MarkdownDescription: "iperf3 client/server pairs. All pairs run at the same moment in every step (seed 004: A-B and C-D together). " +
+					"Each pair gets its own one-off server (`iperf3 -s -1`) on its own port.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name": schema.StringAttribute{Optional: true, MarkdownDescription: "Label, e.g. `A-B`; default `<client>-<server>`."},
+					"client": schema.StringAttribute{Required: true,
+						MarkdownDescription: "Device that runs the iperf3 client, or `local` for the machine running Terraform."},
+					"server": schema.StringAttribute{Required: true,
+						MarkdownDescription: "Device that runs the iperf3 server, or `local`."},
+					"target": schema.StringAttribute{Required: true, Validators: []validator.String{ipValidator},
+						MarkdownDescription: "Address the client connects to: the server's address on the far side of the DUT."},
+					"port": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.Between(1, 65535)},
+						MarkdownDescription: "Server port; default 5201 + the pair's index."},
+				}},
+			},
+			"dut": schema.ListAttribute{ElementType: types.StringType, Optional: true, PlanModifiers: replaceL,
+				MarkdownDescription: "Devices under test: their CPU is sampled about once a second inside each measured window, and their model, firmware and `config_sha256` are recorded. A change of a DUT's running configuration plans a new run."},
+			"duration_seconds": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(10), PlanModifiers: replaceI,
+				Validators:          []validator.Int64{int64validator.Between(1, 86400)},
+				MarkdownDescription: "Measured seconds per step (iperf3 `-t`); the seeds used 60. Default 10."},
+			"omit_seconds": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(2), PlanModifiers: replaceI,
+				Validators:          []validator.Int64{int64validator.Between(0, 600)},
+				MarkdownDescription: "Warm-up seconds left out of the results and of CPU sampling (iperf3 `-O`). Default 2."},
+			"protocol": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("tcp"), PlanModifiers: replaceS,
+				Validators:          []validator.String{stringvalidator.OneOf("tcp", "udp")},
+				MarkdownDescription: "`tcp` (default) or `udp`."},
+			"udp_bitrate": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+				Validators:          []validator.String{stringvalidator.RegexMatches(udpRateRE, "must be an iperf3 rate such as 500M or 1G")},
+				MarkdownDescription: "Target rate for UDP (iperf3 `-b`), e.g. `950M`. Default `1G` for UDP."},
+			"mss": schema.ListAttribute{ElementType: types.Int64Type, Optional: true, PlanModifiers: replaceL,
+				Validators:          []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(0, 9000))},
+				MarkdownDescription: "MSS sweep (iperf3 `-M`); `0` means the default MSS, as the seeds' \"1460(指定なし)\". Default: one step at the default MSS."},
+			"directions": schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true, PlanModifiers: replaceL,
+				Default:             listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{types.StringValue("upload")})),
+				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf("upload", "download", "bidirectional")), listvalidator.UniqueValues()},
+				MarkdownDescription: "Directions to sweep, seen from the client: `upload` (client → server), `download` (iperf3 `-R`), `bidirectional` (`--bidir`). Default `[\"upload\"]`."},
+			"parallel_streams": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1), PlanModifiers: replaceI,
+				Validators:          []validator.Int64{int64validator.Between(1, 128)},
+				MarkdownDescription: "Parallel streams per client (iperf3 `-P`). Default 1."},
+			"repeat": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(1), PlanModifiers: replaceI,
+				Validators:          []validator.Int64{int64validator.Between(1, 100)},
+				MarkdownDescription: "Repetitions of every step; tables show the mean and the range. Default 1."},
+			"link_speed": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("1gbit"), PlanModifiers: replaceS,
+				MarkdownDescription: "Speed of the narrowest link on the path, for the theoretical line rate: `100M`, `1gbit`, `2.5G`, `10g`. Default `1gbit`."},
+			"encapsulation": schema.SingleNestedAttribute{
+				Optional: true, Computed: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				Default: objectdefault.StaticValue(types.ObjectValueMust(encapsulationAttrTypes, map[string]attr.Value{
+					"timestamps": types.BoolValue(true), "vlan": types.BoolValue(false), "pppoe": types.BoolValue(false),
+					"tunnel": types.StringValue("none"), "esp_cipher": types.StringNull(), "esp_mode": types.StringNull(),
+					"nat_t": types.BoolValue(false), "openvpn_proto": types.StringNull(), "openvpn_cipher": types.StringNull(),
+				})),
+				MarkdownDescription: "What wraps the TCP segments on the measured path, for the theoretical goodput. Default: plain Ethernet with TCP timestamps.",
+				Attributes: map[string]schema.Attribute{
+					"timestamps": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), PlanModifiers: replaceB,
+						MarkdownDescription: "TCP timestamps option (Linux default): 12 bytes of every segment. Default true."},
+					"vlan": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
+						MarkdownDescription: "802.1Q tag on the narrowest link (+4 bytes)."},
+					"pppoe": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
+						MarkdownDescription: "PPPoE session on the narrowest link (+8 bytes), as seed 002."},
+					"tunnel": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("none"), PlanModifiers: replaceS,
+						Validators:          []validator.String{stringvalidator.OneOf("none", "ipsec", "l2tp_ipsec", "wireguard", "openvpn")},
+						MarkdownDescription: "Tunnel carrying the traffic: `none`, `ipsec`, `l2tp_ipsec`, `wireguard`, `openvpn`."},
+					"esp_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+						MarkdownDescription: "ESP suite for `ipsec`/`l2tp_ipsec`, e.g. `aes128-sha1`, `aes256-sha256`, `aes128gcm16`."},
+					"esp_mode": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+						Validators:          []validator.String{stringvalidator.OneOf("tunnel", "transport")},
+						MarkdownDescription: "`tunnel` (default for `ipsec`) or `transport` (always for `l2tp_ipsec`)."},
+					"nat_t": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
+						MarkdownDescription: "ESP inside UDP 4500 (+8 bytes)."},
+					"openvpn_proto": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+						Validators:          []validator.String{stringvalidator.OneOf("udp", "tcp")},
+						MarkdownDescription: "OpenVPN transport: `udp` (default) or `tcp`."},
+					"openvpn_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+						MarkdownDescription: "OpenVPN data cipher, e.g. `AES-256-GCM`."},
+				},
+			},
+			"power_meter": schema.SingleNestedAttribute{
+				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Power meter for the DUT: an idle baseline before the run, average and maximum during each step, and Mbps per watt.",
+				Attributes: map[string]schema.Attribute{
+					"type": schema.StringAttribute{Required: true,
+						Validators:          []validator.String{stringvalidator.OneOf("shelly", "tasmota", "http_json", "command", "routeros_health", "manual")},
+						MarkdownDescription: "`shelly` (Gen1 `/status`, Gen2 `/rpc/Switch.GetStatus`), `tasmota` (`Status 8`), `http_json` (`url` + `json_path`), `command` (prints watts), `routeros_health` (`/system health` power-consumption of `device`), `manual` (fixed figures read off a meter by eye)."},
+					"url":       schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Base URL of the meter (`shelly`, `tasmota`) or the JSON document (`http_json`). Sensitive: it may carry credentials."},
+					"json_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Dotted path to the watts in the `http_json` document, e.g. `emeters.0.power`."},
+					"command":   schema.StringAttribute{Optional: true, MarkdownDescription: "Command that prints the watts (`command`); runs on `device`, or locally without one."},
+					"device":    schema.StringAttribute{Optional: true, MarkdownDescription: "Device that runs `command`, or the RouterOS device for `routeros_health`."},
+					"gen":       schema.Int64Attribute{Optional: true, MarkdownDescription: "Shelly generation (1, or 2 and later); unset: try Gen2, then Gen1."},
+					"channel":   schema.Int64Attribute{Optional: true, MarkdownDescription: "Relay/meter channel (default 0)."},
+					"idle_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
+						MarkdownDescription: "`manual`: watts at idle, as read off the meter."},
+					"load_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
+						MarkdownDescription: "`manual`: watts under load, as read off the meter."},
+				},
+			},
+			"expect": schema.SingleNestedAttribute{
+				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Thresholds every step must meet; a miss fails the apply with a table of what missed (the results are still written to `archive_dir`).",
+				Attributes: map[string]schema.Attribute{
+					"min_mbps":              schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum receiver Mbps of every pair."},
+					"max_cpu_percent":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Maximum average CPU % of every DUT."},
+					"max_retransmits":       schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum TCP retransmits of every pair."},
+					"min_line_rate_percent": schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum share of the theoretical goodput, in %."},
+				},
+			},
+			"triggers": schema.MapAttribute{ElementType: types.StringType, Optional: true,
+				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
+			"archive_dir": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+				MarkdownDescription: "Directory (on the machine running Terraform) where each run writes `<id>/{run.json,results.md,results.csv,chart.svg}`. Never deleted or overwritten, so a history builds up in git."},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true}),
+
+			"started":        computedS("Start of the run, RFC 3339 UTC."),
+			"finished":       computedS("End of the run, RFC 3339 UTC."),
+			"iperf3_version": computedS("iperf3 version of the first client."),
+			"duts": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Each DUT as it was at run time.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"device":        computedS("Device name."),
+					"platform":      computedS("Platform."),
+					"model":         computedS("Model."),
+					"firmware":      computedS("Firmware or kernel."),
+					"config_sha256": computedS("Digest of the normalised running configuration; a change plans a new run."),
+				}}},
+			"hosts": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every iperf3 endpoint.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":           computedS("Device name or `local`."),
+					"kernel":         computedS("Kernel release (`uname -r`)."),
+					"iperf3_version": computedS("iperf3 version."),
+				}}},
+			"results":      resultsSchema(),
+			"markdown":     computedS("Seed-style results table (Markdown)."),
+			"json":         computedS("The whole run as JSON (the archive's `run.json`)."),
+			"csv":          computedS("One row per step and pair (CSV)."),
+			"svg":          computedS("Bar chart of receiver Mbps per MSS and direction with the theoretical line rate (SVG)."),
+			"archive_path": computedS("Directory this run was archived in, when `archive_dir` is set."),
+		},
+	}
+}
+
+func resultsSchema() schema.ListNestedAttribute {
+	f := func(desc string) schema.Float64Attribute { return schema.Float64Attribute{Computed: true, MarkdownDescription: desc} }
+	i := func(desc string) schema.Int64Attribute { return schema.Int64Attribute{Computed: true, MarkdownDescription: desc} }
+	s := func(desc string) schema.StringAttribute { return schema.StringAttribute{Computed: true, MarkdownDescription: desc} }
+	return schema.ListNestedAttribute{
+		Computed:            true,
+		MarkdownDescription: "One element per step and pair, in run order.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"step":                  i("Step number, from 1."),
+			"mss":                   i("Requested MSS; 0 = default."),
+			"direction":             s("`upload`, `download` or `bidirectional`."),
+			"repeat":                i("Repetition, from 1."),
+			"pair":                  s("Pair label."),
+			"sender_mbps":           f("Sender throughput (iperf3 `end.sum_sent`)."),
+			"receiver_mbps":         f("Receiver throughput, the goodput (iperf3 `end.sum_received`)."),
+			"retransmits":           i("TCP retransmits."),
+			"jitter_ms":             f("UDP jitter."),
+			"loss_percent":          f("UDP loss."),
+			"mss_used":              i("MSS iperf3 reports it used."),
+			"reverse_sender_mbps":   f("Bidirectional: sender throughput of the server → client half."),
+			"reverse_receiver_mbps": f("Bidirectional: receiver throughput of the server → client half."),
+			"line_rate_mbps":        f("Theoretical TCP goodput for this MSS, link speed and encapsulation."),
+			"line_rate_percent":     f("`receiver_mbps` as a share of `line_rate_mbps`."),
+			"cpu": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "CPU of each DUT inside the measured window.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"device":           s("DUT."),
+					"avg_percent":      f("Average CPU %."),
+					"max_percent":      f("Maximum CPU %."),
+					"max_core_percent": f("Busiest single core %, where the platform reports cores."),
+					"samples":          i("Number of samples."),
+				}}},
+			"power_idle_watts": f("Idle baseline before the run."),
+			"power_avg_watts":  f("Average watts during the step."),
+			"power_max_watts":  f("Maximum watts during the step."),
+			"mbps_per_watt":    f("Total receiver Mbps of the step per average watt."),
+			"started":          s("Step start, RFC 3339 UTC."),
+			"finished":         s("Step end, RFC 3339 UTC."),
+		}},
+	}
+}
+
+func (r *benchmarkRunResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	inv, err := inventoryFrom(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
+		return
+	}
+	r.inv = inv
+}
+
+// ModifyPlan checks every named device at plan time and plans a re-run
+// when a DUT's running configuration changed since the run.
+func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.inv == nil {
+		return
+	}
+	var plan benchmarkRunModel
+	if diags := req.Plan.Get(ctx, &plan); diags.HasError() {
+		return // unknown values: checked at apply
+	}
+	resp.Diagnostics.Append(r.checkDevices(plan)...)
+	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() {
+		return
+	}
+	var state benchmarkRunModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	changed, diags := r.dutConfigChanged(ctx, state)
+	resp.Diagnostics.Append(diags...)
+	if changed != "" {
+		resp.Diagnostics.AddWarning("Benchmark will re-run",
+			fmt.Sprintf("The running configuration of DUT %q changed since run %s; the benchmark is planned again.", changed, state.ID.ValueString()))
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("duts"), types.ListUnknown(dutInfoType))...)
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("duts"))
+	}
+}
+
+// checkDevices fails the plan for unknown devices, naming the attribute.
+func (r *benchmarkRunResource) checkDevices(plan benchmarkRunModel) diag.Diagnostics {
+	var diags diag.Diagnostics
+	check := func(p path.Path, name string) {
+		if name == bench.LocalHost {
+			return
+		}
+		if _, err := r.inv.Lookup(name); err != nil {
+			diags.AddAttributeError(p, "Unknown device", err.Error())
+		}
+	}
+	for i, p := range plan.Pairs {
+		check(path.Root("pairs").AtListIndex(i).AtName("client"), p.Client.ValueString())
+		check(path.Root("pairs").AtListIndex(i).AtName("server"), p.Server.ValueString())
+	}
+	for i, d := range plan.DUT {
+		if d == bench.LocalHost {
+			diags.AddAttributeError(path.Root("dut").AtListIndex(i), "Invalid DUT", "a DUT must be a device of the inventory, not \"local\"")
+			continue
+		}
+		check(path.Root("dut").AtListIndex(i), d)
+	}
+	if plan.PowerMeter != nil && !plan.PowerMeter.Device.IsNull() {
+		check(path.Root("power_meter").AtName("device"), plan.PowerMeter.Device.ValueString())
+	}
+	return diags
+}
+
+// dutConfigChanged returns the first DUT whose running configuration digest
+// differs from the one recorded at run time.
+func (r *benchmarkRunResource) dutConfigChanged(ctx context.Context, state benchmarkRunModel) (string, diag.Diagnostics) {
+	var recorded []dutInfoModel
+	diags := state.DUTs.ElementsAs(ctx, &recorded, false)
+	if diags.HasError() {
+		return "", diags
+	}
+	for _, d := range recorded {
+		dev, err := r.inv.Lookup(d.Device.ValueString())
+		if err != nil {
+			continue // reported by checkDevices
+		}
+		snap, err := dev.Snapshot(ctx)
+		if err != nil {
+			diags.AddWarning("Unable to Read DUT", fmt.Sprintf("device %q: %s; cannot tell whether its configuration changed since the run", dev.Name, err))
+			continue
+		}
+		if snap.SHA256 != d.ConfigSHA256.ValueString() {
+			return dev.Name, diags
+		}
+	}
+	return "", diags
+}
+
+type dutInfoModel struct {
+	Device       types.String `tfsdk:"device"`
+	Platform     types.String `tfsdk:"platform"`
+	Model        types.String `tfsdk:"model"`
+	Firmware     types.String `tfsdk:"firmware"`
+	ConfigSHA256 types.String `tfsdk:"config_sha256"`
+}
+
+func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan benchmarkRunModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	createTimeout, diags := plan.Timeouts.Create(ctx, 60*time.Minute)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, createTimeout)
+	defer cancel()
+
+	run, rendered, missed, err := runBenchmark(ctx, r.inv, plan)
+	if run != nil && len(run.Steps) > 0 {
+		resp.Diagnostics.Append(plan.fromRun(ctx, run, rendered)...)
+	}
+	if err != nil {
+		detail := err.Error()
+		if rendered.ArchivePath != "" {
+			detail += "\n\nWhat was measured before the failure is in " + rendered.ArchivePath
+		}
+		resp.Diagnostics.AddError("Unable to Run Benchmark", detail)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if missed != "" {
+		// The run stays in state and in the archive so its results can be
+		// read; the apply still fails, as a lab's CI needs.
+		resp.Diagnostics.AddError("Benchmark Expectations Not Met", missed)
+	}
+}
+
+// Read never re-runs: a finished benchmark is a record.
+func (r *benchmarkRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state benchmarkRunModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update only happens for `timeouts`: every other input forces a new run.
+func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state benchmarkRunModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state.Timeouts = plan.Timeouts
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Delete forgets the run; archived files stay.
+func (r *benchmarkRunResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}

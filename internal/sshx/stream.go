@@ -1,0 +1,326 @@
+package sshx
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// ErrProcClosed is what Proc.Wait reports for a command that Proc.Close
+// ended while it was still running.
+var ErrProcClosed = errors.New("process closed while running")
+
+// ErrStdoutOverflow is returned by a Proc's stdout reader, after everything
+// that was kept, when more than the buffer limit of output was left unread
+// and the rest was discarded.
+var ErrStdoutOverflow = errors.New("stdout not read fast enough: unread output exceeded the buffer limit, the rest was discarded")
+
+// stdoutBufferLimit caps the stdout a Proc keeps for its reader (a variable
+// so tests can lower it).
+var stdoutBufferLimit = 64 << 20
+
+// killGrace is how long Wait and Close wait, after sending SIGKILL and closing
+// the session, for the server to confirm the session's end before giving up
+// on it (a half-open connection would otherwise hold them until keepalives
+// notice).
+const killGrace = 500 * time.Millisecond
+
+// Proc is a remote command started with Client.Start. It holds one of the
+// client's MaxSessions slots until it ends: by exiting, by Close, by the
+// cancellation of Start's ctx, or by the connection dropping.
+type Proc struct {
+	c  *Client
+	cn *conn
+
+	sess    *ssh.Session
+	stdout  *streamBuffer
+	stderr  lockedBuffer
+	release func() // frees the session slot; idempotent
+	stopCtx func() bool
+
+	done    chan struct{} // closed when sess.Wait returned (waitErr is set)
+	waitErr error
+
+	mu        sync.Mutex
+	killCause error         // why we killed it; nil if we did not
+	killed    chan struct{} // closed once SIGKILL was sent and the session closed
+
+	finished chan struct{} // closed when res and err are final
+	res      Result
+	err      error
+}
+
+// Start runs cmd on the device and returns as soon as the command has
+// started, its stdout streaming through Proc.Stdout. Like Run it uses the
+// shared, lazily dialled connection, waits for a free MaxSessions slot
+// (giving up when ctx ends) and, if the connection is found dead when the
+// session is opened, re-dials once: the command has not been sent at that
+// point, so this never runs it twice. A failure after the session opened is
+// not retried.
+//
+// CommandTimeout does not apply: the command may run as long as it likes.
+// When ctx is cancelled the remote command is sent SIGKILL and its session is
+// closed (as Run does); Wait then reports ctx's error.
+//
+// The caller must end every Proc with Wait or Close (or cancel ctx);
+// a command that exits by itself releases its session slot on its own.
+func (c *Client) Start(ctx context.Context, cmd string) (*Proc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, c.errorf("command not started: %w", err)
+	}
+	select {
+	case c.sessions <- struct{}{}:
+	case <-ctx.Done():
+		return nil, c.errorf("waiting for a free session slot: %w", ctx.Err())
+	}
+	release := sync.OnceFunc(func() { <-c.sessions })
+	p, err := c.start(ctx, cmd, release)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (c *Client) start(ctx context.Context, cmd string, release func()) (*Proc, error) {
+	cn, err := c.getConn(ctx)
+	if err != nil {
+		return nil, c.errorf("%w", err)
+	}
+	sess, lost, err := newSession(cn)
+	if lost {
+		c.discard(cn)
+		if ctx.Err() != nil {
+			return nil, c.errorf("connection lost: %w", err)
+		}
+		var dialErr error
+		if cn, dialErr = c.getConn(ctx); dialErr != nil {
+			return nil, c.errorf("connection lost (%v); reconnecting: %w", err, dialErr)
+		}
+		sess, lost, err = newSession(cn)
+		if lost {
+			c.discard(cn)
+		}
+	}
+	if err != nil {
+		return nil, c.errorf("%w", err)
+	}
+
+	p := &Proc{
+		c:        c,
+		cn:       cn,
+		sess:     sess,
+		stdout:   newStreamBuffer(stdoutBufferLimit),
+		release:  release,
+		done:     make(chan struct{}),
+		killed:   make(chan struct{}),
+		finished: make(chan struct{}),
+	}
+	sess.Stdout, sess.Stderr = p.stdout, &p.stderr
+	if err := sess.Start(cmd); err != nil {
+		_ = sess.Close()
+		if connLost(err, cn) {
+			c.discard(cn)
+		}
+		return nil, c.errorf("start command: %w", err)
+	}
+	go func() {
+		p.waitErr = sess.Wait()
+		close(p.done)
+	}()
+	p.stopCtx = context.AfterFunc(ctx, func() { p.kill(ctx.Err()) })
+	go p.finish()
+	return p, nil
+}
+
+// newSession opens a session on cn. lost reports that the failure was the
+// connection dropping, so that a new connection may succeed.
+func newSession(cn *conn) (sess *ssh.Session, lost bool, err error) {
+	sess, err = cn.client.NewSession()
+	if err == nil {
+		return sess, false, nil
+	}
+	// An explicit rejection comes from a live server (e.g. its session
+	// limit): the connection is fine, do not tear it down.
+	var rejected *ssh.OpenChannelError
+	if errors.As(err, &rejected) {
+		return nil, false, fmt.Errorf("open session: %w", err)
+	}
+	return nil, true, fmt.Errorf("open session: %w", err)
+}
+
+// Stdout streams the command's standard output as it arrives, ending with
+// io.EOF once the command has ended and everything received was read.
+//
+// Reading is optional: the output is received whether or not anyone reads
+// (the remote command never blocks on a full SSH window), and what has not
+// been read yet is kept in memory, so Wait may be called first and Stdout
+// read to the end afterwards. Beyond 64 MiB of unread output the rest is
+// discarded and the reader gets ErrStdoutOverflow after the kept part.
+// Stdout returns the same reader on every call; it is not safe for
+// concurrent reads.
+func (p *Proc) Stdout() io.Reader { return p.stdout }
+
+// Wait blocks until the command ends and returns its stderr and exit status
+// (Result.Stdout is empty: stdout is streamed). As with Run, a non-zero exit
+// status is not an error. The error wraps ctx's error if Start's ctx was
+// cancelled, ErrProcClosed if Close ended the command, and otherwise reports
+// a lost connection; ExitStatus is then -1. Wait may be called more than
+// once and concurrently; every call returns the same.
+func (p *Proc) Wait() (Result, error) {
+	<-p.finished
+	return p.res, p.err
+}
+
+// Close ends the command if it still runs (SIGKILL, then closing the
+// session), waits briefly for the session to wind down, and releases the
+// session slot. It is idempotent and returns nil.
+func (p *Proc) Close() error {
+	p.kill(ErrProcClosed)
+	<-p.finished
+	return nil
+}
+
+// kill sends SIGKILL and closes the session unless the command has already
+// ended or was killed before. OpenSSH's sshd kills the process on the signal
+// request; closing only our end would leave it running on the router.
+func (p *Proc) kill(cause error) {
+	p.mu.Lock()
+	select {
+	case <-p.done:
+		p.mu.Unlock()
+		return
+	default:
+	}
+	if p.killCause != nil {
+		p.mu.Unlock()
+		return
+	}
+	p.killCause = cause
+	p.mu.Unlock()
+
+	_ = p.sess.Signal(ssh.SIGKILL)
+	_ = p.sess.Close()
+	close(p.killed)
+}
+
+// finish waits for the end of the command (or for a kill and its grace
+// period), frees its resources and settles the result.
+func (p *Proc) finish() {
+	naturally := false
+	select {
+	case <-p.done:
+		naturally = true
+	case <-p.killed:
+		select {
+		case <-p.done:
+			naturally = true
+		case <-time.After(killGrace):
+		}
+	}
+	p.stopCtx()
+	_ = p.sess.Close()
+	p.release()
+
+	p.mu.Lock()
+	cause := p.killCause
+	p.mu.Unlock()
+
+	p.res = Result{Stderr: p.stderr.String()}
+	switch {
+	case cause != nil:
+		p.res.ExitStatus = -1
+		if errors.Is(cause, ErrProcClosed) {
+			p.err = p.c.errorf("%w, the remote command was killed", ErrProcClosed)
+		} else {
+			p.err = p.c.errorf("command cancelled, the remote command was killed: %w", cause)
+		}
+	case naturally && p.waitErr == nil:
+	default:
+		var exit *ssh.ExitError
+		if errors.As(p.waitErr, &exit) {
+			p.res.ExitStatus = exit.ExitStatus()
+			break
+		}
+		p.res.ExitStatus = -1
+		if connLost(p.waitErr, p.cn) {
+			p.c.discard(p.cn)
+			p.err = p.c.errorf("connection lost: command failed: %w", p.waitErr)
+		} else {
+			p.err = p.c.errorf("command failed: %w", p.waitErr)
+		}
+	}
+	// After a natural end the session's stdout copy has finished (Wait
+	// waits for it); after a kill whatever arrives later is dropped.
+	p.stdout.closeWrite()
+	close(p.finished)
+}
+
+// streamBuffer is a pipe whose writer never blocks: what the reader has not
+// consumed yet is kept in memory (up to limit bytes, then the rest is
+// dropped and the reader eventually gets ErrStdoutOverflow). Reads block
+// until there is data or the writer side is closed.
+type streamBuffer struct {
+	mu       sync.Mutex
+	cond     sync.Cond
+	buf      bytes.Buffer
+	limit    int
+	closed   bool
+	overflow bool
+}
+
+func newStreamBuffer(limit int) *streamBuffer {
+	b := &streamBuffer{limit: limit}
+	b.cond.L = &b.mu
+	return b
+}
+
+// Write keeps p for the reader. It never fails: after closeWrite or an
+// overflow, data is silently discarded so the producer keeps draining.
+func (b *streamBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || b.overflow {
+		return len(p), nil
+	}
+	if room := b.limit - b.buf.Len(); len(p) > room {
+		b.buf.Write(p[:max(room, 0)])
+		b.overflow = true
+	} else {
+		b.buf.Write(p)
+	}
+	b.cond.Broadcast()
+	return len(p), nil
+}
+
+func (b *streamBuffer) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.buf.Len() == 0 && !b.closed && !b.overflow {
+		b.cond.Wait()
+	}
+	if b.buf.Len() > 0 {
+		return b.buf.Read(p)
+	}
+	if b.overflow {
+		return 0, ErrStdoutOverflow
+	}
+	return 0, io.EOF
+}
+
+// closeWrite ends the stream: the reader gets io.EOF after the kept data.
+func (b *streamBuffer) closeWrite() {
+	b.mu.Lock()
+	b.closed = true
+	b.cond.Broadcast()
+	b.mu.Unlock()
+}
