@@ -115,7 +115,7 @@ type PairResult struct {
 	Retransmits  int
 	JitterMs     float64 // UDP
 	LossPercent  float64 // UDP
-	MSS          int     // what iperf3 reports it used (start.tcp_mss or tcp_mss_default)
+	MSS          int     // on the -M scale: start.tcp_mss, or tcp_mss_default converted with linerate.DefaultMSS
 
 	ReverseSenderMbps   float64
 	ReverseReceiverMbps float64
