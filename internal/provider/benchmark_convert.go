@@ -63,19 +63,7 @@ func (m benchmarkRunModel) toBenchPlan(ctx context.Context) (bench.Plan, bench.E
 	if !m.Encapsulation.IsNull() && !m.Encapsulation.IsUnknown() {
 		diags.Append(m.Encapsulation.As(ctx, &enc, basetypes.ObjectAsOptions{})...)
 	}
-	p.Encapsulation = bench.Encapsulation{
-		Timestamps:    enc.Timestamps.IsNull() || enc.Timestamps.ValueBool(),
-		VLAN:          enc.VLAN.ValueBool(),
-		PPPoE:         enc.PPPoE.ValueBool(),
-		ESPCipher:     enc.ESPCipher.ValueString(),
-		ESPMode:       enc.ESPMode.ValueString(),
-		NATT:          enc.NATT.ValueBool(),
-		OpenVPNProto:  enc.OpenVPNProto.ValueString(),
-		OpenVPNCipher: enc.OpenVPNCipher.ValueString(),
-	}
-	if t := enc.Tunnel.ValueString(); t != "none" {
-		p.Encapsulation.Tunnel = t
-	}
+	p.Encapsulation = enc.toBench()
 	var e bench.Expect
 	if x := m.Expect; x != nil {
 		e.MinMbps = float64Ptr(x.MinMbps)

@@ -162,7 +162,7 @@ func (p *routerlabProvider) Resources(context.Context) []func() resource.Resourc
 }
 
 func (p *routerlabProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewDeviceDataSource, NewRunningConfigDataSource}
+	return []func() datasource.DataSource{NewDeviceDataSource, NewRunningConfigDataSource, NewLineRateDataSource, NewBenchmarkArchiveDataSource}
 }
 
 // inventoryFrom is the shared Configure step of resources and data sources.

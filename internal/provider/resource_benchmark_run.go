@@ -34,9 +34,9 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*benchmarkRunResource)(nil)
-	_ resource.ResourceWithConfigure   = (*benchmarkRunResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*benchmarkRunResource)(nil)
+	_ resource.Resource               = (*benchmarkRunResource)(nil)
+	_ resource.ResourceWithConfigure  = (*benchmarkRunResource)(nil)
+	_ resource.ResourceWithModifyPlan = (*benchmarkRunResource)(nil)
 )
 
 // NewBenchmarkRunResource is the routerlab_benchmark_run constructor.
@@ -283,7 +283,7 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
 			"archive_dir": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "Directory (on the machine running Terraform) where each run writes `<id>/{run.json,results.md,results.csv,chart.svg}`. Never deleted or overwritten, so a history builds up in git."},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true}),
+			"timeouts": describedTimeouts(ctx),
 
 			"started":        computedS("Start of the run, RFC 3339 UTC."),
 			"finished":       computedS("End of the run, RFC 3339 UTC."),
@@ -313,9 +313,15 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 }
 
 func resultsSchema() schema.ListNestedAttribute {
-	f := func(desc string) schema.Float64Attribute { return schema.Float64Attribute{Computed: true, MarkdownDescription: desc} }
-	i := func(desc string) schema.Int64Attribute { return schema.Int64Attribute{Computed: true, MarkdownDescription: desc} }
-	s := func(desc string) schema.StringAttribute { return schema.StringAttribute{Computed: true, MarkdownDescription: desc} }
+	f := func(desc string) schema.Float64Attribute {
+		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	i := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+	}
+	s := func(desc string) schema.StringAttribute {
+		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
 	return schema.ListNestedAttribute{
 		Computed:            true,
 		MarkdownDescription: "One element per step and pair, in run order.",
@@ -509,4 +515,20 @@ func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRe
 }
 
 // Delete forgets the run; archived files stay.
-func (r *benchmarkRunResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *benchmarkRunResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
+
+// describedTimeouts is the timeouts block with descriptions for the docs.
+func describedTimeouts(ctx context.Context) schema.Attribute {
+	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true})
+	nested, ok := a.(schema.SingleNestedAttribute)
+	if !ok {
+		return a
+	}
+	nested.MarkdownDescription = "How long the whole run may take."
+	if c, ok := nested.Attributes["create"].(schema.StringAttribute); ok {
+		c.MarkdownDescription = "A Go duration such as `30m` or `2h` (default `60m`). When it runs out, every iperf3 the run started is stopped and the apply fails."
+		nested.Attributes["create"] = c
+	}
+	return nested
+}
