@@ -88,8 +88,8 @@ func float64Ptr(v types.Float64) *float64 {
 func (m *benchmarkRunModel) fromRun(ctx context.Context, run *bench.Run, rendered renderedRun) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(run.ID)
-	m.Started = types.StringValue(run.Started.UTC().Format(time.RFC3339))
-	m.Finished = types.StringValue(run.Finished.UTC().Format(time.RFC3339))
+	m.Started = types.StringValue(run.Started.UTC().Format(time.RFC3339Nano))
+	m.Finished = types.StringValue(run.Finished.UTC().Format(time.RFC3339Nano))
 	m.Iperf3Version = types.StringValue(run.Iperf3Version)
 
 	duts := make([]attr.Value, 0, len(run.DUTs))
@@ -140,7 +140,7 @@ func (m *benchmarkRunModel) fromRun(ctx context.Context, run *bench.Run, rendere
 				"reverse_receiver_mbps": types.Float64Value(p.ReverseReceiverMbps),
 				"line_rate_mbps":        types.Float64Value(p.LineRateMbps), "line_rate_percent": types.Float64Value(p.LineRatePercent),
 				"cpu":     types.ListValueMust(cpuStatType, cpus),
-				"started": types.StringValue(s.Started.UTC().Format(time.RFC3339)), "finished": types.StringValue(s.Finished.UTC().Format(time.RFC3339)),
+				"started": types.StringValue(s.Started.UTC().Format(time.RFC3339Nano)), "finished": types.StringValue(s.Finished.UTC().Format(time.RFC3339Nano)),
 			}
 			for k, pv := range power {
 				v[k] = pv

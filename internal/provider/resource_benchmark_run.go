@@ -285,8 +285,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Directory (on the machine running Terraform) where each run writes `<id>/{run.json,results.md,results.csv,chart.svg}`. Never deleted or overwritten, so a history builds up in git."},
 			"timeouts": describedTimeouts(ctx),
 
-			"started":        computedS("Start of the run, RFC 3339 UTC."),
-			"finished":       computedS("End of the run, RFC 3339 UTC."),
+			"started":        computedS("Start of the run, RFC 3339 UTC with sub-second precision."),
+			"finished":       computedS("End of the run, RFC 3339 UTC with sub-second precision."),
 			"iperf3_version": computedS("iperf3 version of the first client."),
 			"duts": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Each DUT as it was at run time.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -353,8 +353,8 @@ func resultsSchema() schema.ListNestedAttribute {
 			"power_avg_watts":  f("Average watts during the step."),
 			"power_max_watts":  f("Maximum watts during the step."),
 			"mbps_per_watt":    f("Total receiver Mbps of the step per average watt."),
-			"started":          s("Step start, RFC 3339 UTC."),
-			"finished":         s("Step end, RFC 3339 UTC."),
+			"started":          s("Step start, RFC 3339 UTC with sub-second precision."),
+			"finished":         s("Step end, RFC 3339 UTC with sub-second precision."),
 		}},
 	}
 }

@@ -124,23 +124,46 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+
+	// Samplers live for the whole run; each step reads its own window.
+	// Their first reading takes a second (a /proc/stat delta), so they
+	// start while the hosts are checked.
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	defer stopSampling()
+	samplers := make([]*cpu.Sampler, len(env.DUTs))
+	samplerErrs := make(chan error, len(env.DUTs))
+	for i, d := range env.DUTs {
+		if d.CPU == nil {
+			samplerErrs <- nil
+			continue
+		}
+		samplers[i] = cpu.NewSampler(d.CPU)
+		go func() {
+			if err := samplers[i].Start(sampleCtx); err != nil {
+				samplerErrs <- fmt.Errorf("CPU sampling on DUT %s: %w", d.Info.Device, err)
+				return
+			}
+			samplerErrs <- nil
+		}()
+	}
 	if run.Hosts, err = describeHosts(ctx, plan, clients, servers); err != nil {
 		return nil, err
 	}
 	run.Iperf3Version = run.Hosts[0].Iperf3Version
-
-	// Samplers live for the whole run; each step reads its own window.
-	sampleCtx, stopSampling := context.WithCancel(ctx)
-	defer stopSampling()
-	samplers := make([]*cpu.Sampler, len(env.DUTs))
-	for i, d := range env.DUTs {
-		if d.CPU == nil {
-			continue
+	// The samplers' first reading is checked after the first step, so
+	// that its second of waiting overlaps the step's warm-up.
+	samplersChecked := false
+	checkSamplers := func() error {
+		if samplersChecked {
+			return nil
 		}
-		samplers[i] = cpu.NewSampler(d.CPU)
-		if err := samplers[i].Start(sampleCtx); err != nil {
-			return nil, fmt.Errorf("CPU sampling on DUT %s: %w", d.Info.Device, err)
+		samplersChecked = true
+		for range env.DUTs {
+			if err := <-samplerErrs; err != nil {
+				return err
+			}
 		}
+		return nil
 	}
 	var idle float64
 	if env.Power != nil {
@@ -162,31 +185,61 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 			run.Finished = env.now().UTC()
 			return run, fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
 		}
+		if err := checkSamplers(); err != nil {
+			return run, err
+		}
+		run.Steps = append(run.Steps, *res)
+		env.logf("step %d/%d done: %s", step.Index+1, len(steps), stepSummary(*res))
+	}
+	// CPU and power figures are summarised once at the end: waiting for
+	// the sample that closes each window after every step would add up to
+	// a second per step.
+	if err := summariseSamples(ctx, run, plan, env, samplers, idle); err != nil {
+		return run, err
+	}
+	run.Finished = env.now().UTC()
+	return run, nil
+}
+
+// summariseSamples fills each step's CPU and power figures from the
+// samples taken inside its measured window (after the warm-up).
+func summariseSamples(ctx context.Context, run *bench.Run, plan bench.Plan, env Env, samplers []*cpu.Sampler, idle float64) error {
+	if len(run.Steps) == 0 {
+		return nil
+	}
+	last := run.Steps[len(run.Steps)-1].Finished
+	for i, s := range samplers {
+		if s == nil {
+			continue
+		}
+		if err := s.WaitPast(ctx, last); err != nil {
+			return fmt.Errorf("CPU sampling on DUT %s: %w", env.DUTs[i].Info.Device, err)
+		}
+	}
+	if env.Power != nil {
+		if err := env.Power.WaitPast(ctx, last); err != nil {
+			return fmt.Errorf("power meter: %w", err)
+		}
+	}
+	for k := range run.Steps {
+		res := &run.Steps[k]
+		from := res.Started.Add(plan.Omit)
+		res.CPU = nil
 		for i, s := range samplers {
-			if s == nil {
-				continue
+			if s != nil {
+				res.CPU = append(res.CPU, s.StatsBetween(env.DUTs[i].Info.Device, from, res.Finished))
 			}
-			if err := s.WaitPast(ctx, res.Finished); err != nil {
-				return run, fmt.Errorf("CPU sampling on DUT %s: %w", env.DUTs[i].Info.Device, err)
-			}
-			res.CPU = append(res.CPU, s.StatsBetween(env.DUTs[i].Info.Device, res.Started.Add(plan.Omit), res.Finished))
 		}
 		if env.Power != nil {
-			if err := env.Power.WaitPast(ctx, res.Finished); err != nil {
-				return run, fmt.Errorf("power meter: %w", err)
-			}
-			ps := env.Power.StatsBetween(res.Started.Add(plan.Omit), res.Finished)
+			ps := env.Power.StatsBetween(from, res.Finished)
 			ps.IdleWatts = idle
 			if ps.AvgWatts > 0 {
 				ps.MbpsPerWatt = res.TotalReceiverMbps / ps.AvgWatts
 			}
 			res.Power = &ps
 		}
-		run.Steps = append(run.Steps, *res)
-		env.logf("step %d/%d done: %s", step.Index+1, len(steps), stepSummary(*res))
 	}
-	run.Finished = env.now().UTC()
-	return run, nil
+	return nil
 }
 
 // runStep starts a server per pair, then every client at once, and always
@@ -292,26 +345,40 @@ func resolveHosts(env Env, plan bench.Plan) (clients, servers []bench.Host, err 
 }
 
 // describeHosts records each endpoint's kernel and iperf3 version, which
-// also proves iperf3 is there before any step starts.
+// also proves iperf3 is there before any step starts. Hosts are asked at
+// the same time; the result keeps pair order.
 func describeHosts(ctx context.Context, plan bench.Plan, clients, servers []bench.Host) ([]bench.HostInfo, error) {
-	var infos []bench.HostInfo
+	var hosts []bench.Host
 	seen := map[string]bool{}
 	for i := range plan.Pairs {
 		for _, h := range []bench.Host{clients[i], servers[i]} {
-			if seen[h.Name()] {
-				continue
+			if !seen[h.Name()] {
+				seen[h.Name()] = true
+				hosts = append(hosts, h)
 			}
-			seen[h.Name()] = true
+		}
+	}
+	infos := make([]bench.HostInfo, len(hosts))
+	errs := make([]error, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			v, err := iperf3.Version(ctx, h)
 			if err != nil {
-				return nil, err
+				errs[i] = err
+				return
 			}
-			info := bench.HostInfo{Name: h.Name(), Iperf3Version: v}
+			infos[i] = bench.HostInfo{Name: h.Name(), Iperf3Version: v}
 			if out, err := h.Run(ctx, "uname -r"); err == nil && out.ExitStatus == 0 {
-				info.Kernel = strings.TrimSpace(out.Stdout)
+				infos[i].Kernel = strings.TrimSpace(out.Stdout)
 			}
-			infos = append(infos, info)
-		}
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return infos, nil
 }
