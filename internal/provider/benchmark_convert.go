@@ -85,7 +85,7 @@ func float64Ptr(v types.Float64) *float64 {
 }
 
 // fromRun stores a finished run in the model's computed attributes.
-func (m *benchmarkRunModel) fromRun(ctx context.Context, run *bench.Run, rendered renderedRun) diag.Diagnostics {
+func (m *benchmarkRunModel) fromRun(run *bench.Run, rendered renderedRun) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(run.ID)
 	m.Started = types.StringValue(run.Started.UTC().Format(time.RFC3339Nano))

@@ -474,7 +474,7 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 
 	run, rendered, missed, err := runBenchmark(ctx, r.inv, plan)
 	if run != nil && len(run.Steps) > 0 {
-		resp.Diagnostics.Append(plan.fromRun(ctx, run, rendered)...)
+		resp.Diagnostics.Append(plan.fromRun(run, rendered)...)
 	}
 	if err != nil {
 		detail := err.Error()

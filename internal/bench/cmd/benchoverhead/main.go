@@ -56,7 +56,7 @@ func run(rounds, duration, omit, mss, steps int, binDir string) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(work)
+	defer func() { _ = os.RemoveAll(work) }()
 	if err := writeConfig(work, binDir, l, duration, omit, mss, steps); err != nil {
 		return err
 	}
