@@ -295,3 +295,18 @@ func TestResultNil(t *testing.T) {
 		t.Errorf("nil report summary = %+v", s)
 	}
 }
+
+// BenchmarkParseReport measures parsing one iperf3 -J report (per pair and
+// step, so never on a hot path, but a 60 s run with -P 8 is large).
+func BenchmarkParseReport(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "tcp_parallel.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if _, err := Parse(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -124,3 +124,18 @@ func TestParseProcStat(t *testing.T) {
 		t.Fatal("want error for output without cpu lines")
 	}
 }
+
+// BenchmarkParseSnapshot measures the cost of one device read's parsing,
+// paid once per device per Terraform operation.
+func BenchmarkParseSnapshot(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "snapshot_router.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if _, err := ParseSnapshot(string(raw)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
