@@ -1,6 +1,8 @@
 package sshx
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
+
 	"bytes"
 	"context"
 	"errors"
@@ -307,7 +309,7 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 	}
 	defer sess.Close()
 
-	var stdout, stderr lockedBuffer
+	var stdout, stderr streambuf.Locked
 	sess.Stdout, sess.Stderr = &stdout, &stderr
 	if stdin != nil {
 		sess.Stdin = bytes.NewReader(stdin)
@@ -376,23 +378,4 @@ func connLost(err error, cn *conn) bool {
 		}
 	}
 	return false
-}
-
-// lockedBuffer lets us read partial output while the session's copy
-// goroutines may still be writing (after a kill).
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }

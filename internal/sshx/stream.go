@@ -1,7 +1,8 @@
 package sshx
 
 import (
-	"bytes"
+	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
+
 	"context"
 	"errors"
 	"fmt"
@@ -19,7 +20,7 @@ var ErrProcClosed = errors.New("process closed while running")
 // ErrStdoutOverflow is returned by a Proc's stdout reader, after everything
 // that was kept, when more than the buffer limit of output was left unread
 // and the rest was discarded.
-var ErrStdoutOverflow = errors.New("stdout not read fast enough: unread output exceeded the buffer limit, the rest was discarded")
+var ErrStdoutOverflow = streambuf.ErrOverflow
 
 // stdoutBufferLimit caps the stdout a Proc keeps for its reader (a variable
 // so tests can lower it).
@@ -39,8 +40,8 @@ type Proc struct {
 	cn *conn
 
 	sess    *ssh.Session
-	stdout  *streamBuffer
-	stderr  lockedBuffer
+	stdout  *streambuf.Pipe
+	stderr  streambuf.Locked
 	release func() // frees the session slot; idempotent
 	stopCtx func() bool
 
@@ -116,7 +117,7 @@ func (c *Client) start(ctx context.Context, cmd string, release func()) (*Proc, 
 		c:        c,
 		cn:       cn,
 		sess:     sess,
-		stdout:   newStreamBuffer(stdoutBufferLimit),
+		stdout:   streambuf.NewPipe(stdoutBufferLimit),
 		release:  release,
 		done:     make(chan struct{}),
 		killed:   make(chan struct{}),
@@ -258,69 +259,6 @@ func (p *Proc) finish() {
 	}
 	// After a natural end the session's stdout copy has finished (Wait
 	// waits for it); after a kill whatever arrives later is dropped.
-	p.stdout.closeWrite()
+	p.stdout.CloseWrite()
 	close(p.finished)
-}
-
-// streamBuffer is a pipe whose writer never blocks: what the reader has not
-// consumed yet is kept in memory (up to limit bytes, then the rest is
-// dropped and the reader eventually gets ErrStdoutOverflow). Reads block
-// until there is data or the writer side is closed.
-type streamBuffer struct {
-	mu       sync.Mutex
-	cond     sync.Cond
-	buf      bytes.Buffer
-	limit    int
-	closed   bool
-	overflow bool
-}
-
-func newStreamBuffer(limit int) *streamBuffer {
-	b := &streamBuffer{limit: limit}
-	b.cond.L = &b.mu
-	return b
-}
-
-// Write keeps p for the reader. It never fails: after closeWrite or an
-// overflow, data is silently discarded so the producer keeps draining.
-func (b *streamBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closed || b.overflow {
-		return len(p), nil
-	}
-	if room := b.limit - b.buf.Len(); len(p) > room {
-		b.buf.Write(p[:max(room, 0)])
-		b.overflow = true
-	} else {
-		b.buf.Write(p)
-	}
-	b.cond.Broadcast()
-	return len(p), nil
-}
-
-func (b *streamBuffer) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for b.buf.Len() == 0 && !b.closed && !b.overflow {
-		b.cond.Wait()
-	}
-	if b.buf.Len() > 0 {
-		return b.buf.Read(p)
-	}
-	if b.overflow {
-		return 0, ErrStdoutOverflow
-	}
-	return 0, io.EOF
-}
-
-// closeWrite ends the stream: the reader gets io.EOF after the kept data.
-func (b *streamBuffer) closeWrite() {
-	b.mu.Lock()
-	b.closed = true
-	b.cond.Broadcast()
-	b.mu.Unlock()
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
 )
 
 // ErrClosed is what Process.Wait reports, wrapped, for a command that
@@ -24,7 +25,7 @@ var ErrClosed = sshx.ErrProcClosed
 
 // ErrStdoutOverflow is returned by a Process's stdout reader, after the kept
 // output, when more than 64 MiB were left unread and the rest was dropped.
-var ErrStdoutOverflow = sshx.ErrStdoutOverflow
+var ErrStdoutOverflow = streambuf.ErrOverflow
 
 // SSH returns the host of device name reached through c (name "" means
 // c.Name()). Run is c.Run: a read, retried once on a dropped connection and

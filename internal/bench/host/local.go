@@ -1,6 +1,8 @@
 package host
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
+
 	"bytes"
 	"context"
 	"errors"
@@ -38,7 +40,7 @@ type localHost struct{}
 func (localHost) Name() string { return bench.LocalHost }
 
 func (localHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
-	var stdout lockedBuffer
+	var stdout streambuf.Locked
 	p, err := startLocal(ctx, cmd, &stdout)
 	if err != nil {
 		return bench.Output{}, err
@@ -55,9 +57,9 @@ func (localHost) Start(ctx context.Context, cmd string) (bench.Process, error) {
 // localProcess is a `sh -c` command in its own process group.
 type localProcess struct {
 	cmd     *exec.Cmd
-	pid     int           // of the shell, which is also the process group id
-	stream  *streamBuffer // stdout for Start; nil for Run
-	stderr  lockedBuffer
+	pid     int             // of the shell, which is also the process group id
+	stream  *streambuf.Pipe // stdout for Start; nil for Run
+	stderr  streambuf.Locked
 	stopCtx func() bool
 
 	mu sync.Mutex
@@ -80,7 +82,7 @@ func startLocal(ctx context.Context, cmd string, stdout io.Writer) (*localProces
 	}
 	p := &localProcess{finished: make(chan struct{})}
 	if stdout == nil {
-		p.stream = newStreamBuffer(stdoutBufferLimit)
+		p.stream = streambuf.NewPipe(stdoutBufferLimit)
 		stdout = p.stream
 	}
 	p.cmd = exec.Command("sh", "-c", cmd)
@@ -169,7 +171,7 @@ func (p *localProcess) wait() {
 		}
 	}
 	if p.stream != nil {
-		p.stream.closeWrite()
+		p.stream.CloseWrite()
 	}
 	close(p.finished)
 }

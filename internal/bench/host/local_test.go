@@ -1,6 +1,8 @@
 package host
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -364,7 +366,7 @@ func TestLocalStartErrors(t *testing.T) {
 }
 
 func TestStreamBuffer(t *testing.T) {
-	b := newStreamBuffer(10)
+	b := streambuf.NewPipe(10)
 	got := make(chan string, 1)
 	go func() {
 		out, err := io.ReadAll(b)
@@ -373,7 +375,7 @@ func TestStreamBuffer(t *testing.T) {
 	b.Write([]byte("hello "))
 	b.Write([]byte("world!"))  // overflows: 4 bytes kept
 	b.Write([]byte("dropped")) // discarded
-	b.closeWrite()
+	b.CloseWrite()
 	if s := <-got; s != "hello worl|"+ErrStdoutOverflow.Error() {
 		t.Fatalf("got %q", s)
 	}
