@@ -5,9 +5,12 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 var _ datasource.DataSourceWithConfigure = (*deviceDataSource)(nil)
@@ -61,14 +64,8 @@ func (d *deviceDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dev, err := d.inv.Lookup(m.Device.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read Device", err.Error())
-		return
-	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
+	dev, snap := readDevice(ctx, d.inv, m.Device.ValueString(), "Unable to Read Device", &resp.Diagnostics)
+	if snap == nil {
 		return
 	}
 	m.Platform = types.StringValue(string(dev.Platform))
@@ -78,4 +75,20 @@ func (d *deviceDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	m.Serial = types.StringValue(snap.Facts.Serial)
 	m.CPUCount = types.Int64Value(int64(snap.Facts.CPUCount))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// readDevice looks a device up and reads its (per-operation cached)
+// snapshot, reporting failures under action; snap is nil on failure.
+func readDevice(ctx context.Context, inv *Inventory, name, action string, diags *diag.Diagnostics) (*Device, *device.Snapshot) {
+	dev, err := inv.Lookup(name)
+	if err != nil {
+		diags.AddAttributeError(path.Root("device"), action, err.Error())
+		return nil, nil
+	}
+	snap, err := dev.Snapshot(ctx)
+	if err != nil {
+		diags.AddError(action, fmt.Sprintf("device %q: %s", dev.Name, err))
+		return nil, nil
+	}
+	return dev, snap
 }

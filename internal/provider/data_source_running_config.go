@@ -2,11 +2,9 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -53,14 +51,8 @@ func (d *runningConfigDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dev, err := d.inv.Lookup(m.Device.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read Running Config", err.Error())
-		return
-	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Running Config", fmt.Sprintf("device %q: %s", dev.Name, err))
+	_, snap := readDevice(ctx, d.inv, m.Device.ValueString(), "Unable to Read Running Config", &resp.Diagnostics)
+	if snap == nil {
 		return
 	}
 	m.Text = types.StringValue(snap.Text)
