@@ -310,3 +310,21 @@ func BenchmarkParseReport(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParse: any iperf3 output gives a report or an error, never a panic.
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"tcp_upload.json", "udp.json", "tcp_bidir.json", "error_refused.json"} {
+		raw, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw)
+	}
+	f.Add([]byte("iperf3: command not found"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Parse(data)
+		if err == nil {
+			_ = r.Result() // must not panic on whatever parsed
+		}
+	})
+}

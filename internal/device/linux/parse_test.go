@@ -139,3 +139,21 @@ func BenchmarkParseSnapshot(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParseSnapshot: whatever a device prints, parsing returns an error or
+// a snapshot, never a panic.
+func FuzzParseSnapshot(f *testing.F) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "snapshot_router.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(raw))
+	f.Add("##facts\n6.1\nx86_64\nnot-a-number\n")
+	f.Add("##facts\n##hostname\n##link\n[]\n##addr\n[]\n##route4\n[]\n##route6\n[]\n##sysctl\n1 0\n##nft\n{}\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		snap, err := ParseSnapshot(out)
+		if err == nil && (snap == nil || len(snap.SHA256) != 64) {
+			t.Fatalf("no error but snapshot %+v", snap)
+		}
+	})
+}
