@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 )
 
 // Linux limits that ValidateRouter enforces before anything is sent.
@@ -73,7 +74,7 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) (str
 	}
 	var cmds []string
 	if desired.Hostname != nil && *desired.Hostname != observed.Hostname {
-		cmds = append(cmds, "hostname "+shellQuote(*desired.Hostname))
+		cmds = append(cmds, "hostname "+shell.Quote(*desired.Hostname))
 	}
 	for _, name := range device.SortedKeys(desired.Interfaces) {
 		cmds = append(cmds, renderInterface(name, desired.Interfaces[name], observed.Interfaces[name])...)
@@ -94,12 +95,12 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) (str
 
 func renderInterface(name string, want device.InterfaceConfig, have device.InterfaceState) []string {
 	var cmds []string
-	dev := shellQuote(name)
+	dev := shell.Quote(name)
 	if want.MTU != nil && *want.MTU != have.MTU {
 		cmds = append(cmds, fmt.Sprintf("ip link set dev %s mtu %d", dev, *want.MTU))
 	}
 	if want.Description != nil && *want.Description != have.Description {
-		cmds = append(cmds, fmt.Sprintf("ip link set dev %s alias %s", dev, shellQuote(*want.Description)))
+		cmds = append(cmds, fmt.Sprintf("ip link set dev %s alias %s", dev, shell.Quote(*want.Description)))
 	}
 	if want.Addresses != nil {
 		// Remove first: an address moving to another prefix length must
@@ -141,7 +142,7 @@ func renderRoute(dst string, want *device.Route, owned map[string]device.Route) 
 		add += " via " + want.Gateway
 	}
 	if want.Interface != "" {
-		add += " dev " + shellQuote(want.Interface)
+		add += " dev " + shell.Quote(want.Interface)
 	}
 	if want.Metric != nil {
 		add += " metric " + strconv.Itoa(*want.Metric)
@@ -194,16 +195,4 @@ EOF`, nftTable, notrackPrerouting, notrackOutput)}
 		fmt.Sprintf("nft delete chain inet %s %s 2>/dev/null || true", nftTable, notrackOutput),
 		fmt.Sprintf("nft list table inet %[1]s 2>/dev/null | grep -q chain || nft delete table inet %[1]s 2>/dev/null || true", nftTable),
 	}
-}
-
-// shellQuote quotes s for a POSIX shell: inside single quotes every byte is
-// literal, and a single quote is closed, escaped and reopened.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		safe := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@=+,", r)
-		return !safe
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,7 +1,6 @@
 package linux
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -100,27 +99,4 @@ func TestRenderUnknownInterface(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "interface eth9 not found on the device; it has: eth1, eth2, lo") {
 		t.Fatalf("err = %v", err)
 	}
-}
-
-// FuzzShellQuote proves a quoted value reaches a real POSIX shell unchanged.
-func FuzzShellQuote(f *testing.F) {
-	for _, s := range []string{"", "plain", "it's", `a "b" $(c) ; d`, "back\\slash", "tab\tx", "ünïcode", "'", "''", "$HOME", "`id`", "a\nb"} {
-		f.Add(s)
-	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		f.Skip("no sh")
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if strings.ContainsRune(s, 0) {
-			t.Skip("NUL cannot be an argument")
-		}
-		out, err := exec.Command(sh, "-c", "printf %s "+shellQuote(s)).Output()
-		if err != nil {
-			t.Fatalf("sh failed for %q: %v", s, err)
-		}
-		if string(out) != s {
-			t.Fatalf("round trip: got %q want %q", out, s)
-		}
-	})
 }
