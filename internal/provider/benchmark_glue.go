@@ -29,6 +29,42 @@ func (inv *Inventory) benchHost(name string) (bench.Host, error) {
 	return host.SSH(name, dev.client), nil
 }
 
+// validateBenchmark checks at plan time everything the engine would refuse:
+// link speed, encapsulation, MSS, ports, targets and the power meter.
+func validateBenchmark(ctx context.Context, m benchmarkRunModel) error {
+	plan, _, diags := m.toBenchPlan(ctx)
+	if diags.HasError() {
+		return nil // unknown values: checked at apply
+	}
+	var errs []error
+	var err error
+	if plan.LinkMbps, err = linerate.LinkMbps(m.LinkSpeed.ValueString()); err != nil {
+		errs = append(errs, fmt.Errorf("link_speed: %w", err))
+		plan.LinkMbps = 1000 // keep checking the rest
+	}
+	if err := runner.Validate(plan); err != nil {
+		errs = append(errs, err)
+	}
+	if pm := m.PowerMeter; pm != nil {
+		cfg := powerConfig(pm)
+		if cfg.Type == power.TypeCommand || cfg.Type == power.TypeRouterOSHealth {
+			cfg.Host = host.Local() // stands in for the device, which is checked by name
+		}
+		if err := cfg.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("power_meter: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func powerConfig(pm *powerModel) power.Config {
+	return power.Config{
+		Type: pm.Type.ValueString(), URL: pm.URL.ValueString(), JSONPath: pm.JSONPath.ValueString(),
+		Command: pm.Command.ValueString(), Gen: int(pm.Gen.ValueInt64()), Channel: int(pm.Channel.ValueInt64()),
+		IdleWatts: pm.IdleWatts.ValueFloat64(), LoadWatts: pm.LoadWatts.ValueFloat64(),
+	}
+}
+
 // runBenchmark runs the plan and renders the results. A run that measured
 // but missed an expectation returns the miss table in missed; a run that
 // failed returns what it measured so far (if anything) and the error.
@@ -55,11 +91,7 @@ func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (run
 		env.DUTs = append(env.DUTs, dut)
 	}
 	if pm := m.PowerMeter; pm != nil {
-		cfg := power.Config{
-			Type: pm.Type.ValueString(), URL: pm.URL.ValueString(), JSONPath: pm.JSONPath.ValueString(),
-			Command: pm.Command.ValueString(), Gen: int(pm.Gen.ValueInt64()), Channel: int(pm.Channel.ValueInt64()),
-			IdleWatts: pm.IdleWatts.ValueFloat64(), LoadWatts: pm.LoadWatts.ValueFloat64(),
-		}
+		cfg := powerConfig(pm)
 		if d := pm.Device.ValueString(); d != "" {
 			if cfg.Host, err = inv.benchHost(d); err != nil {
 				return nil, rendered, "", fmt.Errorf("power_meter.device: %w", err)

@@ -203,7 +203,7 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Validators:          []validator.String{stringvalidator.RegexMatches(udpRateRE, "must be an iperf3 rate such as 500M or 1G")},
 				MarkdownDescription: "Target rate for UDP (iperf3 `-b`), e.g. `950M`. Default `1G` for UDP."},
 			"mss": schema.ListAttribute{ElementType: types.Int64Type, Optional: true, PlanModifiers: replaceL,
-				Validators:          []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(0, 9000))},
+				Validators:          []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(0, 9216))},
 				MarkdownDescription: "MSS sweep (iperf3 `-M`); `0` means the default MSS, as the seeds' \"1460(指定なし)\". Default: one step at the default MSS."},
 			"directions": schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true, PlanModifiers: replaceL,
 				Default:             listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{types.StringValue("upload")})),
@@ -379,6 +379,9 @@ func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return // unknown values: checked at apply
 	}
 	resp.Diagnostics.Append(r.checkDevices(plan)...)
+	if err := validateBenchmark(ctx, plan); err != nil {
+		resp.Diagnostics.AddError("Invalid Benchmark", err.Error())
+	}
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() {
 		return
 	}
@@ -405,7 +408,7 @@ func (r *benchmarkRunResource) checkDevices(plan benchmarkRunModel) diag.Diagnos
 			return
 		}
 		if _, err := r.inv.Lookup(name); err != nil {
-			diags.AddAttributeError(p, "Unknown device", err.Error())
+			diags.AddAttributeError(p, "Unknown device", fmt.Sprintf("%s: %s", p, err))
 		}
 	}
 	for i, p := range plan.Pairs {
@@ -414,7 +417,7 @@ func (r *benchmarkRunResource) checkDevices(plan benchmarkRunModel) diag.Diagnos
 	}
 	for i, d := range plan.DUT {
 		if d == bench.LocalHost {
-			diags.AddAttributeError(path.Root("dut").AtListIndex(i), "Invalid DUT", "a DUT must be a device of the inventory, not \"local\"")
+			diags.AddAttributeError(path.Root("dut").AtListIndex(i), "Invalid DUT", fmt.Sprintf("dut[%d]: a DUT must be a device of the inventory, not \"local\"", i))
 			continue
 		}
 		check(path.Root("dut").AtListIndex(i), d)

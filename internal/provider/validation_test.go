@@ -186,3 +186,32 @@ func TestErrorsHideSecrets(t *testing.T) {
 		t.Fatalf("error leaks the password: %v", err)
 	}
 }
+
+// Benchmark inputs the engine would refuse fail at plan, before anything
+// runs on a host.
+func TestPlanValidationBenchmark(t *testing.T) {
+	devs := providerWith(fmt.Sprintf(`a = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }
+    b = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey, someHostKey))
+	bench := func(body string) string {
+		return devs + "resource \"routerlab_benchmark_run\" \"x\" {\n" + body + "\n}\n"
+	}
+	pair := `pairs = [{ client = "a", server = "b", target = "198.18.2.10" }]`
+	cases := []struct{ name, config, want string }{
+		{"unknown client", bench(`pairs = [{ client = "nope", server = "b", target = "198.18.2.10" }]`),
+			`(?s)pairs\[0\].client.*device "nope" is not in the provider's devices map; known devices: a, b`},
+		{"local DUT", bench(pair + "\n dut = [\"local\"]"), `(?s)a DUT must be a device of the inventory`},
+		{"same port twice", bench(`pairs = [
+  { name = "one", client = "a", server = "b", target = "198.18.2.10", port = 5300 },
+  { name = "two", client = "a", server = "b", target = "198.18.2.11", port = 5300 },
+]`), `(?s)pairs one and two both use port 5300 on b`},
+		{"bad link speed", bench(pair + "\n link_speed = \"fast\""), `(?s)link_speed`},
+		{"bad ESP cipher", bench(pair + "\n encapsulation = { tunnel = \"ipsec\", esp_cipher = \"rot13\" }"), `(?s)encapsulation: .*rot13`},
+		{"MSS below iperf3 minimum", bench(pair + "\n mss = [60]"), `(?s)mss 60: allowed are 0 \(default\) or 88 to 9216`},
+		{"target not an address", bench(`pairs = [{ client = "a", server = "b", target = "198.18.2.10; reboot" }]`), `(?s)is not an IP address`},
+		{"shelly without url", bench(pair + "\n power_meter = { type = \"shelly\" }"), `(?s)power_meter: .*url`},
+		{"unknown direction", bench(pair + "\n directions = [\"sideways\"]"), `(?s)directions.*sideways`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { planError(t, c.config, c.want) })
+	}
+}
