@@ -1,8 +1,6 @@
 package sshx
 
 import (
-	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
-
 	"bufio"
 	"context"
 	"errors"
@@ -402,34 +400,5 @@ func TestStartErrors(t *testing.T) {
 		if _, err := c2.Start(ctxT(t), "echo x"); err == nil {
 			t.Fatal("want a host key policy error")
 		}
-	}
-}
-
-func TestStreamBuffer(t *testing.T) {
-	b := streambuf.NewPipe(10)
-	got := make(chan string, 1)
-	go func() {
-		out, err := io.ReadAll(b)
-		got <- fmt.Sprintf("%s|%v", out, err)
-	}()
-	b.Write([]byte("hello "))
-	b.Write([]byte("world!"))  // overflows: 4 bytes kept
-	b.Write([]byte("dropped")) // discarded
-	b.CloseWrite()
-	if s := <-got; s != "hello worl|"+ErrStdoutOverflow.Error() {
-		t.Fatalf("got %q", s)
-	}
-
-	b = streambuf.NewPipe(100)
-	if n, err := b.Read(nil); n != 0 || err != nil {
-		t.Fatalf("empty read = %d, %v", n, err)
-	}
-	b.Write([]byte("abc"))
-	b.CloseWrite()
-	if n, _ := b.Write([]byte("late")); n != 4 {
-		t.Fatalf("write after close = %d", n)
-	}
-	if out, err := io.ReadAll(b); string(out) != "abc" || err != nil {
-		t.Fatalf("got %q, %v", out, err)
 	}
 }

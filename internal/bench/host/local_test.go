@@ -1,8 +1,6 @@
 package host
 
 import (
-	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
-
 	"bufio"
 	"bytes"
 	"context"
@@ -362,21 +360,5 @@ func TestLocalStartErrors(t *testing.T) {
 	cancel()
 	if _, err := Local().Start(ctx, "echo x"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("got %v", err)
-	}
-}
-
-func TestStreamBuffer(t *testing.T) {
-	b := streambuf.NewPipe(10)
-	got := make(chan string, 1)
-	go func() {
-		out, err := io.ReadAll(b)
-		got <- fmt.Sprintf("%s|%v", out, err)
-	}()
-	b.Write([]byte("hello "))
-	b.Write([]byte("world!"))  // overflows: 4 bytes kept
-	b.Write([]byte("dropped")) // discarded
-	b.CloseWrite()
-	if s := <-got; s != "hello worl|"+ErrStdoutOverflow.Error() {
-		t.Fatalf("got %q", s)
 	}
 }
