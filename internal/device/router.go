@@ -57,6 +57,12 @@ type InterfaceState struct {
 	Description string
 }
 
+// IsZero reports whether c manages nothing.
+func (c RouterConfig) IsZero() bool {
+	return c.Hostname == nil && c.Interfaces == nil && c.Routes == nil &&
+		c.IPv4Forwarding == nil && c.IPv6Forwarding == nil && c.ConnectionTracking == nil
+}
+
 // Original captures, from observed state, the values of every key desired
 // manages. Applying the result later puts the device back as it was before
 // routerlab touched it: this is how Delete restores a router. Routes that did

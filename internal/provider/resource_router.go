@@ -251,27 +251,9 @@ func (r *routerResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dev, err := r.inv.Lookup(plan.Device.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Create Router", err.Error())
-		return
-	}
-	desired := toDevice(plan)
-	var original device.RouterConfig
-	err = dev.Apply(ctx, func(drv device.Driver) error {
-		snap, err := dev.Snapshot(ctx)
-		if err != nil {
-			return err
-		}
-		original = device.Original(desired, snap.Router)
-		return drv.ApplyRouter(ctx, desired, snap.Router)
-	})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Create Router", fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
-	}
-	resp.Diagnostics.Append(setPrivateJSON(ctx, resp.Private, privateOriginal, original)...)
-	r.readInto(ctx, dev, plan, false, &resp.State, &resp.Diagnostics)
+	// Nothing was managed before: every managed key's original is read
+	// from the device now.
+	r.write(ctx, "Create", plan, device.RouterConfig{}, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
 func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -307,13 +289,21 @@ func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dev, err := r.inv.Lookup(plan.Device.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Update Router", err.Error())
-		return
-	}
 	var saved device.RouterConfig
 	resp.Diagnostics.Append(getPrivateJSON(ctx, req.Private, privateOriginal, &saved)...)
+	r.write(ctx, "Update", plan, saved, resp.Private, &resp.State, &resp.Diagnostics)
+}
+
+// write applies plan to the device, first handing back the keys the saved
+// original covers but plan no longer manages, then stores the merged
+// original (for Delete) and what the device reports.
+func (r *routerResource) write(ctx context.Context, action string, plan routerModel, saved device.RouterConfig, private privateSetter, state stateSetter, diags *diag.Diagnostics) {
+	summary := "Unable to " + action + " Router"
+	dev, err := r.inv.Lookup(plan.Device.ValueString())
+	if err != nil {
+		diags.AddAttributeError(path.Root("device"), summary, err.Error())
+		return
+	}
 	desired := toDevice(plan)
 	var merged device.RouterConfig
 	err = dev.Apply(ctx, func(drv device.Driver) error {
@@ -323,22 +313,23 @@ func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest,
 		}
 		var released device.RouterConfig
 		merged, released = device.MergeOriginal(saved, desired, snap.Router)
-		// Hand back what is no longer managed before applying the rest.
-		if err := drv.ApplyRouter(ctx, released, snap.Router); err != nil {
-			return err
-		}
-		dev.invalidate()
-		if snap, err = dev.Snapshot(ctx); err != nil {
-			return err
+		if !released.IsZero() {
+			if err := drv.ApplyRouter(ctx, released, snap.Router); err != nil {
+				return err
+			}
+			dev.invalidate()
+			if snap, err = dev.Snapshot(ctx); err != nil {
+				return err
+			}
 		}
 		return drv.ApplyRouter(ctx, desired, snap.Router)
 	})
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to Update Router", fmt.Sprintf("device %q: %s", dev.Name, err))
+		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
-	resp.Diagnostics.Append(setPrivateJSON(ctx, resp.Private, privateOriginal, merged)...)
-	r.readInto(ctx, dev, plan, false, &resp.State, &resp.Diagnostics)
+	diags.Append(setPrivateJSON(ctx, private, privateOriginal, merged)...)
+	r.readInto(ctx, dev, plan, false, state, diags)
 }
 
 func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -1,0 +1,82 @@
+package device
+
+import (
+	"reflect"
+	"testing"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func observed() RouterState {
+	return RouterState{
+		Hostname: "factory",
+		Interfaces: map[string]InterfaceState{
+			"eth1": {Name: "eth1", Addresses: []string{"198.18.1.1/24"}, MTU: 1500, Description: ""},
+			"eth2": {Name: "eth2", Addresses: []string{}, MTU: 1500},
+		},
+		Routes:         map[string]Route{"198.18.9.0/24": {Destination: "198.18.9.0/24", Gateway: "198.18.1.10"}},
+		IPv4Forwarding: false,
+	}
+}
+
+// Original records exactly the managed keys' current values; routes that
+// do not exist yet become "ensure absent".
+func TestOriginal(t *testing.T) {
+	desired := RouterConfig{
+		Hostname:       ptr("bench"),
+		Interfaces:     map[string]InterfaceConfig{"eth1": {Addresses: []string{"198.18.1.1/24", "198.18.11.1/24"}, MTU: ptr(9000)}},
+		Routes:         map[string]*Route{"198.18.100.0/24": {Destination: "198.18.100.0/24", Gateway: "198.18.2.10"}, "198.18.9.0/24": nil},
+		IPv4Forwarding: ptr(true),
+	}
+	got := Original(desired, observed())
+	want := RouterConfig{
+		Hostname:       ptr("factory"),
+		Interfaces:     map[string]InterfaceConfig{"eth1": {Addresses: []string{"198.18.1.1/24"}, MTU: ptr(1500)}},
+		Routes:         map[string]*Route{"198.18.100.0/24": nil, "198.18.9.0/24": {Destination: "198.18.9.0/24", Gateway: "198.18.1.10"}},
+		IPv4Forwarding: ptr(false),
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Original:\n got %#v\nwant %#v", got, want)
+	}
+	if !(RouterConfig{}).IsZero() || want.IsZero() {
+		t.Fatal("IsZero")
+	}
+}
+
+// MergeOriginal keeps the first-seen original of keys still managed, adds
+// originals for newly managed keys, and releases the ones dropped.
+func TestMergeOriginal(t *testing.T) {
+	saved := RouterConfig{
+		Hostname:       ptr("factory"),
+		Interfaces:     map[string]InterfaceConfig{"eth1": {MTU: ptr(1500), Description: ptr("")}},
+		Routes:         map[string]*Route{"198.18.100.0/24": nil},
+		IPv4Forwarding: ptr(false),
+	}
+	now := observed()
+	now.Hostname = "bench" // what routerlab set
+	now.Interfaces["eth1"] = InterfaceState{Name: "eth1", Addresses: []string{"198.18.1.1/24"}, MTU: 9000, Description: "lab"}
+	desired := RouterConfig{
+		Hostname:   ptr("bench2"),
+		Interfaces: map[string]InterfaceConfig{"eth1": {MTU: ptr(9000)}, "eth2": {MTU: ptr(1400)}},
+	}
+	merged, released := MergeOriginal(saved, desired, now)
+	wantMerged := RouterConfig{
+		Hostname:   ptr("factory"),
+		Interfaces: map[string]InterfaceConfig{"eth1": {MTU: ptr(1500)}, "eth2": {MTU: ptr(1500)}},
+	}
+	if !reflect.DeepEqual(merged, wantMerged) {
+		t.Errorf("merged:\n got %#v\nwant %#v", merged, wantMerged)
+	}
+	wantReleased := RouterConfig{
+		Interfaces:     map[string]InterfaceConfig{"eth1": {Description: ptr("")}},
+		Routes:         map[string]*Route{"198.18.100.0/24": nil},
+		IPv4Forwarding: ptr(false),
+	}
+	if !reflect.DeepEqual(released, wantReleased) {
+		t.Errorf("released:\n got %#v\nwant %#v", released, wantReleased)
+	}
+	// A first write has nothing to release.
+	if _, rel := MergeOriginal(RouterConfig{}, desired, now); !rel.IsZero() {
+		t.Errorf("nothing saved, released %#v", rel)
+	}
+}
