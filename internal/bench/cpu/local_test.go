@@ -145,12 +145,11 @@ func TestSamplerWithProcStatLocal(t *testing.T) {
 	}
 	from := time.Now()
 	to := from.Add(1200 * time.Millisecond)
-	s.MarkWindow(from, to)
 	if err := s.WaitPast(ctx, to); err != nil {
 		t.Fatal(err)
 	}
-	st := s.Stats("local")
+	st := s.StatsBetween("local", from, to)
 	if st.Samples != 1 || st.Device != "local" || st.AvgPercent < 0 || st.AvgPercent > 100 {
-		t.Errorf("Stats = %+v, want 1 sample in a 1.2s window", st)
+		t.Errorf("StatsBetween = %+v, want 1 sample in a 1.2s window", st)
 	}
 }

@@ -41,7 +41,7 @@ func TestSamplerWindowExcludesOmitAndTail(t *testing.T) {
 	if err := s.Start(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	s.MarkWindow(at(2), at(5)) // marked before the readings arrive
+	from, to := at(2), at(5) // known before the readings arrive
 	feed := []Reading{
 		{At: at(0.5), Percent: 100, Cores: []float64{100, 100}}, // omit
 		{At: at(1.5), Percent: 95, Cores: []float64{99, 91}},    // omit
@@ -54,21 +54,20 @@ func TestSamplerWindowExcludesOmitAndTail(t *testing.T) {
 	for _, r := range feed {
 		src.ch <- r
 	}
-	if err := s.WaitPast(t.Context(), at(5)); err != nil {
+	if err := s.WaitPast(t.Context(), to); err != nil {
 		t.Fatal(err)
 	}
-	got := s.Stats("hex")
+	got := s.StatsBetween("hex", from, to)
 	want := bench.CPUStats{Device: "hex", AvgPercent: 45, MaxPercent: 60, MaxCorePercent: 90, Samples: 4}
 	if got != want {
-		t.Errorf("Stats = %+v\nwant  %+v", got, want)
+		t.Errorf("StatsBetween = %+v\nwant  %+v", got, want)
 	}
 
-	// A later step's window, marked after its readings arrived.
-	s.MarkWindow(at(5.5), at(7))
-	if got := s.Stats("hex"); got.Samples != 1 || got.AvgPercent != 2 || got.MaxCorePercent != 3 {
-		t.Errorf("second window Stats = %+v", got)
+	// A later step's window, asked for after its readings arrived.
+	if got := s.StatsBetween("hex", at(5.5), at(7)); got.Samples != 1 || got.AvgPercent != 2 || got.MaxCorePercent != 3 {
+		t.Errorf("second window StatsBetween = %+v", got)
 	}
-	// Another view of the same readings without changing the window.
+	// Another view of the same readings.
 	if got := s.StatsBetween("hex", at(0), at(1.9)); got.Samples != 2 || got.MaxPercent != 100 {
 		t.Errorf("StatsBetween omit = %+v", got)
 	}

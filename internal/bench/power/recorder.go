@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/series"
 )
 
 // Recorder defaults.
@@ -28,30 +29,38 @@ type Sample struct {
 
 // Recorder measures a meter for a benchmark run: an idle baseline before
 // the run (MeasureIdle), then readings about once a second for the whole
-// run (Start), summarised per step over its measured window, as
-// cpu.Sampler does for CPU (MarkWindow/Stats or StatsBetween; a sample
-// counts when from ≤ At ≤ to).
+// run (Start), summarised per step over its measured window with
+// StatsBetween, as cpu.Sampler does for CPU (a sample counts when
+// from ≤ At ≤ to).
 //
-// Set Interval and IdleReads before MeasureIdle and Start.
+// Set Interval and IdleReads before MeasureIdle and Start. A Recorder
+// built as a struct literal works as well as one from NewRecorder.
 type Recorder struct {
 	Meter     Meter
 	Interval  time.Duration // between reads; 0 = DefaultInterval
 	IdleReads int           // reads averaged for the idle baseline; 0 = DefaultIdleReads
 
-	mu       sync.Mutex
-	idle     float64
-	started  bool
-	samples  []Sample
-	from, to time.Time
-	ended    bool
-	err      error
-	changed  chan struct{}
+	mu      sync.Mutex
+	idle    float64
+	started bool
+	samples *series.Series[Sample] // made on first use; see taken
 }
 
 // NewRecorder returns a Recorder over m with the default interval and
 // idle read count.
 func NewRecorder(m Meter) *Recorder {
-	return &Recorder{Meter: m, changed: make(chan struct{})}
+	return &Recorder{Meter: m}
+}
+
+// taken returns the samples taken so far, making the Series on first use
+// so that a zero Recorder works.
+func (r *Recorder) taken() *series.Series[Sample] {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.samples == nil {
+		r.samples = series.New(func(s Sample) time.Time { return s.At })
+	}
+	return r.samples
 }
 
 func (r *Recorder) interval() time.Duration {
@@ -142,12 +151,13 @@ func (r *Recorder) Start(ctx context.Context) error {
 	}
 	r.started = true
 	r.mu.Unlock()
+	samples := r.taken()
 	first, err := r.read(ctx)
 	if err != nil {
-		r.finish(err)
+		samples.Finish(err)
 		return err
 	}
-	r.add(first)
+	samples.Add(first)
 	go func() {
 		t := time.NewTicker(r.interval())
 		defer t.Stop()
@@ -155,120 +165,49 @@ func (r *Recorder) Start(ctx context.Context) error {
 		for {
 			select {
 			case <-ctx.Done():
-				r.finish(nil)
+				samples.Finish(nil)
 				return
 			case <-t.C:
 			}
 			s, err := r.read(ctx)
 			if err != nil {
 				if ctx.Err() != nil {
-					r.finish(nil)
+					samples.Finish(nil)
 					return
 				}
 				failures++
 				if failures > maxReadFailures {
-					r.finish(fmt.Errorf("%w (%d reads in a row failed)", err, failures))
+					samples.Finish(fmt.Errorf("%w (%d reads in a row failed)", err, failures))
 					return
 				}
 				continue
 			}
 			failures = 0
-			r.add(s)
+			samples.Add(s)
 		}
 	}()
 	return nil
 }
 
-func (r *Recorder) add(s Sample) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.samples = append(r.samples, s)
-	r.notifyLocked()
-}
-
-func (r *Recorder) finish(err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ended, r.err = true, err
-	r.notifyLocked()
-}
-
-func (r *Recorder) notifyLocked() {
-	if r.changed == nil {
-		r.changed = make(chan struct{})
-	}
-	close(r.changed)
-	r.changed = make(chan struct{})
-}
-
 // Err says why the recording stopped early, or nil.
-func (r *Recorder) Err() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.err
-}
-
-// MarkWindow sets the measured window Stats summarises. A zero from or to
-// leaves that side open.
-func (r *Recorder) MarkWindow(from, to time.Time) {
-	r.mu.Lock()
-	r.from, r.to = from, to
-	r.mu.Unlock()
-}
+func (r *Recorder) Err() error { return r.taken().Err() }
 
 // WaitPast blocks until a sample stamped after t exists, the recording has
 // ended, or ctx ends; it returns ctx's error, the recording's error, or nil.
 func (r *Recorder) WaitPast(ctx context.Context, t time.Time) error {
-	for {
-		r.mu.Lock()
-		if r.changed == nil {
-			r.changed = make(chan struct{})
-		}
-		n := len(r.samples)
-		done := n > 0 && r.samples[n-1].At.After(t)
-		ended, err, changed := r.ended, r.err, r.changed
-		r.mu.Unlock()
-		if done {
-			return nil
-		}
-		if ended {
-			return err
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	return r.taken().WaitPast(ctx, t)
 }
 
 // Samples returns a copy of the samples taken so far.
-func (r *Recorder) Samples() []Sample {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]Sample(nil), r.samples...)
-}
-
-// Stats summarises the window set by MarkWindow (all samples when none).
-func (r *Recorder) Stats() bench.PowerStats {
-	r.mu.Lock()
-	from, to := r.from, r.to
-	r.mu.Unlock()
-	return r.StatsBetween(from, to)
-}
+func (r *Recorder) Samples() []Sample { return r.taken().All() }
 
 // StatsBetween summarises the samples with from ≤ At ≤ to (a zero bound is
 // open) with the idle baseline. MbpsPerWatt is left for the caller, who
 // knows the throughput (see MbpsPerWatt).
 func (r *Recorder) StatsBetween(from, to time.Time) bench.PowerStats {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	st := bench.PowerStats{IdleWatts: r.idle}
+	st := bench.PowerStats{IdleWatts: r.Idle()}
 	sum := 0.0
-	for _, s := range r.samples {
-		if (!from.IsZero() && s.At.Before(from)) || (!to.IsZero() && s.At.After(to)) {
-			continue
-		}
+	for _, s := range r.taken().Between(from, to) {
 		st.Samples++
 		sum += s.Watts
 		st.MaxWatts = max(st.MaxWatts, s.Watts)

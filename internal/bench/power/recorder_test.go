@@ -89,10 +89,9 @@ func TestRecorderManualIdle(t *testing.T) {
 	if err := r.WaitPast(ctx, to); err != nil {
 		t.Fatal(err)
 	}
-	r.MarkWindow(from, to)
-	st := r.Stats()
+	st := r.StatsBetween(from, to)
 	if st.IdleWatts != 2.7 || st.AvgWatts != 2.9 || st.MaxWatts != 2.9 || st.Samples < 1 || st.MbpsPerWatt != 0 {
-		t.Errorf("Stats = %+v", st)
+		t.Errorf("StatsBetween = %+v", st)
 	}
 }
 
@@ -123,11 +122,10 @@ func TestRecorderWindow(t *testing.T) {
 		}
 	}
 	// The window holds samples 2..4 (8.8, 9.0, 8.6): warm-up and tail are out.
-	r.MarkWindow(s[2].At, s[4].At)
-	st := r.Stats()
+	st := r.StatsBetween(s[2].At, s[4].At)
 	want := bench.PowerStats{AvgWatts: (8.8 + 9.0 + 8.6) / 3, MaxWatts: 9.0, Samples: 3}
 	if math.Abs(st.AvgWatts-want.AvgWatts) > 1e-9 || st.MaxWatts != want.MaxWatts || st.Samples != want.Samples || st.IdleWatts != 0 {
-		t.Errorf("Stats = %+v, want %+v", st, want)
+		t.Errorf("StatsBetween = %+v, want %+v", st, want)
 	}
 	if st := r.StatsBetween(s[5].At.Add(time.Nanosecond), s[5].At.Add(2*time.Nanosecond)); st.Samples != 0 || st.AvgWatts != 0 {
 		t.Errorf("empty window Stats = %+v", st)
@@ -163,8 +161,8 @@ func TestRecorderStopsAfterFailures(t *testing.T) {
 	if !errors.Is(r.Err(), fail) {
 		t.Errorf("Err = %v", r.Err())
 	}
-	if st := r.Stats(); st.Samples != 3 || st.AvgWatts != 5 {
-		t.Errorf("Stats = %+v, want the 3 good samples", st)
+	if st := r.StatsBetween(time.Time{}, time.Time{}); st.Samples != 3 || st.AvgWatts != 5 {
+		t.Errorf("StatsBetween = %+v, want the 3 good samples", st)
 	}
 }
 
