@@ -15,6 +15,7 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/power"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/report"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/runner"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 // benchHost gives the engine a bench.Host for a device name or "local".
@@ -120,13 +121,21 @@ func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (run
 }
 
 // dut describes a device under test as it is now, with its CPU source.
+// A platform without a configuration driver yet (RouterOS, EdgeOS, RTX)
+// can still be benchmarked: its CPU is sampled, but model, firmware and
+// config digest stay empty, so a hand-made change cannot plan a re-run.
 func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) {
 	dev, err := inv.Lookup(name)
 	if err != nil {
 		return runner.DUT{}, err
 	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
+	info := bench.DUTInfo{Device: name, Platform: string(dev.Platform)}
+	switch snap, err := dev.Snapshot(ctx); {
+	case err == nil:
+		info.Model, info.Firmware, info.ConfigSHA256 = snap.Facts.Model, snap.Facts.Firmware, snap.SHA256
+	case errors.Is(err, device.ErrUnsupported):
+		tflog.Warn(ctx, "DUT has no configuration driver: its model, firmware and config digest are not recorded", map[string]any{"device": name, "platform": string(dev.Platform)})
+	default:
 		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
 	}
 	h, _ := inv.benchHost(name)
@@ -134,11 +143,7 @@ func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) 
 	if err != nil {
 		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
 	}
-	return runner.DUT{
-		Info: bench.DUTInfo{Device: name, Platform: string(dev.Platform), Model: snap.Facts.Model,
-			Firmware: snap.Facts.Firmware, ConfigSHA256: snap.SHA256},
-		CPU: src,
-	}, nil
+	return runner.DUT{Info: info, CPU: src}, nil
 }
 
 // render produces every rendering and, with archiveDir, the archive.

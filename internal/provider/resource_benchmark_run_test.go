@@ -340,3 +340,37 @@ func writeFile(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestAccBenchmark_dutWithoutDriver: a DUT whose platform has no
+// configuration driver yet is still benchmarked and its CPU sampled; its
+// config digest is simply not recorded. The lab router stands in for an
+// EdgeOS box here, whose CPU figures come from /proc/stat just the same.
+func TestAccBenchmark_dutWithoutDriver(t *testing.T) {
+	l := startRoutingLab(t, "accbe", 229, 2)
+	const addr = "routerlab_benchmark_run.edgeos"
+	cfg := strings.Replace(labProvider(l), "  devices = {\n",
+		fmt.Sprintf("  devices = {\n    er6p = { platform = \"edgeos\", host = %q }\n", l.Node("r").MgmtAddr), 1) + `
+resource "routerlab_benchmark_run" "edgeos" {
+  pairs            = [{ client = "a", server = "b", target = "198.18.2.10" }]
+  dut              = ["er6p"]
+  duration_seconds = 3
+  omit_seconds     = 1
+}`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("platform"), knownvalue.StringExact("edgeos")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("config_sha256"), knownvalue.StringExact("")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(0).AtMapKey("cpu").AtSliceIndex(0).AtMapKey("samples"), knownvalue.Int64Func(func(v int64) error {
+					if v < 1 {
+						return fmt.Errorf("no CPU samples")
+					}
+					return nil
+				})),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		}},
+	})
+}
