@@ -160,24 +160,9 @@ func toJSON(r bench.Run) runJSON {
 		Iperf3Version: r.Iperf3Version,
 		Plan:          planToJSON(r.Plan),
 	}
-	if r.DUTs != nil {
-		v.DUTs = make([]dutJSON, len(r.DUTs))
-		for i, d := range r.DUTs {
-			v.DUTs[i] = dutJSON(d)
-		}
-	}
-	if r.Hosts != nil {
-		v.Hosts = make([]hostJSON, len(r.Hosts))
-		for i, h := range r.Hosts {
-			v.Hosts[i] = hostJSON(h)
-		}
-	}
-	if r.Steps != nil {
-		v.Steps = make([]stepJSON, len(r.Steps))
-		for i, s := range r.Steps {
-			v.Steps[i] = stepToJSON(s)
-		}
-	}
+	v.DUTs = mapSlice(r.DUTs, func(d bench.DUTInfo) dutJSON { return dutJSON(d) })
+	v.Hosts = mapSlice(r.Hosts, func(h bench.HostInfo) hostJSON { return hostJSON(h) })
+	v.Steps = mapSlice(r.Steps, stepToJSON)
 	return v
 }
 
@@ -194,18 +179,8 @@ func planToJSON(p bench.Plan) planJSON {
 		LinkMbps:        p.LinkMbps,
 		Encapsulation:   encapsulationJSON(p.Encapsulation),
 	}
-	if p.Pairs != nil {
-		v.Pairs = make([]pairJSON, len(p.Pairs))
-		for i, pr := range p.Pairs {
-			v.Pairs[i] = pairJSON(pr)
-		}
-	}
-	if p.Directions != nil {
-		v.Directions = make([]string, len(p.Directions))
-		for i, d := range p.Directions {
-			v.Directions[i] = string(d)
-		}
-	}
+	v.Pairs = mapSlice(p.Pairs, func(pr bench.Pair) pairJSON { return pairJSON(pr) })
+	v.Directions = mapSlice(p.Directions, func(d bench.Direction) string { return string(d) })
 	return v
 }
 
@@ -219,18 +194,8 @@ func stepToJSON(s bench.StepResult) stepJSON {
 		Finished:          timeJSON(s.Finished),
 		TotalReceiverMbps: s.TotalReceiverMbps,
 	}
-	if s.Pairs != nil {
-		v.Pairs = make([]pairResultJSON, len(s.Pairs))
-		for i, p := range s.Pairs {
-			v.Pairs[i] = pairResultJSON(p)
-		}
-	}
-	if s.CPU != nil {
-		v.CPU = make([]cpuJSON, len(s.CPU))
-		for i, c := range s.CPU {
-			v.CPU[i] = cpuJSON(c)
-		}
-	}
+	v.Pairs = mapSlice(s.Pairs, func(p bench.PairResult) pairResultJSON { return pairResultJSON(p) })
+	v.CPU = mapSlice(s.CPU, func(c bench.CPUStats) cpuJSON { return cpuJSON(c) })
 	if s.Power != nil {
 		p := powerJSON(*s.Power)
 		v.Power = &p
@@ -266,30 +231,10 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			Encapsulation:   bench.Encapsulation(v.Plan.Encapsulation),
 		},
 	}
-	if v.Plan.Pairs != nil {
-		r.Plan.Pairs = make([]bench.Pair, len(v.Plan.Pairs))
-		for i, p := range v.Plan.Pairs {
-			r.Plan.Pairs[i] = bench.Pair(p)
-		}
-	}
-	if v.Plan.Directions != nil {
-		r.Plan.Directions = make([]bench.Direction, len(v.Plan.Directions))
-		for i, d := range v.Plan.Directions {
-			r.Plan.Directions[i] = bench.Direction(d)
-		}
-	}
-	if v.DUTs != nil {
-		r.DUTs = make([]bench.DUTInfo, len(v.DUTs))
-		for i, d := range v.DUTs {
-			r.DUTs[i] = bench.DUTInfo(d)
-		}
-	}
-	if v.Hosts != nil {
-		r.Hosts = make([]bench.HostInfo, len(v.Hosts))
-		for i, h := range v.Hosts {
-			r.Hosts[i] = bench.HostInfo(h)
-		}
-	}
+	r.Plan.Pairs = mapSlice(v.Plan.Pairs, func(p pairJSON) bench.Pair { return bench.Pair(p) })
+	r.Plan.Directions = mapSlice(v.Plan.Directions, func(d string) bench.Direction { return bench.Direction(d) })
+	r.DUTs = mapSlice(v.DUTs, func(d dutJSON) bench.DUTInfo { return bench.DUTInfo(d) })
+	r.Hosts = mapSlice(v.Hosts, func(h hostJSON) bench.HostInfo { return bench.HostInfo(h) })
 	if v.Steps != nil {
 		r.Steps = make([]bench.StepResult, len(v.Steps))
 		for i, s := range v.Steps {
@@ -375,4 +320,17 @@ func (d *durationSeconds) UnmarshalJSON(b []byte) error {
 	}
 	*d = durationSeconds(r.Num().Int64())
 	return nil
+}
+
+// mapSlice converts every element, keeping nil as nil and empty as empty so
+// the JSON round trip is exact.
+func mapSlice[T, U any](in []T, f func(T) U) []U {
+	if in == nil {
+		return nil
+	}
+	out := make([]U, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
 }
