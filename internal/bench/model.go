@@ -8,6 +8,8 @@ package bench
 
 import (
 	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 // Direction of a step, seen from the pair's client.
@@ -30,7 +32,7 @@ const (
 )
 
 // LocalHost names the machine running Terraform as a pair endpoint.
-const LocalHost = "local"
+const LocalHost = command.LocalName
 
 // Pair is one iperf3 client/server couple. All pairs of a plan run at the
 // same moment in every step (seed 004: A-B and C-D together).

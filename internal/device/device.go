@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 // ErrNotFound means the thing asked for does not exist on the device. A
@@ -97,21 +97,9 @@ type Driver interface {
 	CPUSample(ctx context.Context) (CPUSample, error)
 }
 
-// Transport is the part of the SSH client a driver uses. sshx.Client
-// implements it; tests may pass another implementation that talks to a real
-// shell.
-type Transport interface {
-	// Run executes a read-only command; the transport may retry it once on
-	// a dropped connection.
-	Run(ctx context.Context, cmd string) (sshx.Result, error)
-	// RunStdin executes a command that changes the device, feeding stdin;
-	// writes to one device are serialised and never retried.
-	RunStdin(ctx context.Context, cmd string, stdin []byte) (sshx.Result, error)
-}
-
 // CommandError reports a device command that exited non-zero, with the tail
 // of what it printed on stderr.
-func CommandError(what string, r sshx.Result) error {
+func CommandError(what string, r command.Result) error {
 	msg := strings.TrimSpace(r.Stderr)
 	if lines := strings.Split(msg, "\n"); len(lines) > 12 {
 		msg = strings.Join(lines[len(lines)-12:], "\n")

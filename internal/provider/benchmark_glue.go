@@ -10,24 +10,24 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench/host"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/power"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/report"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/runner"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
-// benchHost gives the engine a bench.Host for a device name or "local".
-func (inv *Inventory) benchHost(name string) (bench.Host, error) {
+// benchHost gives the engine a command.Runner for a device name or "local".
+func (inv *Inventory) benchHost(name string) (command.Runner, error) {
 	if name == bench.LocalHost {
-		return host.Local(), nil
+		return command.Local(), nil
 	}
 	dev, err := inv.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	return host.SSH(name, dev.client), nil
+	return dev.client, nil
 }
 
 // validateBenchmark checks at plan time everything the engine would refuse:
@@ -49,7 +49,7 @@ func validateBenchmark(ctx context.Context, m benchmarkRunModel) error {
 	if pm := m.PowerMeter; pm != nil {
 		cfg := powerConfig(pm)
 		if cfg.Type == power.TypeCommand || cfg.Type == power.TypeRouterOSHealth {
-			cfg.Host = host.Local() // stands in for the device, which is checked by name
+			cfg.Host = command.Local() // stands in for the device, which is checked by name
 		}
 		if err := cfg.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("power_meter: %w", err))

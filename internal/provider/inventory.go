@@ -174,7 +174,8 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		}
 		dm := cfg.Devices[name]
 		cmdTimeout, _ := time.ParseDuration(firstSet(dm.CommandTimeout, defaults.CommandTimeout, "60s"))
-		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Warnf: func(format string, args ...any) {
+		platform := device.Platform(dm.Platform.ValueString())
+		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: drivers.Dialect(platform), Warnf: func(format string, args ...any) {
 			tflog.Warn(ctx, fmt.Sprintf(format, args...), map[string]any{"device": name})
 		}}
 		for _, hop := range dm.JumpHosts {
@@ -188,7 +189,7 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		}
 		inv.pool.Register(name, c)
 		client, _ := inv.pool.Get(name)
-		d := &Device{Name: name, Platform: device.Platform(dm.Platform.ValueString()), client: client}
+		d := &Device{Name: name, Platform: platform, client: client}
 		d.driver, d.driverErr = drivers.New(d.Platform, client)
 		inv.devices[name] = d
 	}

@@ -1,6 +1,8 @@
 package sshx
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+
 	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
 
 	"bytes"
@@ -20,44 +22,24 @@ import (
 // Result is the outcome of a remote command that ran to completion. A
 // non-zero ExitStatus is not an error of Run; use Result.Err to turn it into
 // one.
-type Result struct {
-	Stdout, Stderr string
-	ExitStatus     int
-}
-
-// Err returns nil for exit status 0, else an *ExitError carrying cmd, the
-// status and stderr. cmd is included verbatim: pass a redacted form if the
-// command embeds secrets.
-func (r Result) Err(cmd string) error {
-	if r.ExitStatus == 0 {
-		return nil
-	}
-	return &ExitError{Cmd: cmd, Status: r.ExitStatus, Stderr: r.Stderr}
-}
+type Result = command.Result
 
 // Client runs commands on one device over a single SSH connection that is
 // opened lazily by the first command and shared by all later ones (each
 // command is its own SSH session on it).
 //
 // Reads (Run) may run concurrently and are retried once on a fresh connection
-// if the connection turns out to be dropped. Writes (RunWrite, RunStdin) are
-// serialised by the client's write lock and are never retried: a write whose
-// connection dropped mid-way may or may not have been applied, and only the
-// caller can decide how to reconcile.
-//
-// Write lock design: RunWrite and RunStdin take the write lock for the
-// duration of the call. For a multi-command write sequence, take the lock
-// once with Lock (or LockContext) and use RunWriteLocked / RunStdinLocked,
-// which assume the lock is held. Go mutexes are not re-entrant, so calling
-// RunWrite while holding Lock would wait for yourself; it gives up when ctx
-// ends rather than hanging forever, but use the *Locked variants instead.
+// if the connection turns out to be dropped. Writes (RunStdin) are never
+// retried: a write whose connection dropped mid-way may or may not have been
+// applied, and only the caller can decide how to reconcile. The client
+// implements command.Runner; it holds no write lock of its own, since
+// device.Session serialises a device's read-modify-write sequences.
 type Client struct {
 	name  string
 	cfg   Config
 	dials *atomic.Int64
 
-	writeLock chan struct{} // capacity 1: a mutex whose acquisition can honour a ctx
-	sessions  chan struct{} // capacity MaxSessions
+	sessions chan struct{} // capacity MaxSessions
 
 	// ctx is cancelled by Close; dials run under it rather than under the
 	// caller's ctx so that one caller giving up does not fail the dial that
@@ -89,13 +71,12 @@ func NewClient(name string, cfg Config, dialCounter *atomic.Int64) *Client {
 	cfg = cfg.withDefaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Client{
-		name:      name,
-		cfg:       cfg,
-		dials:     dialCounter,
-		writeLock: make(chan struct{}, 1),
-		sessions:  make(chan struct{}, cfg.MaxSessions),
-		ctx:       ctx,
-		cancel:    cancel,
+		name:     name,
+		cfg:      cfg,
+		dials:    dialCounter,
+		sessions: make(chan struct{}, cfg.MaxSessions),
+		ctx:      ctx,
+		cancel:   cancel,
 	}
 }
 
@@ -115,61 +96,16 @@ func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 	return c.run(ctx, cmd, nil, true)
 }
 
-// RunWrite runs a command that changes the device, holding the write lock
-// for the call. It is never retried.
-func (c *Client) RunWrite(ctx context.Context, cmd string) (Result, error) {
-	unlock, err := c.LockContext(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	defer unlock()
-	return c.RunWriteLocked(ctx, cmd)
-}
-
-// RunStdin is RunWrite feeding stdin to the command (e.g. "cat > file").
+// RunStdin runs a command that changes the device, feeding stdin (e.g.
+// "sh -s" with a script). It is never retried: a write whose connection
+// dropped may or may not have been applied, and only the caller can decide
+// how to reconcile. Writes are not serialised here: device.Session holds
+// the one write lock per device.
 func (c *Client) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
-	unlock, err := c.LockContext(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	defer unlock()
-	return c.RunStdinLocked(ctx, cmd, stdin)
-}
-
-// RunWriteLocked is RunWrite for a caller that already holds the write lock
-// (see Lock). It does not touch the lock.
-func (c *Client) RunWriteLocked(ctx context.Context, cmd string) (Result, error) {
-	return c.run(ctx, cmd, nil, false)
-}
-
-// RunStdinLocked is RunStdin for a caller that already holds the write lock.
-func (c *Client) RunStdinLocked(ctx context.Context, cmd string, stdin []byte) (Result, error) {
 	if stdin == nil {
 		stdin = []byte{}
 	}
 	return c.run(ctx, cmd, stdin, false)
-}
-
-// Lock takes the write lock for a multi-command write sequence and returns
-// the function that releases it (safe to call more than once). While holding
-// it, use RunWriteLocked / RunStdinLocked.
-func (c *Client) Lock() func() {
-	c.writeLock <- struct{}{}
-	return c.unlocker()
-}
-
-// LockContext is Lock giving up with ctx's error when ctx ends first.
-func (c *Client) LockContext(ctx context.Context) (func(), error) {
-	select {
-	case c.writeLock <- struct{}{}:
-		return c.unlocker(), nil
-	case <-ctx.Done():
-		return nil, c.errorf("waiting for the write lock: %w", ctx.Err())
-	}
-}
-
-func (c *Client) unlocker() func() {
-	return sync.OnceFunc(func() { <-c.writeLock })
 }
 
 // Close closes the connection (and its jump hops) and stops its keepalive.
@@ -198,6 +134,27 @@ func (c *Client) errorf(format string, args ...any) error {
 
 // run executes cmd; retry allows one re-dial + re-run on a dropped connection.
 func (c *Client) run(ctx context.Context, cmd string, stdin []byte, retry bool) (Result, error) {
+	res, err := c.runRaw(ctx, cmd, stdin, retry)
+	return c.decode(res, err)
+}
+
+// decode converts output in the device's charset (Dialect.Decode) to UTF-8.
+func (c *Client) decode(res Result, err error) (Result, error) {
+	dec := c.cfg.Dialect.Decode
+	if dec == nil {
+		return res, err
+	}
+	for _, s := range []*string{&res.Stdout, &res.Stderr} {
+		b, derr := dec([]byte(*s))
+		if derr != nil {
+			return res, errors.Join(err, c.errorf("decoding output: %w", derr))
+		}
+		*s = string(b)
+	}
+	return res, err
+}
+
+func (c *Client) runRaw(ctx context.Context, cmd string, stdin []byte, retry bool) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, c.errorf("command not started: %w", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,7 +140,7 @@ func TestCtxDeadlineBeforeCommandTimeout(t *testing.T) {
 	c := newTestClient(t, Config{Endpoint: endpointFor(s), CommandTimeout: time.Minute})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	_, err := c.RunWrite(ctx, "sleep 30")
+	_, err := c.RunStdin(ctx, "sleep 30", nil)
 	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrCommandTimeout) {
 		t.Fatalf("want DeadlineExceeded, got %v", err)
 	}
@@ -187,12 +186,12 @@ func TestRunRetriesOnceOnDroppedConnection(t *testing.T) {
 	}
 }
 
-func TestRunWriteIsNotRetried(t *testing.T) {
+func TestRunStdinIsNotRetried(t *testing.T) {
 	s := newServer(t)
 	c := newTestClient(t, Config{Endpoint: endpointFor(s), KeepAliveInterval: -1})
 	mustRun(t, c, "echo one")
 	s.DropNextSession()
-	_, err := c.RunWrite(ctxT(t), "echo write")
+	_, err := c.RunStdin(ctxT(t), "echo write", nil)
 	if err == nil || !strings.Contains(err.Error(), "connection lost") {
 		t.Fatalf("want connection lost, got %v", err)
 	}
@@ -205,7 +204,7 @@ func TestRunWriteIsNotRetried(t *testing.T) {
 		}
 	}
 	// The next call re-dials (nothing is retried, the dead conn is dropped).
-	res, err := c.RunWrite(ctxT(t), "echo write2")
+	res, err := c.RunStdin(ctxT(t), "echo write2", nil)
 	if err != nil || res.Stdout != "write2\n" || c.dials.Load() != 2 {
 		t.Fatalf("res=%+v err=%v dials=%d", res, err, c.dials.Load())
 	}
@@ -346,48 +345,6 @@ func (cc *concurrency) handler(cmd string, stdin io.Reader, stdout, stderr io.Wr
 	return 0
 }
 
-func TestWritesAreSerialisedReadsAreNot(t *testing.T) {
-	cc := &concurrency{active: map[string]int{}, max: map[string]int{}}
-	s := newServer(t, func(o *sshtest.Options) { o.Handler = cc.handler })
-	c := newTestClient(t, Config{Endpoint: endpointFor(s)})
-	var wg sync.WaitGroup
-	var failures atomic.Int32
-	for i := range 6 {
-		wg.Add(2)
-		go func() {
-			defer wg.Done()
-			if _, err := c.RunWrite(ctxT(t), "write"); err != nil {
-				failures.Add(1)
-			}
-		}()
-		go func() {
-			defer wg.Done()
-			var err error
-			if i%2 == 0 {
-				_, err = c.Run(ctxT(t), "read")
-			} else {
-				_, err = c.RunStdin(ctxT(t), "write", []byte("x"))
-			}
-			if err != nil {
-				failures.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
-	if failures.Load() != 0 {
-		t.Fatalf("%d failures", failures.Load())
-	}
-	if cc.max["write"] != 1 {
-		t.Errorf("max concurrent writes = %d, want 1", cc.max["write"])
-	}
-	if cc.max["read"] < 2 {
-		t.Errorf("max concurrent reads = %d: reads should not be serialised", cc.max["read"])
-	}
-	if c.dials.Load() != 1 {
-		t.Errorf("dials = %d", c.dials.Load())
-	}
-}
-
 func TestMaxSessions(t *testing.T) {
 	cc := &concurrency{active: map[string]int{}, max: map[string]int{}}
 	s := newServer(t, func(o *sshtest.Options) { o.Handler = cc.handler })
@@ -405,57 +362,6 @@ func TestMaxSessions(t *testing.T) {
 	wg.Wait()
 	if cc.max["read"] != 2 {
 		t.Fatalf("max concurrent sessions = %d, want 2", cc.max["read"])
-	}
-}
-
-func TestLockForWriteSequence(t *testing.T) {
-	s := newServer(t)
-	c := newTestClient(t, Config{Endpoint: endpointFor(s)})
-	unlock := c.Lock()
-
-	other := make(chan time.Time, 1)
-	go func() {
-		c.RunWrite(ctxT(t), "echo other")
-		other <- time.Now()
-	}()
-	for _, cmd := range []string{"echo a", "echo b"} {
-		if _, err := c.RunWriteLocked(ctxT(t), cmd); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if _, err := c.RunStdinLocked(ctxT(t), "cat", []byte("c")); err != nil {
-		t.Fatal(err)
-	}
-	// A holder mistakenly calling RunWrite gets an error when its ctx ends
-	// instead of hanging forever.
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	_, err := c.RunWrite(ctx, "echo self")
-	cancel()
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("want deadline error, got %v", err)
-	}
-	select {
-	case <-other:
-		t.Fatal("RunWrite by another goroutine ran while the lock was held")
-	case <-time.After(100 * time.Millisecond):
-	}
-	unlocked := time.Now()
-	unlock()
-	unlock() // idempotent
-	select {
-	case at := <-other:
-		if at.Before(unlocked) {
-			t.Fatal("ran before unlock")
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("RunWrite still blocked after unlock")
-	}
-	var cmds []string
-	for _, e := range s.Execs() {
-		cmds = append(cmds, e.Cmd)
-	}
-	if got := strings.Join(cmds, ","); got != "echo a,echo b,cat,echo other" {
-		t.Fatalf("order = %s", got)
 	}
 }
 

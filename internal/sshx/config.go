@@ -5,6 +5,8 @@
 package sshx
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -67,6 +69,10 @@ type Config struct {
 	// MaxSessions caps concurrent sessions (commands) on the connection;
 	// default 8. Further commands wait for a free slot.
 	MaxSessions int
+	// Dialect is what the device's CLI needs from the transport (declared
+	// by its platform driver): a POSIX shell, a login-name suffix, an output
+	// charset.
+	Dialect command.Dialect
 	// Warnf is called, if non-nil, for warnings (e.g. insecure_ignore_host_key
 	// in use). It must be safe for concurrent use.
 	Warnf func(format string, args ...any)

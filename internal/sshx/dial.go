@@ -136,7 +136,11 @@ func dialChain(ctx context.Context, cfg Config, dials *atomic.Int64) (*conn, err
 		hops = append(hops, c)
 		via = c
 	}
-	target, err := dialHop(ctx, via, cfg.Endpoint, cfg.Warnf)
+	// The login suffix is the device's own CLI option (RouterOS
+	// "+cet1024w"); jump hosts get their plain user names.
+	ep := cfg.Endpoint
+	ep.User += cfg.Dialect.LoginSuffix
+	target, err := dialHop(ctx, via, ep, cfg.Warnf)
 	if err != nil {
 		if len(hops) > 0 {
 			err = fmt.Errorf("via %d jump host(s): %w", len(hops), err)

@@ -1,6 +1,8 @@
 package sshx
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -49,23 +51,7 @@ func (e *ConfigError) withPrefix(prefix string) *ConfigError {
 // ExitError is returned by Result.Err for a remote command that exited with a
 // non-zero status. Run itself never returns it: a non-zero exit is a normal
 // outcome that callers inspect through Result.ExitStatus.
-type ExitError struct {
-	Cmd    string // as passed to Result.Err; callers should pass a redacted form if the command embeds secrets
-	Status int
-	Stderr string
-}
-
-func (e *ExitError) Error() string {
-	msg := fmt.Sprintf("command %q exited with status %d", e.Cmd, e.Status)
-	if s := strings.TrimSpace(e.Stderr); s != "" {
-		const maxLen = 2000 // keep diagnostics readable when a device dumps a lot
-		if len(s) > maxLen {
-			s = s[:maxLen] + "…"
-		}
-		msg += ": " + s
-	}
-	return msg
-}
+type ExitError = command.ExitError
 
 // HostKeyMismatchError means the server presented a key different from the
 // pinned host_key or from every known_hosts entry for the host. This may be a

@@ -1,6 +1,8 @@
 package sshx
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+
 	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
 
 	"context"
@@ -15,7 +17,7 @@ import (
 
 // ErrProcClosed is what Proc.Wait reports for a command that Proc.Close
 // ended while it was still running.
-var ErrProcClosed = errors.New("process closed while running")
+var ErrProcClosed = command.ErrClosed
 
 // ErrStdoutOverflow is returned by a Proc's stdout reader, after everything
 // that was kept, when more than the buffer limit of output was left unread
@@ -57,7 +59,7 @@ type Proc struct {
 	err      error
 }
 
-// Start runs cmd on the device and returns as soon as the command has
+// startProc runs cmd on the device and returns as soon as the command has
 // started, its stdout streaming through Proc.Stdout. Like Run it uses the
 // shared, lazily dialled connection, waits for a free MaxSessions slot
 // (giving up when ctx ends) and, if the connection is found dead when the
@@ -71,7 +73,7 @@ type Proc struct {
 //
 // The caller must end every Proc with Wait or Close (or cancel ctx);
 // a command that exits by itself releases its session slot on its own.
-func (c *Client) Start(ctx context.Context, cmd string) (*Proc, error) {
+func (c *Client) startProc(ctx context.Context, cmd string) (*Proc, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, c.errorf("command not started: %w", err)
 	}

@@ -20,7 +20,7 @@ import (
 // mustStart starts cmd and closes the Proc when the test ends.
 func mustStart(t *testing.T, ctx context.Context, c *Client, cmd string) *Proc {
 	t.Helper()
-	p, err := c.Start(ctx, cmd)
+	p, err := c.startProc(ctx, cmd)
 	if err != nil {
 		t.Fatalf("Start(%q): %v", cmd, err)
 	}
@@ -226,7 +226,7 @@ func TestProcClose(t *testing.T) {
 	// exit changes nothing.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	p2, err := c.Start(ctx, "echo hi")
+	p2, err := c.startProc(ctx, "echo hi")
 	if err != nil {
 		t.Fatalf("Start after Close: %v", err)
 	}
@@ -260,7 +260,7 @@ func TestStartSessionSlots(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				p, err := c.Start(ctxT(t), "read")
+				p, err := c.startProc(ctxT(t), "read")
 				if err != nil {
 					t.Error(err)
 					failures.Add(1)
@@ -293,7 +293,7 @@ func TestStartSessionSlots(t *testing.T) {
 
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		if _, err := c.Start(ctx, "echo blocked"); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "session slot") {
+		if _, err := c.startProc(ctx, "echo blocked"); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "session slot") {
 			t.Fatalf("want slot wait to end with the deadline, got %v", err)
 		}
 		if _, err := c.Run(ctx, "echo blocked"); !errors.Is(err, context.DeadlineExceeded) {
@@ -305,7 +305,7 @@ func TestStartSessionSlots(t *testing.T) {
 		mustStart(t, ctxT(t), c, "echo a")
 		ctx2, cancel2 := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel2()
-		p, err := c.Start(ctx2, "echo b")
+		p, err := c.startProc(ctx2, "echo b")
 		if err != nil {
 			t.Fatalf("slot not released by the exit of the previous command: %v", err)
 		}
@@ -374,12 +374,12 @@ func TestStartErrors(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := c.Start(ctx, "echo x"); !errors.Is(err, context.Canceled) {
+	if _, err := c.startProc(ctx, "echo x"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled ctx: got %v", err)
 	}
 
 	// Closing the client ends a running command promptly.
-	p, err := c.Start(ctxT(t), "sleep 30")
+	p, err := c.startProc(ctxT(t), "sleep 30")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +387,7 @@ func TestStartErrors(t *testing.T) {
 	if _, err := waitWithin(t, p, 2*time.Second); err == nil {
 		t.Fatal("Wait after Client.Close: want an error")
 	}
-	if _, err := c.Start(ctxT(t), "echo x"); !errors.Is(err, ErrClosed) {
+	if _, err := c.startProc(ctxT(t), "echo x"); !errors.Is(err, ErrClosed) {
 		t.Fatalf("after Close: got %v", err)
 	}
 

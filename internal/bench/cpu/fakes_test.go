@@ -7,23 +7,23 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 // fakeHost answers Run from a per-command script of outputs (the last one
 // repeats) and Start with a process streaming a fixed text.
 type fakeHost struct {
 	mu      sync.Mutex
-	outputs map[string][]bench.Output
+	outputs map[string][]command.Result
 	errs    map[string]error
 	calls   map[string]int
-	stream  string       // stdout of Start
-	exit    bench.Output // what Wait returns
+	stream  string         // stdout of Start
+	exit    command.Result // what Wait returns
 }
 
 func (h *fakeHost) Name() string { return "dut" }
 
-func (h *fakeHost) Run(_ context.Context, cmd string) (bench.Output, error) {
+func (h *fakeHost) Run(_ context.Context, cmd string) (command.Result, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.calls == nil {
@@ -32,26 +32,30 @@ func (h *fakeHost) Run(_ context.Context, cmd string) (bench.Output, error) {
 	n := h.calls[cmd]
 	h.calls[cmd]++
 	if err := h.errs[cmd]; err != nil {
-		return bench.Output{}, err
+		return command.Result{}, err
 	}
 	outs := h.outputs[cmd]
 	if len(outs) == 0 {
-		return bench.Output{Stderr: "unknown command " + cmd, ExitStatus: 127}, nil
+		return command.Result{Stderr: "unknown command " + cmd, ExitStatus: 127}, nil
 	}
 	return outs[min(n, len(outs)-1)], nil
 }
 
-func (h *fakeHost) Start(_ context.Context, _ string) (bench.Process, error) {
+func (h *fakeHost) Start(_ context.Context, _ string) (command.Process, error) {
 	return &fakeProcess{r: strings.NewReader(h.stream), out: h.exit}, nil
 }
 
 type fakeProcess struct {
 	r   io.Reader
-	out bench.Output
+	out command.Result
 }
 
-func (p *fakeProcess) Stdout() io.Reader           { return p.r }
-func (p *fakeProcess) Wait() (bench.Output, error) { return p.out, nil }
-func (p *fakeProcess) Close() error                { return nil }
+func (p *fakeProcess) Stdout() io.Reader             { return p.r }
+func (p *fakeProcess) Wait() (command.Result, error) { return p.out, nil }
+func (p *fakeProcess) Close() error                  { return nil }
 
 var errDropped = errors.New("connection dropped")
+
+func (h *fakeHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+	return h.Run(ctx, cmd)
+}

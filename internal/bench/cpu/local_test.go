@@ -16,19 +16,20 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
-// shHost is a test-only bench.Host running commands with the local sh.
+// shHost is a test-only command.Runner running commands with the local sh.
 type shHost struct{}
 
 func (shHost) Name() string { return bench.LocalHost }
 
-func (shHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
+func (shHost) Run(ctx context.Context, cmd string) (command.Result, error) {
 	c := exec.CommandContext(ctx, "sh", "-c", cmd)
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr
 	err := c.Run()
-	out := bench.Output{Stdout: stdout.String(), Stderr: stderr.String()}
+	out := command.Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
 		out.ExitStatus = ee.ExitCode()
 		err = nil
@@ -36,7 +37,7 @@ func (shHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
 	return out, err
 }
 
-func (shHost) Start(ctx context.Context, cmd string) (bench.Process, error) {
+func (shHost) Start(ctx context.Context, cmd string) (command.Process, error) {
 	c := exec.Command("sh", "-c", cmd)
 	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	p := &shProcess{cmd: c}
@@ -64,9 +65,9 @@ type shProcess struct {
 
 func (p *shProcess) Stdout() io.Reader { return p.stdout }
 
-func (p *shProcess) Wait() (bench.Output, error) {
+func (p *shProcess) Wait() (command.Result, error) {
 	p.waitOnce.Do(func() { p.waitErr = p.cmd.Wait() })
-	out := bench.Output{Stderr: p.stderr.String(), ExitStatus: p.cmd.ProcessState.ExitCode()}
+	out := command.Result{Stderr: p.stderr.String(), ExitStatus: p.cmd.ProcessState.ExitCode()}
 	if _, ok := errors.AsType[*exec.ExitError](p.waitErr); ok {
 		return out, nil
 	}
@@ -152,4 +153,8 @@ func TestSamplerWithProcStatLocal(t *testing.T) {
 	if st.Samples != 1 || st.Device != "local" || st.AvgPercent < 0 || st.AvgPercent > 100 {
 		t.Errorf("StatsBetween = %+v, want 1 sample in a 1.2s window", st)
 	}
+}
+
+func (h shHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+	return h.Run(ctx, cmd)
 }

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
 )
@@ -77,7 +77,7 @@ func interval(d time.Duration) time.Duration {
 // after the first yields the Delta from the one before, stamped with the
 // local time the block arrived. Use it as a pointer (&ProcStatSource{...}).
 type ProcStatSource struct {
-	Host     bench.Host
+	Host     command.Runner
 	Interval time.Duration // sleep between blocks; 0 = 1s
 	streamErr
 }
@@ -168,7 +168,7 @@ func readProcStatBlock(sc *bufio.Scanner) (device.CPUSample, error) {
 
 // streamEnd explains why a stream stopped: nil when ctx ended it, the
 // command's exit status and stderr when it exited, else err.
-func streamEnd(ctx context.Context, name string, p bench.Process, err error) error {
+func streamEnd(ctx context.Context, name string, p command.Process, err error) error {
 	select {
 	case <-ctx.Done():
 		return nil
@@ -198,7 +198,7 @@ func streamEnd(ctx context.Context, name string, p bench.Process, err error) err
 // the Interval delays the next one rather than piling up. Up to 3 failed
 // polls in a row are skipped; the next failure ends the stream (see Err).
 type RouterOSSource struct {
-	Host     bench.Host
+	Host     command.Runner
 	Interval time.Duration // between polls; 0 = 1s
 	PerCore  bool          // also read /system resource cpu print
 	streamErr
@@ -245,7 +245,7 @@ func (s *RouterOSSource) read(ctx context.Context) (Reading, error) {
 // time before it (an omit of 5 s or more covers that). Failures are
 // handled as for RouterOSSource.
 type RTXSource struct {
-	Host     bench.Host
+	Host     command.Runner
 	Interval time.Duration // between polls; 0 = 1s
 	streamErr
 }
@@ -273,7 +273,7 @@ func (s *RTXSource) read(ctx context.Context) (Reading, error) {
 }
 
 // run executes one read-only command and insists on exit status 0.
-func run(ctx context.Context, h bench.Host, cmd string) (string, error) {
+func run(ctx context.Context, h command.Runner, cmd string) (string, error) {
 	out, err := h.Run(ctx, cmd)
 	if err != nil {
 		return "", fmt.Errorf("cpu %s: %s: %w", h.Name(), cmd, err)
@@ -336,7 +336,7 @@ func poll(ctx context.Context, every time.Duration, st *streamErr, read func(con
 
 // SourceFor picks the Source for a DUT's platform: /proc/stat deltas for
 // Linux and EdgeOS, polling for RouterOS (with per-core figures) and RTX.
-func SourceFor(p device.Platform, h bench.Host) (Source, error) {
+func SourceFor(p device.Platform, h command.Runner) (Source, error) {
 	switch p {
 	case device.Linux, device.EdgeOS:
 		return &ProcStatSource{Host: h}, nil

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
@@ -53,7 +53,7 @@ func TestProcStatSourceStream(t *testing.T) {
 	// The same block twice in a row (no time passed) yields no reading.
 	h := &fakeHost{
 		stream: b1 + "END\n" + b1 + "END\n" + b2 + "END\n",
-		exit:   bench.Output{Stderr: "Connection to dut closed.", ExitStatus: 255},
+		exit:   command.Result{Stderr: "Connection to dut closed.", ExitStatus: 255},
 	}
 	src := &ProcStatSource{Host: h}
 	ch, err := src.Start(t.Context())
@@ -75,7 +75,7 @@ func TestProcStatSourceStream(t *testing.T) {
 func TestProcStatSourceFirstBlockFails(t *testing.T) {
 	for name, h := range map[string]*fakeHost{
 		"no cpu lines":  {stream: "grep: /proc/stat: No such file or directory\nEND\n"},
-		"exits at once": {stream: "", exit: bench.Output{Stderr: "sh: grep: not found", ExitStatus: 127}},
+		"exits at once": {stream: "", exit: command.Result{Stderr: "sh: grep: not found", ExitStatus: 127}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := (&ProcStatSource{Host: h}).Start(t.Context())
@@ -87,7 +87,7 @@ func TestProcStatSourceFirstBlockFails(t *testing.T) {
 }
 
 func TestRouterOSSourcePerCore(t *testing.T) {
-	h := &fakeHost{outputs: map[string][]bench.Output{
+	h := &fakeHost{outputs: map[string][]command.Result{
 		RouterOSResourceCommand: {{Stdout: readTestdata(t, "routeros_v6_resource.txt")}},
 		RouterOSCPUCommand:      {{Stdout: readTestdata(t, "routeros_v7_resource_cpu.txt")}},
 	}}
@@ -115,9 +115,9 @@ func TestRouterOSSourcePerCore(t *testing.T) {
 }
 
 func TestRouterOSSourceGivesUpAfterFailures(t *testing.T) {
-	ok := bench.Output{Stdout: "cpu-load: 9%\n"}
-	bad := bench.Output{Stdout: "interrupted\n"}
-	h := &fakeHost{outputs: map[string][]bench.Output{
+	ok := command.Result{Stdout: "cpu-load: 9%\n"}
+	bad := command.Result{Stdout: "interrupted\n"}
+	h := &fakeHost{outputs: map[string][]command.Result{
 		// One good poll, one bad (skipped), one good, then only bad ones.
 		RouterOSResourceCommand: {ok, bad, ok, bad},
 	}}
@@ -142,7 +142,7 @@ func TestRouterOSSourceStartErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "cpu dut: /system resource print: connection dropped") {
 		t.Errorf("Start error = %v", err)
 	}
-	h = &fakeHost{outputs: map[string][]bench.Output{
+	h = &fakeHost{outputs: map[string][]command.Result{
 		RouterOSResourceCommand: {{Stdout: "cpu-load: 1%\n"}},
 		RouterOSCPUCommand:      {{Stdout: "bad command name cpu (line 1 column 18)\n", ExitStatus: 1}},
 	}}
@@ -156,7 +156,7 @@ func TestRouterOSSourceStartErrors(t *testing.T) {
 }
 
 func TestRTXSource(t *testing.T) {
-	h := &fakeHost{outputs: map[string][]bench.Output{
+	h := &fakeHost{outputs: map[string][]command.Result{
 		RTXEnvironmentCommand: {
 			{Stdout: readTestdata(t, "rtx1210_environment_en.txt")},
 			{Stdout: readTestdata(t, "rtx810_environment_ja.txt")},

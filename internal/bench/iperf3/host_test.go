@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
-// testHost is a minimal local bench.Host for these tests: sh -c in its own
+// testHost is a minimal local command.Runner for these tests: sh -c in its own
 // process group, killed (by group) on ctx cancel and Close.
 type testHost struct {
 	name string
@@ -53,12 +53,12 @@ func (h *testHost) command(ctx context.Context, cmd string) *exec.Cmd {
 	return c
 }
 
-func (h *testHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
+func (h *testHost) Run(ctx context.Context, cmd string) (command.Result, error) {
 	c := h.command(ctx, cmd)
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr
 	err := c.Run()
-	out := bench.Output{Stdout: stdout.String(), Stderr: stderr.String()}
+	out := command.Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ctx.Err() == nil {
 		out.ExitStatus = ee.ExitCode()
@@ -70,7 +70,7 @@ func (h *testHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
 	return out, err
 }
 
-func (h *testHost) Start(ctx context.Context, cmd string) (bench.Process, error) {
+func (h *testHost) Start(ctx context.Context, cmd string) (command.Process, error) {
 	c := h.command(ctx, cmd)
 	stdout, err := c.StdoutPipe()
 	if err != nil {
@@ -108,16 +108,16 @@ type testProc struct {
 	detached bool
 
 	once sync.Once
-	out  bench.Output
+	out  command.Result
 	err  error
 }
 
 func (p *testProc) Stdout() io.Reader { return p.stdout }
 
-func (p *testProc) Wait() (bench.Output, error) {
+func (p *testProc) Wait() (command.Result, error) {
 	p.once.Do(func() {
 		err := p.cmd.Wait()
-		p.out = bench.Output{Stderr: p.stderr.String()}
+		p.out = command.Result{Stderr: p.stderr.String()}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
 			p.out.ExitStatus = ee.ExitCode()
@@ -175,4 +175,8 @@ func needIperf3(t *testing.T) {
 	if _, err := exec.LookPath("iperf3"); err != nil {
 		t.Skip("iperf3 not installed")
 	}
+}
+
+func (h *testHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+	return h.Run(ctx, cmd)
 }

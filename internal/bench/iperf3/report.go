@@ -1,5 +1,5 @@
 // Package iperf3 drives iperf3 3.x for the benchmark engine: it builds the
-// server and client command lines, runs them on a bench.Host, and parses
+// server and client command lines, runs them on a command.Runner, and parses
 // the client's JSON (-J) report into the numbers a bench.PairResult holds.
 //
 // The JSON model follows what iperf3 3.12 really prints (the fixtures under

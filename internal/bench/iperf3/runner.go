@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 const (
@@ -49,7 +49,7 @@ func parsePIDLine(line string) int {
 
 // killPID sends SIGKILL to pid on h. It runs even when ctx is already
 // cancelled (on a context detached from it, bounded by killTimeout).
-func killPID(ctx context.Context, h bench.Host, pid int) error {
+func killPID(ctx context.Context, h command.Runner, pid int) error {
 	kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killTimeout)
 	defer cancel()
 	if _, err := h.Run(kctx, fmt.Sprintf("kill -9 %d 2>/dev/null; true", pid)); err != nil {
@@ -61,9 +61,9 @@ func killPID(ctx context.Context, h bench.Host, pid int) error {
 // Server is a one-off iperf3 server (iperf3 -s -1) started by StartServer.
 // It serves one test and exits; Stop kills it if it still runs.
 type Server struct {
-	host bench.Host
+	host command.Runner
 	port int
-	proc bench.Process
+	proc command.Process
 
 	ready chan struct{} // closed at "Server listening on PORT"
 	done  chan struct{} // closed when the output ended and Wait returned
@@ -71,7 +71,7 @@ type Server struct {
 	mu      sync.Mutex
 	pid     int
 	log     []string // last logLines lines of output
-	exit    bench.Output
+	exit    command.Result
 	waitErr error
 
 	stopOnce sync.Once
@@ -86,7 +86,7 @@ type Server struct {
 // Failures: ErrNotInstalled (wrapped with the host and an install hint)
 // when h has no iperf3; an *Error of KindPortBusy, in an error naming the
 // host and port, when the port is taken.
-func StartServer(ctx context.Context, h bench.Host, port int) (*Server, error) {
+func StartServer(ctx context.Context, h command.Runner, port int) (*Server, error) {
 	if err := validPort(port); err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func (s *Server) stop(ctx context.Context) error {
 // Failures: ErrNotInstalled (wrapped with the host and an install hint);
 // an *Error, wrapped in an error naming the host and target:port — of
 // KindUnreachable when the server cannot be reached.
-func RunClient(ctx context.Context, h bench.Host, o ClientOptions) (*Report, error) {
+func RunClient(ctx context.Context, h command.Runner, o ClientOptions) (*Report, error) {
 	cmd, err := ClientCommand(o)
 	if err != nil {
 		return nil, err
@@ -249,7 +249,7 @@ func RunClient(ctx context.Context, h bench.Host, o ClientOptions) (*Report, err
 
 	type result struct {
 		stdout  []byte
-		out     bench.Output
+		out     command.Result
 		readErr error
 		waitErr error
 	}
@@ -342,7 +342,7 @@ func parseVersion(text string) (string, error) {
 }
 
 // Version returns the iperf3 version on h, e.g. "3.12".
-func Version(ctx context.Context, h bench.Host) (string, error) {
+func Version(ctx context.Context, h command.Runner) (string, error) {
 	out, err := h.Run(ctx, "iperf3 --version")
 	if err != nil {
 		return "", fmt.Errorf("iperf3 --version on %s: %w", h.Name(), err)

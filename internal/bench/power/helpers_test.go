@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 const secret = "s3cr3t-Pa55"
@@ -147,25 +147,29 @@ func noSecret(t *testing.T, err error) {
 
 // fakeHost answers Run with fixed output per command.
 type fakeHost struct {
-	outputs map[string]bench.Output
+	outputs map[string]command.Result
 	err     error
 	ran     []string
 }
 
 func (h *fakeHost) Name() string { return "ccr" }
 
-func (h *fakeHost) Run(_ context.Context, cmd string) (bench.Output, error) {
+func (h *fakeHost) Run(_ context.Context, cmd string) (command.Result, error) {
 	h.ran = append(h.ran, cmd)
 	if h.err != nil {
-		return bench.Output{}, h.err
+		return command.Result{}, h.err
 	}
 	out, ok := h.outputs[cmd]
 	if !ok {
-		return bench.Output{Stdout: "bad command name " + cmd, ExitStatus: 1}, nil
+		return command.Result{Stdout: "bad command name " + cmd, ExitStatus: 1}, nil
 	}
 	return out, nil
 }
 
-func (h *fakeHost) Start(context.Context, string) (bench.Process, error) {
+func (h *fakeHost) Start(context.Context, string) (command.Process, error) {
 	return nil, fmt.Errorf("fakeHost: Start not supported")
+}
+
+func (h *fakeHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+	return h.Run(ctx, cmd)
 }

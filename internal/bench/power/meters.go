@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 // Shelly reads a Shelly smart plug or relay with power metering.
@@ -345,10 +346,10 @@ func jsonKind(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// runner is the part of bench.Host a command meter uses.
+// runner is the part of command.Runner a command meter uses.
 type runner interface {
 	Name() string
-	Run(ctx context.Context, cmd string) (bench.Output, error)
+	Run(ctx context.Context, cmd string) (command.Result, error)
 }
 
 // localSh runs a command with the local sh when no Host is given.
@@ -356,14 +357,14 @@ type localSh struct{}
 
 func (localSh) Name() string { return bench.LocalHost }
 
-func (localSh) Run(ctx context.Context, cmd string) (bench.Output, error) {
+func (localSh) Run(ctx context.Context, cmd string) (command.Result, error) {
 	c := exec.CommandContext(ctx, "sh", "-c", cmd)
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr
 	// A background child that keeps the pipes open does not hold Read.
 	c.WaitDelay = time.Second
 	err := c.Run()
-	out := bench.Output{Stdout: stdout.String(), Stderr: stderr.String()}
+	out := command.Result{Stdout: stdout.String(), Stderr: stderr.String()}
 	if ee, ok := errors.AsType[*exec.ExitError](err); ok && ctx.Err() == nil {
 		out.ExitStatus = ee.ExitCode()
 		return out, nil
@@ -429,7 +430,7 @@ const RouterOSHealthCommand = "/system health print"
 // the CPU of some boards (CCR2004), so this meter is best with the default
 // 1 s interval or slower.
 type RouterOSHealth struct {
-	host    bench.Host
+	host    command.Runner
 	timeout time.Duration
 }
 

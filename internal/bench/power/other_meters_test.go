@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 func TestCommandLocal(t *testing.T) {
@@ -35,7 +35,7 @@ func TestCommandLocal(t *testing.T) {
 }
 
 func TestCommandOnHost(t *testing.T) {
-	h := &fakeHost{outputs: map[string]bench.Output{"cat /run/watts": {Stdout: "8.1\n"}}}
+	h := &fakeHost{outputs: map[string]command.Result{"cat /run/watts": {Stdout: "8.1\n"}}}
 	w, err := mustNew(t, Config{Type: TypeCommand, Command: "cat /run/watts", Host: h}).Read(t.Context())
 	if err != nil || w != 8.1 {
 		t.Errorf("Read = %v, %v", w, err)
@@ -68,7 +68,7 @@ func TestRouterOSHealth(t *testing.T) {
 		{"routeros_v7_health_voltage_current.txt", 24.2 * 0.350},
 	}
 	for _, tt := range tests {
-		h := &fakeHost{outputs: map[string]bench.Output{RouterOSHealthCommand: {Stdout: testdata(t, tt.file)}}}
+		h := &fakeHost{outputs: map[string]command.Result{RouterOSHealthCommand: {Stdout: testdata(t, tt.file)}}}
 		w, err := mustNew(t, Config{Type: TypeRouterOSHealth, Host: h}).Read(t.Context())
 		if err != nil || math.Abs(w-tt.want) > 1e-9 {
 			t.Errorf("%s: Read = %v, %v; want %v", tt.file, w, err, tt.want)
@@ -81,19 +81,19 @@ func TestRouterOSHealth(t *testing.T) {
 
 func TestRouterOSHealthErrors(t *testing.T) {
 	for _, tt := range []struct {
-		out   bench.Output
+		out   command.Result
 		err   error
 		parts []string
 	}{
-		{out: bench.Output{Stdout: testdata(t, "routeros_v7_health_hex.txt")}, parts: []string{
+		{out: command.Result{Stdout: testdata(t, "routeros_v7_health_hex.txt")}, parts: []string{
 			"routeros_health on ccr: /system health print", "no power-consumption", "voltage, temperature",
 		}},
-		{out: bench.Output{Stdout: "Columns: NAME, VALUE, TYPE\n#  NAME  VALUE  TYPE\n"}, parts: []string{"no sensors"}},
-		{out: bench.Output{Stdout: "", Stderr: "", ExitStatus: 1}, parts: []string{"exit status 1"}},
-		{out: bench.Output{Stdout: "power-consumption: 3kW\n"}, parts: []string{`in "kW", not W`}},
+		{out: command.Result{Stdout: "Columns: NAME, VALUE, TYPE\n#  NAME  VALUE  TYPE\n"}, parts: []string{"no sensors"}},
+		{out: command.Result{Stdout: "", Stderr: "", ExitStatus: 1}, parts: []string{"exit status 1"}},
+		{out: command.Result{Stdout: "power-consumption: 3kW\n"}, parts: []string{`in "kW", not W`}},
 		{err: errors.New("ssh: handshake failed"), parts: []string{"handshake failed"}},
 	} {
-		h := &fakeHost{outputs: map[string]bench.Output{RouterOSHealthCommand: tt.out}, err: tt.err}
+		h := &fakeHost{outputs: map[string]command.Result{RouterOSHealthCommand: tt.out}, err: tt.err}
 		_, err := mustNew(t, Config{Type: TypeRouterOSHealth, Host: h}).Read(t.Context())
 		wantErr(t, err, tt.parts...)
 	}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 // Meter reads the power draw now, in watts.
@@ -57,7 +57,7 @@ type Config struct {
 	URL      string
 	JSONPath string // http_json: dotted path, e.g. "data.power" or "emeters.0.power"
 	Command  string
-	Host     bench.Host
+	Host     command.Runner
 	Gen      int // shelly: 0 = detect (Gen2+ RPC, falling back to Gen1 on 404), 1, or 2 and later
 	Channel  int // shelly switch id / meter index, tasmota Power array index
 

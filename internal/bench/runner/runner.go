@@ -19,6 +19,7 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/iperf3"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
 // DUT is a device under test: what it is, and how to sample its CPU.
@@ -43,8 +44,8 @@ type PowerSampler interface {
 
 // Env connects a plan to the lab.
 type Env struct {
-	// Host returns the bench.Host of a device name or bench.LocalHost.
-	Host  func(name string) (bench.Host, error)
+	// Host returns the command.Runner of a device name or bench.LocalHost.
+	Host  func(name string) (command.Runner, error)
 	DUTs  []DUT
 	Power PowerSampler // nil: no power meter
 	// Logf reports progress, one line per step.
@@ -244,7 +245,7 @@ func summariseSamples(ctx context.Context, run *bench.Run, plan bench.Plan, env 
 
 // runStep starts a server per pair, then every client at once, and always
 // stops the servers by PID.
-func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []bench.Host) (*bench.StepResult, error) {
+func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []command.Runner) (*bench.StepResult, error) {
 	var started []*iperf3.Server
 	defer func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -329,7 +330,7 @@ func firstError(ctx context.Context, pairs []bench.Pair, errs []error) error {
 	return cancelled
 }
 
-func resolveHosts(env Env, plan bench.Plan) (clients, servers []bench.Host, err error) {
+func resolveHosts(env Env, plan bench.Plan) (clients, servers []command.Runner, err error) {
 	for _, pair := range plan.Pairs {
 		c, err := env.Host(pair.Client)
 		if err != nil {
@@ -347,11 +348,11 @@ func resolveHosts(env Env, plan bench.Plan) (clients, servers []bench.Host, err 
 // describeHosts records each endpoint's kernel and iperf3 version, which
 // also proves iperf3 is there before any step starts. Hosts are asked at
 // the same time; the result keeps pair order.
-func describeHosts(ctx context.Context, plan bench.Plan, clients, servers []bench.Host) ([]bench.HostInfo, error) {
-	var hosts []bench.Host
+func describeHosts(ctx context.Context, plan bench.Plan, clients, servers []command.Runner) ([]bench.HostInfo, error) {
+	var hosts []command.Runner
 	seen := map[string]bool{}
 	for i := range plan.Pairs {
-		for _, h := range []bench.Host{clients[i], servers[i]} {
+		for _, h := range []command.Runner{clients[i], servers[i]} {
 			if !seen[h.Name()] {
 				seen[h.Name()] = true
 				hosts = append(hosts, h)

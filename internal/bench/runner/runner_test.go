@@ -10,7 +10,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench/host"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
@@ -21,11 +21,11 @@ func localEnv(t *testing.T) Env {
 	}
 	var lines []string
 	return Env{
-		Host: func(name string) (bench.Host, error) {
+		Host: func(name string) (command.Runner, error) {
 			if name != bench.LocalHost {
 				return nil, errors.New("unknown host " + name)
 			}
-			return host.Local(), nil
+			return command.Local(), nil
 		},
 		Logf: func(f string, a ...any) { lines = append(lines, f) },
 	}
@@ -88,7 +88,7 @@ func TestRunLocal(t *testing.T) {
 
 func mustSource(t *testing.T) cpu.Source {
 	t.Helper()
-	src, err := cpu.SourceFor(device.Linux, host.Local())
+	src, err := cpu.SourceFor(device.Linux, command.Local())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,29 @@
-// Package drivers picks the device.Driver for a platform. It is the only
-// place that knows every platform package.
+// Package drivers is the platform registry: the only place that knows every
+// platform package, and the only switch on platform values in the tree.
 package drivers
 
 import (
 	"fmt"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
 )
 
+// Dialect is what platform p's CLI needs from the command path. It is
+// known before any driver exists, because the transport is built first.
+func Dialect(p device.Platform) command.Dialect {
+	switch p {
+	case device.Linux, device.EdgeOS:
+		// A POSIX shell (EdgeOS is Debian underneath): started commands
+		// can be killed by process group.
+		return command.Dialect{POSIXShell: true}
+	}
+	return command.Dialect{}
+}
+
 // New returns the driver for platform p over transport t.
-func New(p device.Platform, t device.Transport) (device.Driver, error) {
+func New(p device.Platform, t command.Runner) (device.Driver, error) {
 	switch p {
 	case device.Linux:
 		return linux.New(t), nil

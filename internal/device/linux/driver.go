@@ -4,18 +4,19 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 // Driver runs the Linux render/parse functions over a transport.
 type Driver struct {
-	t device.Transport
+	t command.Runner
 }
 
 var _ device.Driver = (*Driver)(nil)
 
 // New returns a Linux driver on t.
-func New(t device.Transport) *Driver { return &Driver{t: t} }
+func New(t command.Runner) *Driver { return &Driver{t: t} }
 
 // Platform implements device.Driver.
 func (d *Driver) Platform() device.Platform { return device.Linux }

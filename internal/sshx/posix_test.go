@@ -1,4 +1,4 @@
-package host
+package sshx
 
 import (
 	"bufio"
@@ -18,20 +18,20 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
-	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command/proctest"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/sshtest"
 )
 
-func sshtestHost(t *testing.T) (bench.Host, *sshtest.Server) {
+func sshtestHost(t *testing.T) (command.Runner, *sshtest.Server) {
 	t.Helper()
 	s := sshtest.New(t, sshtest.Options{User: "admin", Password: "pw"})
-	c := sshx.NewClient("r1", sshx.Config{Endpoint: sshx.Endpoint{
+	c := NewClient("r1", Config{Endpoint: Endpoint{
 		Host: s.Host, Port: s.Port, User: "admin",
-		Auth: sshx.Auth{Password: "pw"}, HostKey: s.HostKeyLine(),
+		Auth: Auth{Password: "pw"}, HostKey: s.HostKeyLine(),
 	}}, nil)
 	t.Cleanup(func() { c.Close() })
-	return newSSH("", c, false), s // the test server speaks no POSIX sh
+	return c, s // the test server speaks no POSIX sh, so its Dialect has none
 }
 
 func TestSSHRun(t *testing.T) {
@@ -40,7 +40,7 @@ func TestSSHRun(t *testing.T) {
 		t.Fatalf("Name = %q", h.Name())
 	}
 	out, err := h.Run(ctxT(t), "echo hi")
-	if err != nil || out != (bench.Output{Stdout: "hi\n"}) {
+	if err != nil || out != (command.Result{Stdout: "hi\n"}) {
 		t.Fatalf("echo: %+v, %v", out, err)
 	}
 	out, err = h.Run(ctxT(t), "exit 3")
@@ -61,7 +61,7 @@ func TestSSHStart(t *testing.T) {
 	}
 	defer p.Close()
 	r := bufio.NewReader(p.Stdout())
-	if got := readLine(t, r, 5*time.Second); got != "tick 1\n" {
+	if got := proctest.ReadLine(t, r, 5*time.Second); got != "tick 1\n" {
 		t.Fatalf("got %q", got)
 	}
 	if e := s.Execs(); len(e) != 1 || e[0].Done {
@@ -71,7 +71,7 @@ func TestSSHStart(t *testing.T) {
 	if string(rest) != "tick 2\ntick 3\n" {
 		t.Fatalf("rest = %q", rest)
 	}
-	if out, err := waitWithin(t, p, 5*time.Second); err != nil || out.ExitStatus != 0 {
+	if out, err := proctest.WaitWithin(t, p.Wait, 5*time.Second); err != nil || out.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", out, err)
 	}
 
@@ -83,7 +83,7 @@ func TestSSHStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	cancel()
-	if out, err := waitWithin(t, p, 2*time.Second); !errors.Is(err, context.Canceled) || out.ExitStatus != -1 {
+	if out, err := proctest.WaitWithin(t, p.Wait, 2*time.Second); !errors.Is(err, context.Canceled) || out.ExitStatus != -1 {
 		t.Fatalf("Wait after cancel = %+v, %v", out, err)
 	}
 	if _, ok := s.WaitExec("sleep 30", 2*time.Second, func(e sshtest.Exec) bool {
@@ -98,7 +98,7 @@ func TestSSHStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Close()
-	if _, err := p.Wait(); !errors.Is(err, ErrClosed) {
+	if _, err := p.Wait(); !errors.Is(err, ErrProcClosed) {
 		t.Fatalf("Wait after Close = %v", err)
 	}
 }
@@ -174,13 +174,13 @@ func TestRealSSHD(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 
-	c := sshx.NewClient("real", sshx.Config{Endpoint: sshx.Endpoint{
+	c := NewClient("real", Config{Endpoint: Endpoint{
 		Host: "127.0.0.1", Port: port, User: "root",
-		Auth:    sshx.Auth{PrivateKey: clientPEM},
+		Auth:    Auth{PrivateKey: clientPEM},
 		HostKey: string(ssh.MarshalAuthorizedKey(hostPub)),
-	}}, nil)
+	}, Dialect: command.Dialect{POSIXShell: true}}, nil)
 	defer c.Close()
-	h := SSH("real", c)
+	h := c
 
 	out, err := h.Run(ctxT(t), "echo hi; echo err >&2; exit 3")
 	if err != nil || out.Stdout != "hi\n" || out.Stderr != "err\n" || out.ExitStatus != 3 {
@@ -197,7 +197,7 @@ func TestRealSSHD(t *testing.T) {
 	}
 	r := bufio.NewReader(p.Stdout())
 	first := time.Now()
-	if got := readLine(t, r, 5*time.Second); got != "1\n" {
+	if got := proctest.ReadLine(t, r, 5*time.Second); got != "1\n" {
 		t.Fatalf("got %q", got)
 	}
 	if rest, _ := io.ReadAll(r); string(rest) != "2\n3\n" {
@@ -206,7 +206,7 @@ func TestRealSSHD(t *testing.T) {
 	if d := time.Since(first); d < 300*time.Millisecond {
 		t.Errorf("remaining lines came %s after the first: not streamed", d)
 	}
-	if out, err := waitWithin(t, p, 5*time.Second); err != nil || out.ExitStatus != 0 {
+	if out, err := proctest.WaitWithin(t, p.Wait, 5*time.Second); err != nil || out.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", out, err)
 	}
 	p.Close()
@@ -222,15 +222,15 @@ func TestRealSSHD(t *testing.T) {
 	}
 	defer p.Close()
 	var pids []int
-	killPIDs(t, &pids)
-	pids = readPIDs(t, bufio.NewReader(p.Stdout()), 1)
+	proctest.KillPIDs(t, &pids)
+	pids = proctest.ReadPIDs(t, bufio.NewReader(p.Stdout()), 1)
 	cancel()
 	start := time.Now()
-	if _, err := waitWithin(t, p, 3*time.Second); err == nil {
+	if _, err := proctest.WaitWithin(t, p.Wait, 3*time.Second); err == nil {
 		t.Fatal("Wait after cancel returned no error")
 	}
 	t.Logf("Wait returned %s after cancel", time.Since(start))
-	assertDead(t, pids)
+	proctest.AssertDead(t, pids)
 	if l := log(); strings.Contains(l, "fatal") {
 		t.Errorf("sshd log: %s", l)
 	}

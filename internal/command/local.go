@@ -1,4 +1,4 @@
-package host
+package command
 
 import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
@@ -11,8 +11,6 @@ import (
 	"os/exec"
 	"sync"
 	"time"
-
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
 
 // stdoutBufferLimit caps the stdout a started command keeps for its reader
@@ -33,25 +31,29 @@ var orphanOutputWait = 2 * time.Second
 //
 // Process groups need a Unix system; elsewhere only the shell itself is
 // killed.
-func Local() bench.Host { return localHost{} }
+func Local() Runner { return localHost{} }
 
 type localHost struct{}
 
-func (localHost) Name() string { return bench.LocalHost }
+func (localHost) Name() string { return LocalName }
 
-func (localHost) Run(ctx context.Context, cmd string) (bench.Output, error) {
+func (h localHost) Run(ctx context.Context, cmd string) (Result, error) {
+	return h.RunStdin(ctx, cmd, nil)
+}
+
+func (localHost) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
 	var stdout streambuf.Locked
-	p, err := startLocal(ctx, cmd, &stdout)
+	p, err := startLocal(ctx, cmd, &stdout, stdin)
 	if err != nil {
-		return bench.Output{}, err
+		return Result{}, err
 	}
 	out, err := p.Wait()
 	out.Stdout = stdout.String()
 	return out, err
 }
 
-func (localHost) Start(ctx context.Context, cmd string) (bench.Process, error) {
-	return startLocal(ctx, cmd, nil)
+func (localHost) Start(ctx context.Context, cmd string) (Process, error) {
+	return startLocal(ctx, cmd, nil, nil)
 }
 
 // localProcess is a `sh -c` command in its own process group.
@@ -70,13 +72,13 @@ type localProcess struct {
 	killCause error // why we killed it; nil if we did not
 
 	finished chan struct{} // closed when out and err are final
-	out      bench.Output
+	out      Result
 	err      error
 }
 
 // startLocal starts cmd with stdout going to stdout, or to a stream for
-// Process.Stdout when stdout is nil.
-func startLocal(ctx context.Context, cmd string, stdout io.Writer) (*localProcess, error) {
+// Process.Stdout when stdout is nil, reading stdin (nil: /dev/null).
+func startLocal(ctx context.Context, cmd string, stdout io.Writer, stdin []byte) (*localProcess, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("local: command not started: %w", err)
 	}
@@ -86,7 +88,10 @@ func startLocal(ctx context.Context, cmd string, stdout io.Writer) (*localProces
 		stdout = p.stream
 	}
 	p.cmd = exec.Command("sh", "-c", cmd)
-	p.cmd.Stdout, p.cmd.Stderr = stdout, &p.stderr // stdin is /dev/null
+	p.cmd.Stdout, p.cmd.Stderr = stdout, &p.stderr
+	if stdin != nil {
+		p.cmd.Stdin = bytes.NewReader(stdin)
+	} // else /dev/null
 	p.cmd.WaitDelay = orphanOutputWait
 	newProcessGroup(p.cmd)
 	if err := p.cmd.Start(); err != nil {
@@ -112,7 +117,7 @@ func (p *localProcess) Stdout() io.Reader {
 // (128+N for a shell killed by signal N). The error wraps ctx's error if
 // Start's ctx was cancelled and ErrClosed if Close ended the command; the
 // exit status is then -1. Wait may be called more than once.
-func (p *localProcess) Wait() (bench.Output, error) {
+func (p *localProcess) Wait() (Result, error) {
 	<-p.finished
 	return p.out, p.err
 }
@@ -149,7 +154,7 @@ func (p *localProcess) wait() {
 	cause := p.killCause
 	p.mu.Unlock()
 
-	p.out = bench.Output{Stderr: p.stderr.String()}
+	p.out = Result{Stderr: p.stderr.String()}
 	var exitErr *exec.ExitError
 	switch {
 	case cause != nil:

@@ -1,20 +1,18 @@
-package host
+package command
 
 import (
+	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/command/proctest"
+
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
-
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
 
 func ctxT(t *testing.T) context.Context {
@@ -24,139 +22,9 @@ func ctxT(t *testing.T) context.Context {
 	return ctx
 }
 
-// waitWithin calls p.Wait, failing the test if it takes longer than d.
-func waitWithin(t *testing.T, p bench.Process, d time.Duration) (bench.Output, error) {
-	t.Helper()
-	type result struct {
-		out bench.Output
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		out, err := p.Wait()
-		ch <- result{out, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.out, r.err
-	case <-time.After(d):
-		t.Fatalf("Wait did not return within %s", d)
-		return bench.Output{}, nil
-	}
-}
-
-// readLine reads one line, failing the test after d.
-func readLine(t *testing.T, r *bufio.Reader, d time.Duration) string {
-	t.Helper()
-	ch := make(chan string, 1)
-	go func() {
-		s, err := r.ReadString('\n')
-		if err != nil {
-			s += "<" + err.Error() + ">"
-		}
-		ch <- s
-	}()
-	select {
-	case s := <-ch:
-		return s
-	case <-time.After(d):
-		t.Fatalf("no line within %s", d)
-		return ""
-	}
-}
-
-// readPIDs reads n lines holding a pid each.
-func readPIDs(t *testing.T, r *bufio.Reader, n int) []int {
-	t.Helper()
-	var pids []int
-	for range n {
-		line := readLine(t, r, 5*time.Second)
-		pid, err := strconv.Atoi(strings.TrimSpace(line))
-		if err != nil || pid <= 1 {
-			t.Fatalf("want a pid, got %q", line)
-		}
-		pids = append(pids, pid)
-	}
-	return pids
-}
-
-// procStat returns the state and process group of pid from /proc/PID/stat.
-func procStat(pid int) (state byte, pgrp int, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	f := strings.Fields(string(b[i+1:])) // f[0] state, f[1] ppid, f[2] pgrp
-	if len(f) < 3 {
-		return 0, 0, false
-	}
-	pgrp, _ = strconv.Atoi(f[2])
-	return f[0][0], pgrp, true
-}
-
-// assertDead polls, for up to 2s, until every pid is gone from /proc or is
-// a zombie whose parent is not this test: a killed member of the group is
-// orphaned (its parent, the shell, died with it) and reaping it is init's
-// job, which in some containers happens only every couple of seconds. The
-// shell, our own child, must be gone outright (reaped by Wait or Close):
-// assertReaped.
-func assertDead(t *testing.T, pids []int) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		var left []string
-		for _, pid := range pids {
-			state, ppid, ok := procStateParent(pid)
-			if ok && (state != 'Z' || ppid == os.Getpid()) {
-				left = append(left, fmt.Sprintf("%d(%c)", pid, state))
-			}
-		}
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("processes still alive 2s later: %s", strings.Join(left, " "))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// assertReaped fails if pid (a child of this test) is still in /proc, even
-// as a zombie.
-func assertReaped(t *testing.T, pid int) {
-	t.Helper()
-	if state, _, ok := procStat(pid); ok {
-		t.Fatalf("shell %d still present (state %c): not reaped", pid, state)
-	}
-}
-
-func procStateParent(pid int) (state byte, ppid int, ok bool) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, 0, false
-	}
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	if len(f) < 2 {
-		return 0, 0, false
-	}
-	ppid, _ = strconv.Atoi(f[1])
-	return f[0][0], ppid, true
-}
-
-// killPIDs is a safety net: kill the pids a test started if it failed
-// before they died.
-func killPIDs(t *testing.T, pids *[]int) {
-	t.Cleanup(func() {
-		for _, pid := range *pids {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	})
-}
-
 func TestLocalRun(t *testing.T) {
 	h := Local()
-	if h.Name() != bench.LocalHost {
+	if h.Name() != LocalName {
 		t.Fatalf("Name = %q", h.Name())
 	}
 	for _, tc := range []struct {
@@ -210,7 +78,7 @@ func TestLocalStartStreams(t *testing.T) {
 	r := bufio.NewReader(p.Stdout())
 	var at []time.Time
 	for i := 1; i <= 3; i++ {
-		if got := readLine(t, r, 5*time.Second); got != fmt.Sprintf("%d\n", i) {
+		if got := proctest.ReadLine(t, r, 5*time.Second); got != fmt.Sprintf("%d\n", i) {
 			t.Fatalf("line %d = %q", i, got)
 		}
 		at = append(at, time.Now())
@@ -221,7 +89,7 @@ func TestLocalStartStreams(t *testing.T) {
 	if rest, err := io.ReadAll(r); err != nil || len(rest) != 0 {
 		t.Fatalf("rest = %q, %v", rest, err)
 	}
-	out, err := waitWithin(t, p, 5*time.Second)
+	out, err := proctest.WaitWithin(t, p.Wait, 5*time.Second)
 	if err != nil || out.ExitStatus != 4 || out.Stderr != "bye\n" || out.Stdout != "" {
 		t.Fatalf("Wait = %+v, %v", out, err)
 	}
@@ -237,19 +105,19 @@ func TestLocalStartStreams(t *testing.T) {
 // sleep's (a nested sh that execs sleep), then waits.
 const groupCmd = `echo $$; sleep 30 & echo $!; sh -c 'echo $$; exec sleep 30'; wait`
 
-func startGroup(t *testing.T, ctx context.Context) (bench.Process, []int) {
+func startGroup(t *testing.T, ctx context.Context) (Process, []int) {
 	t.Helper()
 	p, err := Local().Start(ctx, groupCmd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var pids []int
-	killPIDs(t, &pids)
+	proctest.KillPIDs(t, &pids)
 	t.Cleanup(func() { p.Close() })
-	pids = readPIDs(t, bufio.NewReader(p.Stdout()), 3)
+	pids = proctest.ReadPIDs(t, bufio.NewReader(p.Stdout()), 3)
 	t.Logf("shell %d, background sleep %d, foreground sleep %d", pids[0], pids[1], pids[2])
 	for _, pid := range pids {
-		if _, pgrp, ok := procStat(pid); !ok || pgrp != pids[0] {
+		if _, pgrp, ok := proctest.ProcStat(pid); !ok || pgrp != pids[0] {
 			t.Fatalf("pid %d: pgrp %d (present %v), want the shell's group %d", pid, pgrp, ok, pids[0])
 		}
 	}
@@ -264,12 +132,12 @@ func TestLocalCancelKillsProcessGroup(t *testing.T) {
 	defer cancel()
 	p, pids := startGroup(t, ctx)
 	cancel()
-	out, err := waitWithin(t, p, 2*time.Second)
+	out, err := proctest.WaitWithin(t, p.Wait, 2*time.Second)
 	if !errors.Is(err, context.Canceled) || out.ExitStatus != -1 {
 		t.Fatalf("Wait = %+v, %v; want context.Canceled", out, err)
 	}
-	assertReaped(t, pids[0]) // Wait returns once the shell is reaped
-	assertDead(t, pids)
+	proctest.AssertReaped(t, pids[0]) // Wait returns once the shell is reaped
+	proctest.AssertDead(t, pids)
 }
 
 func TestLocalCloseKillsAndReaps(t *testing.T) {
@@ -282,8 +150,8 @@ func TestLocalCloseKillsAndReaps(t *testing.T) {
 		t.Errorf("Close took %s", d)
 	}
 	// Close returns after the shell was reaped: not even a zombie is left.
-	assertReaped(t, pids[0])
-	assertDead(t, pids)
+	proctest.AssertReaped(t, pids[0])
+	proctest.AssertDead(t, pids)
 	if err := p.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
 	}
@@ -303,7 +171,7 @@ func TestLocalUnreadStdoutDoesNotBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	out, err := waitWithin(t, p, 10*time.Second)
+	out, err := proctest.WaitWithin(t, p.Wait, 10*time.Second)
 	if err != nil || out.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", out, err)
 	}
@@ -322,11 +190,11 @@ func TestLocalStdoutOverflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if out, err := waitWithin(t, p, 10*time.Second); err != nil || out.ExitStatus != 0 {
+	if out, err := proctest.WaitWithin(t, p.Wait, 10*time.Second); err != nil || out.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", out, err)
 	}
 	b, err := io.ReadAll(p.Stdout())
-	if !errors.Is(err, ErrStdoutOverflow) || len(b) != 100_000 {
+	if !errors.Is(err, streambuf.ErrOverflow) || len(b) != 100_000 {
 		t.Fatalf("read %d bytes, err %v", len(b), err)
 	}
 }
@@ -343,14 +211,14 @@ func TestLocalLeftoverHoldingStdout(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pids []int
-	killPIDs(t, &pids)
-	pids = readPIDs(t, bufio.NewReader(p.Stdout()), 1)
-	out, err := waitWithin(t, p, 3*time.Second)
+	proctest.KillPIDs(t, &pids)
+	pids = proctest.ReadPIDs(t, bufio.NewReader(p.Stdout()), 1)
+	out, err := proctest.WaitWithin(t, p.Wait, 3*time.Second)
 	if err != nil || out.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", out, err)
 	}
 	p.Close()
-	if state, _, ok := procStat(pids[0]); !ok || state == 'Z' {
+	if state, _, ok := proctest.ProcStat(pids[0]); !ok || state == 'Z' {
 		t.Fatalf("leftover %d was killed", pids[0])
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package host
+package command
 
 // waitExited cannot wait without reaping here: the group stays killable
 // until exec.Cmd.Wait has reaped the shell (a tiny window in which its pid
