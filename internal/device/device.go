@@ -80,21 +80,16 @@ type CPUSample struct {
 	Busy, Total []uint64  // cumulative counters: index 0 is all cores, then core 0..n-1
 }
 
-// Driver is what the provider needs from a platform. Implementations are thin
-// executors over the SSH transport around pure render/parse functions.
+// Driver is what every platform has: its name and a snapshot of the
+// device. Features beyond that are capabilities (capability.go) a driver
+// implements or not. Implementations are thin executors over the command
+// path around pure render/parse functions.
 type Driver interface {
 	Platform() Platform
 	// Snapshot reads facts and running configuration in as few round trips
-	// as the platform allows (one on Linux).
+	// as the platform allows (one on Linux). A platform that cannot read
+	// its configuration yet returns an ErrUnsupported error.
 	Snapshot(ctx context.Context) (*Snapshot, error)
-	// ValidateRouter checks a desired router configuration against the
-	// platform's limits without touching the device.
-	ValidateRouter(desired RouterConfig) error
-	// ApplyRouter moves the device from observed to desired, changing only
-	// the keys desired manages.
-	ApplyRouter(ctx context.Context, desired RouterConfig, observed RouterState) error
-	// CPUSample reads the CPU counters once.
-	CPUSample(ctx context.Context) (CPUSample, error)
 }
 
 // CommandError reports a device command that exited non-zero, with the tail

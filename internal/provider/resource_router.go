@@ -222,8 +222,13 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			fmt.Sprintf("routerlab_router on device %q: %s", dev.Name, err))
 		return
 	}
+	rs, err := device.Capability[device.RouterSettings](drv, "routerlab_router")
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unsupported platform", fmt.Sprintf("device %q: %s", dev.Name, err))
+		return
+	}
 	desired := toDevice(plan)
-	if err := drv.ValidateRouter(desired); err != nil {
+	if err := rs.ValidateRouter(desired); err != nil {
 		resp.Diagnostics.AddError("Invalid router configuration", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
 		return
 	}
@@ -314,7 +319,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 		var released device.RouterConfig
 		merged, released = device.MergeOriginal(saved, desired, snap.Router)
 		if !released.IsZero() {
-			if err := drv.ApplyRouter(ctx, released, snap.Router); err != nil {
+			if err := drv.(device.RouterSettings).ApplyRouter(ctx, released, snap.Router); err != nil {
 				return err
 			}
 			dev.invalidate()
@@ -322,7 +327,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 				return err
 			}
 		}
-		return drv.ApplyRouter(ctx, desired, snap.Router)
+		return drv.(device.RouterSettings).ApplyRouter(ctx, desired, snap.Router)
 	})
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
@@ -358,7 +363,7 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		if err != nil {
 			return err
 		}
-		return drv.ApplyRouter(ctx, original, snap.Router)
+		return drv.(device.RouterSettings).ApplyRouter(ctx, original, snap.Router)
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete Router", fmt.Sprintf("device %q: %s", dev.Name, err))

@@ -4,12 +4,30 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
-// cpuScript reads the kernel's cumulative CPU counters.
-const cpuScript = "grep '^cpu' /proc/stat"
+// ProcStatCommand is the loop that streams the kernel's cumulative CPU
+// counters: one block of /proc/stat "cpu" lines every interval, each ended
+// by a line "END" (see device.CPUProbe). One long-running exec costs the
+// router far less than a new SSH session per sample.
+func ProcStatCommand(every time.Duration) string {
+	if every <= 0 {
+		every = time.Second
+	}
+	return "while :; do grep '^cpu' /proc/stat; echo END; sleep " + sleepArg(every) + "; done"
+}
+
+// sleepArg writes whole seconds as an integer (any sleep understands it)
+// and fractions with up to millisecond precision (coreutils and BusyBox).
+func sleepArg(d time.Duration) string {
+	if d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10)
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
 
 // ParseProcStat reads the "cpu" lines of /proc/stat. Index 0 of Busy/Total is
 // the all-cores line, then one entry per core. Busy excludes idle and

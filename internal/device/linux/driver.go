@@ -3,6 +3,7 @@ package linux
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
@@ -13,7 +14,11 @@ type Driver struct {
 	t command.Runner
 }
 
-var _ device.Driver = (*Driver)(nil)
+var (
+	_ device.Driver         = (*Driver)(nil)
+	_ device.RouterSettings = (*Driver)(nil)
+	_ device.CPUReader      = (*Driver)(nil)
+)
 
 // New returns a Linux driver on t.
 func New(t command.Runner) *Driver { return &Driver{t: t} }
@@ -33,10 +38,10 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 	return ParseSnapshot(res.Stdout)
 }
 
-// ValidateRouter implements device.Driver.
+// ValidateRouter implements device.RouterSettings.
 func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
 
-// ApplyRouter implements device.Driver. The script runs under `sh -e`, so
+// ApplyRouter implements device.RouterSettings. The script runs under `sh -e`, so
 // the first failing command stops it and its error is returned.
 func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, observed device.RouterState) error {
 	script, err := RenderRouter(desired, observed)
@@ -53,14 +58,13 @@ func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, o
 	return nil
 }
 
-// CPUSample implements device.Driver.
-func (d *Driver) CPUSample(ctx context.Context) (device.CPUSample, error) {
-	res, err := d.t.Run(ctx, cpuScript)
-	if err != nil {
-		return device.CPUSample{}, fmt.Errorf("reading /proc/stat: %w", err)
+// CPUProbe implements device.CPUReader: one persistent loop printing
+// /proc/stat every interval, parsed into cumulative counters.
+func (d *Driver) CPUProbe() device.CPUProbe {
+	return device.CPUProbe{
+		Stream: ProcStatCommand,
+		Parse: func(out ...string) (device.CPUSample, error) {
+			return ParseProcStat(strings.Join(out, ""))
+		},
 	}
-	if res.ExitStatus != 0 {
-		return device.CPUSample{}, device.CommandError("reading /proc/stat", res)
-	}
-	return ParseProcStat(res.Stdout)
 }

@@ -1,0 +1,73 @@
+package device
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Capabilities: every platform has a Driver (platform, snapshot); each
+// feature beyond that is a small interface a driver implements or not.
+// Callers ask for a feature with Capability, which makes the one error a
+// missing feature produces, naming platform and feature, so the provider
+// reports it at plan time instead of every resource inventing its own.
+
+// RouterSettings is the base router configuration (routerlab_router):
+// host name, interfaces, owned static routes, forwarding, conntrack.
+type RouterSettings interface {
+	// ValidateRouter checks a desired router configuration against the
+	// platform's limits without touching the device.
+	ValidateRouter(desired RouterConfig) error
+	// ApplyRouter moves the device from observed to desired, changing only
+	// the keys desired manages.
+	ApplyRouter(ctx context.Context, desired RouterConfig, observed RouterState) error
+}
+
+// CPUReader is a platform whose CPU load the benchmark can sample.
+type CPUReader interface {
+	// CPUProbe says which commands read the load and how to parse them.
+	CPUProbe() CPUProbe
+}
+
+// CPUProbe describes how to read a device's CPU load; the benchmark engine
+// (internal/bench/cpu) runs it on a schedule and turns the samples into
+// per-step figures. Exactly one of Stream and Poll is set.
+type CPUProbe struct {
+	// Stream returns a command that runs until it is ended and prints one
+	// block of counters every interval, each block ended by a line "END".
+	// One persistent session per DUT costs the device least (Linux and
+	// EdgeOS /proc/stat).
+	Stream func(every time.Duration) string
+	// Poll lists read-only commands run once per interval, each as its own
+	// exec (vendor CLIs without a shell loop).
+	Poll []string
+	// Parse reads one sample: a Stream block, or the outputs of the Poll
+	// commands in order. Samples may be cumulative counters (Busy/Total,
+	// turned into loads by differences) or loads (Percent/CorePercent).
+	Parse func(outputs ...string) (CPUSample, error)
+}
+
+// PowerReader is a platform that reports its own power draw (RouterOS
+// boards with a power-consumption sensor in /system health).
+type PowerReader interface {
+	// PowerProbe says which command reads the draw and how to parse it.
+	PowerProbe() PowerProbe
+}
+
+// PowerProbe describes one read of a device's own power sensor.
+type PowerProbe struct {
+	Command string
+	// Parse returns the draw in watts.
+	Parse func(output string) (float64, error)
+}
+
+// Capability returns drv's implementation of the feature interface T, or
+// an ErrUnsupported error naming the platform and what asked for it
+// (typically the resource and attribute, e.g. "routerlab_router").
+func Capability[T any](drv Driver, what string) (T, error) {
+	if c, ok := drv.(T); ok {
+		return c, nil
+	}
+	var zero T
+	return zero, fmt.Errorf("platform %q does not support %s: %w", drv.Platform(), what, ErrUnsupported)
+}
