@@ -186,3 +186,59 @@ type Run struct {
 	Finished      time.Time
 	Steps         []StepResult
 }
+
+// DefaultPort is the first iperf3 server port: pair i listens on
+// DefaultPort+i unless it names its own.
+const DefaultPort = 5201
+
+// DefaultUDPBitrate is iperf3's -b for UDP when the plan gives none: iperf3's
+// own default (1 Mbit/s) would measure nothing about a router.
+const DefaultUDPBitrate = "1G"
+
+// Label is the pair's name in tables: its Name, or "<client>-<server>".
+func (p Pair) Label() string {
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.Client + "-" + p.Server
+}
+
+// Normalized returns the plan with every default applied, so that what
+// runs, what is recorded and what is rendered agree. The engine calls it
+// once (internal/bench/engine); nothing downstream applies defaults again.
+func (p Plan) Normalized() Plan {
+	n := p
+	n.Pairs = make([]Pair, len(p.Pairs))
+	for i, pr := range p.Pairs {
+		pr.Name = pr.Label()
+		pr.Port = p.PairPort(i)
+		n.Pairs[i] = pr
+	}
+	n.DUTs = append([]string(nil), p.DUTs...)
+	if n.Protocol == "" {
+		n.Protocol = TCP
+	}
+	if n.Protocol == UDP && n.UDPBitrate == "" {
+		n.UDPBitrate = DefaultUDPBitrate
+	}
+	if len(n.MSS) == 0 {
+		n.MSS = []int{0}
+	} else {
+		n.MSS = append([]int(nil), p.MSS...)
+	}
+	if len(n.Directions) == 0 {
+		n.Directions = []Direction{Upload}
+	} else {
+		n.Directions = append([]Direction(nil), p.Directions...)
+	}
+	n.Repeat = max(n.Repeat, 1)
+	return n
+}
+
+// PairPort is the server port of pair i: its own, or DefaultPort+i.
+func (p Plan) PairPort(i int) int {
+	if port := p.Pairs[i].Port; port != 0 {
+		return port
+	}
+	return DefaultPort + i
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -50,24 +49,14 @@ type Inventory struct {
 	devices map[string]*Device
 }
 
-// Device is one inventory entry. Its snapshot is read at most once per
-// provider process (one Terraform operation) unless a write invalidates it,
-// so every resource and data source on the device shares one read.
+// Device is one inventory entry: its SSH client (the command path) and its
+// device.Session, which holds the one snapshot read and the one write lock
+// every resource and data source on the device shares.
 type Device struct {
+	*device.Session
 	Name     string
 	Platform device.Platform
 	client   *sshx.Client
-	driver   device.Driver
-	// driverErr is kept rather than failing Configure: a platform without a
-	// driver is an error only for resources that use the device.
-	driverErr error
-
-	// applyMu serialises read-modify-write sequences of different
-	// resources on this device.
-	applyMu sync.Mutex
-
-	snapMu sync.Mutex
-	snap   *device.Snapshot
 }
 
 // Names returns the device names, sorted, for error messages.
@@ -97,48 +86,6 @@ func (inv *Inventory) Dials() int64 { return inv.pool.Dials() }
 
 // Close ends every connection.
 func (inv *Inventory) Close() error { return inv.pool.Close() }
-
-// Driver returns the platform driver, or why there is none.
-func (d *Device) Driver() (device.Driver, error) { return d.driver, d.driverErr }
-
-// Snapshot returns the cached snapshot, reading the device the first time.
-func (d *Device) Snapshot(ctx context.Context) (*device.Snapshot, error) {
-	if d.driverErr != nil {
-		return nil, d.driverErr
-	}
-	d.snapMu.Lock()
-	defer d.snapMu.Unlock()
-	if d.snap != nil {
-		return d.snap, nil
-	}
-	tflog.Debug(ctx, "reading device snapshot", map[string]any{"device": d.Name, "platform": string(d.Platform)})
-	s, err := d.driver.Snapshot(ctx)
-	if err != nil {
-		return nil, err
-	}
-	d.snap = s
-	return s, nil
-}
-
-// invalidate drops the cached snapshot after a write.
-func (d *Device) invalidate() {
-	d.snapMu.Lock()
-	d.snap = nil
-	d.snapMu.Unlock()
-}
-
-// Apply runs fn under the device's apply lock and invalidates the cached
-// snapshot afterwards, whatever fn did.
-func (d *Device) Apply(ctx context.Context, fn func(drv device.Driver) error) error {
-	if d.driverErr != nil {
-		return d.driverErr
-	}
-	d.applyMu.Lock()
-	defer d.applyMu.Unlock()
-	defer d.invalidate()
-	tflog.Info(ctx, "writing device configuration", map[string]any{"device": d.Name, "platform": string(d.Platform)})
-	return fn(d.driver)
-}
 
 // buildInventory merges the ssh defaults into each device, validates the
 // result without any I/O and registers each device with the SSH pool.
@@ -189,9 +136,8 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		}
 		inv.pool.Register(name, c)
 		client, _ := inv.pool.Get(name)
-		d := &Device{Name: name, Platform: platform, client: client}
-		d.driver, d.driverErr = drivers.New(d.Platform, client)
-		inv.devices[name] = d
+		drv, drvErr := drivers.New(platform, client)
+		inv.devices[name] = &Device{Session: device.NewSession(name, drv, drvErr), Name: name, Platform: platform, client: client}
 	}
 	return inv, diags
 }

@@ -2,10 +2,8 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -33,48 +31,10 @@ var (
 	_ resource.ResourceWithValidateConfig = (*routerResource)(nil)
 )
 
-// Private state keys.
-const (
-	// privateOriginal holds, as JSON device.RouterConfig, the values the
-	// managed keys had before routerlab changed them; Delete puts them back.
-	privateOriginal = "original"
-	// privateAdopt marks a fresh import: the next Read adopts what the
-	// device has instead of only what the configuration names.
-	privateAdopt = "adopt"
-)
-
 // NewRouterResource is the routerlab_router constructor.
 func NewRouterResource() resource.Resource { return &routerResource{} }
 
 type routerResource struct{ inv *Inventory }
-
-type routerModel struct {
-	ID                 types.String              `tfsdk:"id"`
-	Device             types.String              `tfsdk:"device"`
-	Hostname           types.String              `tfsdk:"hostname"`
-	Interfaces         map[string]interfaceModel `tfsdk:"interfaces"`
-	StaticRoutes       map[string]routeModel     `tfsdk:"static_routes"`
-	IPForwarding       types.Bool                `tfsdk:"ip_forwarding"`
-	IPv6Forwarding     types.Bool                `tfsdk:"ipv6_forwarding"`
-	ConnectionTracking types.Bool                `tfsdk:"connection_tracking"`
-	Model              types.String              `tfsdk:"model"`
-	Firmware           types.String              `tfsdk:"firmware"`
-	Serial             types.String              `tfsdk:"serial"`
-	CPUCount           types.Int64               `tfsdk:"cpu_count"`
-	ConfigSHA256       types.String              `tfsdk:"config_sha256"`
-}
-
-type interfaceModel struct {
-	Addresses   []string     `tfsdk:"addresses"`
-	MTU         types.Int64  `tfsdk:"mtu"`
-	Description types.String `tfsdk:"description"`
-}
-
-type routeModel struct {
-	Gateway   types.String `tfsdk:"gateway"`
-	Interface types.String `tfsdk:"interface"`
-	Metric    types.Int64  `tfsdk:"metric"`
-}
 
 func (r *routerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_router"
@@ -201,6 +161,24 @@ func (r *routerResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 }
 
+// routerDevice finds the device and its router-settings capability: the
+// one place routerlab_router turns a missing feature into an error.
+func (r *routerResource) routerDevice(name string) (*Device, device.RouterSettings, error) {
+	dev, err := r.inv.Lookup(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	drv, err := dev.Driver()
+	if err != nil {
+		return dev, nil, fmt.Errorf("routerlab_router on device %q: %w", dev.Name, err)
+	}
+	rs, err := device.Capability[device.RouterSettings](drv, "routerlab_router")
+	if err != nil {
+		return dev, nil, fmt.Errorf("device %q: %w", dev.Name, err)
+	}
+	return dev, rs, nil
+}
+
 // ModifyPlan validates against the inventory, the platform and the device
 // itself, so that bad input fails at plan and nothing is half-written.
 func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -211,20 +189,13 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if diags := req.Plan.Get(ctx, &plan); diags.HasError() || plan.Device.IsUnknown() {
 		return // unknown values: checked at apply
 	}
-	dev, err := r.inv.Lookup(plan.Device.ValueString())
+	dev, rs, err := r.routerDevice(plan.Device.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unknown device", err.Error())
-		return
-	}
-	drv, err := dev.Driver()
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unsupported platform",
-			fmt.Sprintf("routerlab_router on device %q: %s", dev.Name, err))
-		return
-	}
-	rs, err := device.Capability[device.RouterSettings](drv, "routerlab_router")
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unsupported platform", fmt.Sprintf("device %q: %s", dev.Name, err))
+		summary := "Unknown device"
+		if dev != nil {
+			summary = "Unsupported platform"
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("device"), summary, err.Error())
 		return
 	}
 	desired := toDevice(plan)
@@ -272,20 +243,25 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read Router", err.Error())
 		return
 	}
-	adopt, diags := req.Private.GetKey(ctx, privateAdopt)
-	resp.Diagnostics.Append(diags...)
-	if len(adopt) > 0 {
-		var names []string
-		_ = json.Unmarshal(adopt, &names)
-		snap, err := dev.Snapshot(ctx)
-		if err != nil {
-			resp.Diagnostics.AddError("Unable to Read Router", fmt.Sprintf("device %q: %s", dev.Name, err))
+	var adopt []string
+	resp.Diagnostics.Append(getPrivateJSON(ctx, req.Private, privateAdopt, &adopt)...)
+	adopting := adopt != nil
+	snap, err := dev.Snapshot(ctx)
+	if err != nil {
+		if errors.Is(err, device.ErrNotFound) {
+			resp.State.RemoveResource(ctx)
 			return
 		}
-		state = adoptTemplate(state, names, snap.Router)
+		resp.Diagnostics.AddError("Unable to Read Router", fmt.Sprintf("device %q: %s", dev.Name, err))
+		return
+	}
+	if adopting {
+		state = adoptTemplate(state, adopt, snap.Router)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateAdopt, nil)...)
 	}
-	r.readInto(ctx, dev, state, len(adopt) > 0, &resp.State, &resp.Diagnostics)
+	m := fromDevice(state, snap, adopting)
+	tflog.Debug(ctx, "router read", map[string]any{"device": dev.Name, "config_sha256": snap.SHA256})
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -299,42 +275,55 @@ func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest,
 	r.write(ctx, "Update", plan, saved, resp.Private, &resp.State, &resp.Diagnostics)
 }
 
-// write applies plan to the device, first handing back the keys the saved
-// original covers but plan no longer manages, then stores the merged
-// original (for Delete) and what the device reports.
+// write applies plan to the device in one device.Session write sequence:
+// it first hands back the keys the saved original covers but plan no
+// longer manages, then applies plan, then stores the merged original (for
+// Delete) and what the device reports. When a step fails after the
+// originals were captured, they and what the device now reports are still
+// stored, so a failed create stays in state (tainted) and destroy can put
+// the device back.
 func (r *routerResource) write(ctx context.Context, action string, plan routerModel, saved device.RouterConfig, private privateSetter, state stateSetter, diags *diag.Diagnostics) {
 	summary := "Unable to " + action + " Router"
-	dev, err := r.inv.Lookup(plan.Device.ValueString())
+	dev, rs, err := r.routerDevice(plan.Device.ValueString())
 	if err != nil {
 		diags.AddAttributeError(path.Root("device"), summary, err.Error())
 		return
 	}
 	desired := toDevice(plan)
 	var merged device.RouterConfig
-	err = dev.Apply(ctx, func(drv device.Driver) error {
-		snap, err := dev.Snapshot(ctx)
+	captured := false
+	snap, err := dev.Write(ctx, func(tx *device.Tx) error {
+		snap, err := tx.Snapshot()
 		if err != nil {
 			return err
 		}
 		var released device.RouterConfig
 		merged, released = device.MergeOriginal(saved, desired, snap.Router)
+		captured = true
 		if !released.IsZero() {
-			if err := drv.(device.RouterSettings).ApplyRouter(ctx, released, snap.Router); err != nil {
+			tx.Wrote()
+			if err := rs.ApplyRouter(ctx, released, snap.Router); err != nil {
 				return err
 			}
-			dev.invalidate()
-			if snap, err = dev.Snapshot(ctx); err != nil {
+			if snap, err = tx.Snapshot(); err != nil {
 				return err
 			}
 		}
-		return drv.(device.RouterSettings).ApplyRouter(ctx, desired, snap.Router)
+		tx.Wrote()
+		return rs.ApplyRouter(ctx, desired, snap.Router)
 	})
+	if captured {
+		diags.Append(setPrivateJSON(ctx, private, privateOriginal, merged)...)
+	}
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
+		if !captured || snap == nil {
+			return
+		}
 	}
-	diags.Append(setPrivateJSON(ctx, private, privateOriginal, merged)...)
-	r.readInto(ctx, dev, plan, false, state, diags)
+	m := fromDevice(plan, snap, false)
+	tflog.Debug(ctx, "router written", map[string]any{"device": dev.Name, "config_sha256": snap.SHA256})
+	diags.Append(state.Set(ctx, &m)...)
 }
 
 func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -343,7 +332,7 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dev, err := r.inv.Lookup(state.Device.ValueString())
+	dev, rs, err := r.routerDevice(state.Device.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Delete Router", err.Error())
 		return
@@ -358,12 +347,13 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			original.Routes[dst] = nil
 		}
 	}
-	err = dev.Apply(ctx, func(drv device.Driver) error {
-		snap, err := dev.Snapshot(ctx)
+	_, err = dev.Write(ctx, func(tx *device.Tx) error {
+		snap, err := tx.Snapshot()
 		if err != nil {
 			return err
 		}
-		return drv.(device.RouterSettings).ApplyRouter(ctx, original, snap.Router)
+		tx.Wrote()
+		return rs.ApplyRouter(ctx, original, snap.Router)
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete Router", fmt.Sprintf("device %q: %s", dev.Name, err))
@@ -393,217 +383,8 @@ func (r *routerResource) ImportState(ctx context.Context, req resource.ImportSta
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 }
 
-// readInto reads the device (cached per operation) and stores what it
-// reports for the keys template manages.
-func (r *routerResource) readInto(ctx context.Context, dev *Device, template routerModel, adopting bool, state stateSetter, diags *diag.Diagnostics) {
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		if errors.Is(err, device.ErrNotFound) {
-			state.RemoveResource(ctx)
-			return
-		}
-		diags.AddError("Unable to Read Router", fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
-	}
-	m := fromDevice(template, snap, adopting)
-	tflog.Debug(ctx, "router read", map[string]any{"device": dev.Name, "config_sha256": snap.SHA256})
-	diags.Append(state.Set(ctx, &m)...)
-}
-
 // stateSetter is what Create, Read and Update responses share.
 type stateSetter interface {
 	Set(ctx context.Context, val any) diag.Diagnostics
 	RemoveResource(ctx context.Context)
-}
-
-// differsFrom tells whether applying plan over state would change anything
-// managed (computed attributes aside).
-func (m routerModel) differsFrom(o routerModel) bool {
-	a, _ := json.Marshal(toDevice(m))
-	b, _ := json.Marshal(toDevice(o))
-	return string(a) != string(b)
-}
-
-// toDevice converts the Terraform model to the device's desired config.
-func toDevice(m routerModel) device.RouterConfig {
-	var c device.RouterConfig
-	if !m.Hostname.IsNull() && !m.Hostname.IsUnknown() {
-		h := m.Hostname.ValueString()
-		c.Hostname = &h
-	}
-	if m.Interfaces != nil {
-		c.Interfaces = map[string]device.InterfaceConfig{}
-		for name, im := range m.Interfaces {
-			var ic device.InterfaceConfig
-			if im.Addresses != nil {
-				ic.Addresses = append([]string{}, im.Addresses...)
-				sort.Strings(ic.Addresses)
-			}
-			ic.MTU = int64Ptr(im.MTU)
-			if !im.Description.IsNull() && !im.Description.IsUnknown() {
-				d := im.Description.ValueString()
-				ic.Description = &d
-			}
-			c.Interfaces[name] = ic
-		}
-	}
-	if m.StaticRoutes != nil {
-		c.Routes = map[string]*device.Route{}
-		for dst, rm := range m.StaticRoutes {
-			c.Routes[dst] = &device.Route{
-				Destination: dst,
-				Gateway:     rm.Gateway.ValueString(),
-				Interface:   rm.Interface.ValueString(),
-				Metric:      int64Ptr(rm.Metric),
-			}
-		}
-	}
-	c.IPv4Forwarding = boolPtr(m.IPForwarding)
-	c.IPv6Forwarding = boolPtr(m.IPv6Forwarding)
-	c.ConnectionTracking = boolPtr(m.ConnectionTracking)
-	return c
-}
-
-// fromDevice fills template's managed keys with what the device reports:
-// a key the template leaves null stays null, so unmanaged settings never
-// show as drift. An interface or route that vanished drops out of the map,
-// which plans as re-adding it.
-func fromDevice(t routerModel, snap *device.Snapshot, adopting bool) routerModel {
-	st := snap.Router
-	m := t
-	m.ID = t.Device
-	if !t.Hostname.IsNull() {
-		m.Hostname = types.StringValue(st.Hostname)
-	}
-	if t.Interfaces != nil {
-		m.Interfaces = map[string]interfaceModel{}
-		for name, ti := range t.Interfaces {
-			have, ok := st.Interfaces[name]
-			if !ok {
-				continue
-			}
-			im := ti
-			if ti.Addresses != nil {
-				im.Addresses = append([]string{}, have.Addresses...)
-			}
-			if !ti.MTU.IsNull() {
-				im.MTU = types.Int64Value(int64(have.MTU))
-			}
-			if !ti.Description.IsNull() {
-				im.Description = types.StringValue(have.Description)
-			}
-			m.Interfaces[name] = im
-		}
-	}
-	if t.StaticRoutes != nil {
-		m.StaticRoutes = map[string]routeModel{}
-		for dst, tr := range t.StaticRoutes {
-			have, ok := st.Routes[dst]
-			if !ok {
-				continue
-			}
-			rm := routeModel{Gateway: types.StringNull(), Interface: tr.Interface, Metric: tr.Metric}
-			if have.Gateway != "" {
-				rm.Gateway = types.StringValue(have.Gateway)
-			}
-			if !tr.Interface.IsNull() || (adopting && have.Gateway == "") {
-				rm.Interface = types.StringValue(have.Interface)
-			}
-			metric := int64(0)
-			if have.Metric != nil {
-				metric = int64(*have.Metric)
-			}
-			if !tr.Metric.IsNull() || (adopting && metric != 0) {
-				rm.Metric = types.Int64Value(metric)
-			}
-			m.StaticRoutes[dst] = rm
-		}
-	}
-	if !t.IPForwarding.IsNull() {
-		m.IPForwarding = types.BoolValue(st.IPv4Forwarding)
-	}
-	if !t.IPv6Forwarding.IsNull() {
-		m.IPv6Forwarding = types.BoolValue(st.IPv6Forwarding)
-	}
-	if !t.ConnectionTracking.IsNull() {
-		m.ConnectionTracking = types.BoolValue(st.ConnectionTracking)
-	}
-	m.Model = types.StringValue(snap.Facts.Model)
-	m.Firmware = types.StringValue(snap.Facts.Firmware)
-	m.Serial = types.StringValue(snap.Facts.Serial)
-	m.CPUCount = types.Int64Value(int64(snap.Facts.CPUCount))
-	m.ConfigSHA256 = types.StringValue(snap.SHA256)
-	return m
-}
-
-// adoptTemplate marks every key as managed for the first Read after import:
-// the interfaces named in the import ID (or all but the loopback) and every
-// route carrying routerlab's tag.
-func adoptTemplate(m routerModel, names []string, st device.RouterState) routerModel {
-	m.Hostname = types.StringValue("")
-	m.IPForwarding = types.BoolValue(false)
-	m.IPv6Forwarding = types.BoolValue(false)
-	m.ConnectionTracking = types.BoolValue(false)
-	if len(names) == 0 {
-		for name := range st.Interfaces {
-			if name != "lo" {
-				names = append(names, name)
-			}
-		}
-	}
-	m.Interfaces = map[string]interfaceModel{}
-	for _, name := range names {
-		m.Interfaces[name] = interfaceModel{Addresses: []string{}, MTU: types.Int64Value(0), Description: types.StringValue("")}
-	}
-	m.StaticRoutes = map[string]routeModel{}
-	for dst := range st.Routes {
-		m.StaticRoutes[dst] = routeModel{Gateway: types.StringNull(), Interface: types.StringNull(), Metric: types.Int64Null()}
-	}
-	return m
-}
-
-func int64Ptr(v types.Int64) *int {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	i := int(v.ValueInt64())
-	return &i
-}
-
-func boolPtr(v types.Bool) *bool {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	b := v.ValueBool()
-	return &b
-}
-
-// privateStore is the part of the framework's private state both request
-// and response sides offer.
-type privateGetter interface {
-	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-}
-type privateSetter interface {
-	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-}
-
-func setPrivateJSON(ctx context.Context, p privateSetter, key string, v any) diag.Diagnostics {
-	b, err := json.Marshal(v)
-	if err != nil {
-		var d diag.Diagnostics
-		d.AddError("Unable to Save Private State", err.Error())
-		return d
-	}
-	return p.SetKey(ctx, key, b)
-}
-
-func getPrivateJSON(ctx context.Context, p privateGetter, key string, v any) diag.Diagnostics {
-	b, diags := p.GetKey(ctx, key)
-	if diags.HasError() || len(b) == 0 {
-		return diags
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		diags.AddError("Unable to Load Private State", fmt.Sprintf("%s: %s", key, err))
-	}
-	return diags
 }

@@ -43,7 +43,7 @@ func build(r bench.Run, idle float64, cells []cell) bench.Run {
 		total := 0.0
 		for j, v := range c.mbps {
 			s.Pairs = append(s.Pairs, bench.PairResult{
-				Pair:            pairName(r.Plan.Pairs[j]),
+				Pair:            r.Plan.Pairs[j].Label(),
 				SenderMbps:      v,
 				ReceiverMbps:    v,
 				MSS:             c.reported,

@@ -66,11 +66,7 @@ func writeHeader(b *strings.Builder, g *grid) {
 		fmt.Fprintf(b, "- Host %s: %s\n", md(h.Name), strings.Join(parts, ", "))
 	}
 	for i, pr := range p.Pairs {
-		port := pr.Port
-		if port == 0 {
-			port = 5201 + i
-		}
-		fmt.Fprintf(b, "- Pair %s: %s → %s (%s port %d)\n", md(pairName(pr)), md(pr.Client), md(pr.Server), md(pr.Target), port)
+		fmt.Fprintf(b, "- Pair %s: %s → %s (%s port %d)\n", md(pr.Label()), md(pr.Client), md(pr.Server), md(pr.Target), p.PairPort(i))
 	}
 	if p.LinkMbps > 0 {
 		fmt.Fprintf(b, "- Link: %s Mbit/s; %s\n", strconv.FormatFloat(p.LinkMbps, 'f', -1, 64), md(linerate.Describe(p.Encapsulation)))

@@ -83,18 +83,10 @@ func newGrid(r bench.Run) *grid {
 	}
 	if len(g.pairs) == 0 {
 		for _, p := range r.Plan.Pairs {
-			g.pairs = append(g.pairs, pairName(p))
+			g.pairs = append(g.pairs, p.Label())
 		}
 	}
 	return g
-}
-
-// pairName is a plan pair's label: its Name, else "<client>-<server>".
-func pairName(p bench.Pair) string {
-	if p.Name != "" {
-		return p.Name
-	}
-	return p.Client + "-" + p.Server
 }
 
 // effectiveMSS is a row's MSS on the -M scale: the MSS given, or for the

@@ -1,0 +1,109 @@
+package device
+
+import (
+	"context"
+	"sync"
+)
+
+// Session is one device for the length of one Terraform operation (one
+// provider process): the driver, the one snapshot read every resource and
+// data source on the device shares, and the one write lock that serialises
+// read-modify-write sequences. Every config resource writes through it, so
+// no resource can read a stale snapshot after another one wrote.
+type Session struct {
+	name   string
+	driver Driver
+	// driverErr is kept rather than failing at construction: a platform
+	// without a driver is an error only for what uses the device.
+	driverErr error
+
+	writeMu sync.Mutex // held for a whole read-modify-write sequence
+
+	snapMu sync.Mutex
+	snap   *Snapshot
+	reads  int // snapshots read from the device, for the refresh benchmark
+}
+
+// NewSession returns the session of device name. driverErr, if set, is
+// what every use of the driver reports.
+func NewSession(name string, driver Driver, driverErr error) *Session {
+	return &Session{name: name, driver: driver, driverErr: driverErr}
+}
+
+// Name is the device name.
+func (s *Session) Name() string { return s.name }
+
+// Driver returns the platform driver, or why there is none.
+func (s *Session) Driver() (Driver, error) { return s.driver, s.driverErr }
+
+// Reads reports how many snapshots this session read from the device.
+func (s *Session) Reads() int {
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	return s.reads
+}
+
+// Snapshot returns the cached snapshot, reading the device the first time
+// (and the first time after a write).
+func (s *Session) Snapshot(ctx context.Context) (*Snapshot, error) {
+	if s.driverErr != nil {
+		return nil, s.driverErr
+	}
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	if s.snap != nil {
+		return s.snap, nil
+	}
+	snap, err := s.driver.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.snap = snap
+	s.reads++
+	return snap, nil
+}
+
+// invalidate drops the cached snapshot after a write.
+func (s *Session) invalidate() {
+	s.snapMu.Lock()
+	s.snap = nil
+	s.snapMu.Unlock()
+}
+
+// Write is one read-modify-write sequence under the device's write lock.
+// fn gets the driver and a Tx whose Snapshot is current: after every step
+// that wrote, fn calls Tx.Wrote so the next Snapshot reads the device
+// again. When fn returns (whatever it did) the cache is dropped and the
+// device read once more; Write returns that fresh snapshot, so what is
+// stored in state is what the device reports, not what was asked for.
+// On error the fresh snapshot is still returned when it could be read:
+// a caller can then record what a failed write left behind.
+func (s *Session) Write(ctx context.Context, fn func(tx *Tx) error) (*Snapshot, error) {
+	if s.driverErr != nil {
+		return nil, s.driverErr
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	err := fn(&Tx{s: s, ctx: ctx})
+	s.invalidate()
+	snap, rerr := s.Snapshot(ctx)
+	if err != nil {
+		return snap, err
+	}
+	return snap, rerr
+}
+
+// Tx is the handle a Write sequence works with.
+type Tx struct {
+	s   *Session
+	ctx context.Context
+}
+
+// Driver is the session's driver.
+func (t *Tx) Driver() Driver { return t.s.driver }
+
+// Snapshot is the device as it is now within the sequence.
+func (t *Tx) Snapshot() (*Snapshot, error) { return t.s.Snapshot(t.ctx) }
+
+// Wrote marks the cached snapshot stale after a step changed the device.
+func (t *Tx) Wrote() { t.s.invalidate() }

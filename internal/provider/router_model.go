@@ -1,0 +1,203 @@
+package provider
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// routerModel is routerlab_router's Terraform model. It converts to the
+// device's desired configuration with toDevice and back from what the
+// device reports with fromDevice; nothing else crosses between the two.
+type routerModel struct {
+	ID                 types.String              `tfsdk:"id"`
+	Device             types.String              `tfsdk:"device"`
+	Hostname           types.String              `tfsdk:"hostname"`
+	Interfaces         map[string]interfaceModel `tfsdk:"interfaces"`
+	StaticRoutes       map[string]routeModel     `tfsdk:"static_routes"`
+	IPForwarding       types.Bool                `tfsdk:"ip_forwarding"`
+	IPv6Forwarding     types.Bool                `tfsdk:"ipv6_forwarding"`
+	ConnectionTracking types.Bool                `tfsdk:"connection_tracking"`
+	Model              types.String              `tfsdk:"model"`
+	Firmware           types.String              `tfsdk:"firmware"`
+	Serial             types.String              `tfsdk:"serial"`
+	CPUCount           types.Int64               `tfsdk:"cpu_count"`
+	ConfigSHA256       types.String              `tfsdk:"config_sha256"`
+}
+
+type interfaceModel struct {
+	Addresses   []string     `tfsdk:"addresses"`
+	MTU         types.Int64  `tfsdk:"mtu"`
+	Description types.String `tfsdk:"description"`
+}
+
+type routeModel struct {
+	Gateway   types.String `tfsdk:"gateway"`
+	Interface types.String `tfsdk:"interface"`
+	Metric    types.Int64  `tfsdk:"metric"`
+}
+
+// differsFrom tells whether applying plan over state would change anything
+// managed (computed attributes aside).
+func (m routerModel) differsFrom(o routerModel) bool {
+	a, _ := json.Marshal(toDevice(m))
+	b, _ := json.Marshal(toDevice(o))
+	return string(a) != string(b)
+}
+
+// toDevice converts the Terraform model to the device's desired config.
+func toDevice(m routerModel) device.RouterConfig {
+	var c device.RouterConfig
+	if !m.Hostname.IsNull() && !m.Hostname.IsUnknown() {
+		h := m.Hostname.ValueString()
+		c.Hostname = &h
+	}
+	if m.Interfaces != nil {
+		c.Interfaces = map[string]device.InterfaceConfig{}
+		for name, im := range m.Interfaces {
+			var ic device.InterfaceConfig
+			if im.Addresses != nil {
+				ic.Addresses = append([]string{}, im.Addresses...)
+				sort.Strings(ic.Addresses)
+			}
+			ic.MTU = int64Ptr(im.MTU)
+			if !im.Description.IsNull() && !im.Description.IsUnknown() {
+				d := im.Description.ValueString()
+				ic.Description = &d
+			}
+			c.Interfaces[name] = ic
+		}
+	}
+	if m.StaticRoutes != nil {
+		c.Routes = map[string]*device.Route{}
+		for dst, rm := range m.StaticRoutes {
+			c.Routes[dst] = &device.Route{
+				Destination: dst,
+				Gateway:     rm.Gateway.ValueString(),
+				Interface:   rm.Interface.ValueString(),
+				Metric:      int64Ptr(rm.Metric),
+			}
+		}
+	}
+	c.IPv4Forwarding = boolPtr(m.IPForwarding)
+	c.IPv6Forwarding = boolPtr(m.IPv6Forwarding)
+	c.ConnectionTracking = boolPtr(m.ConnectionTracking)
+	return c
+}
+
+// fromDevice fills template's managed keys with what the device reports:
+// a key the template leaves null stays null, so unmanaged settings never
+// show as drift. An interface or route that vanished drops out of the map,
+// which plans as re-adding it.
+func fromDevice(t routerModel, snap *device.Snapshot, adopting bool) routerModel {
+	st := snap.Router
+	m := t
+	m.ID = t.Device
+	if !t.Hostname.IsNull() {
+		m.Hostname = types.StringValue(st.Hostname)
+	}
+	if t.Interfaces != nil {
+		m.Interfaces = map[string]interfaceModel{}
+		for name, ti := range t.Interfaces {
+			have, ok := st.Interfaces[name]
+			if !ok {
+				continue
+			}
+			im := ti
+			if ti.Addresses != nil {
+				im.Addresses = append([]string{}, have.Addresses...)
+			}
+			if !ti.MTU.IsNull() {
+				im.MTU = types.Int64Value(int64(have.MTU))
+			}
+			if !ti.Description.IsNull() {
+				im.Description = types.StringValue(have.Description)
+			}
+			m.Interfaces[name] = im
+		}
+	}
+	if t.StaticRoutes != nil {
+		m.StaticRoutes = map[string]routeModel{}
+		for dst, tr := range t.StaticRoutes {
+			have, ok := st.Routes[dst]
+			if !ok {
+				continue
+			}
+			rm := routeModel{Gateway: types.StringNull(), Interface: tr.Interface, Metric: tr.Metric}
+			if have.Gateway != "" {
+				rm.Gateway = types.StringValue(have.Gateway)
+			}
+			if !tr.Interface.IsNull() || (adopting && have.Gateway == "") {
+				rm.Interface = types.StringValue(have.Interface)
+			}
+			metric := int64(0)
+			if have.Metric != nil {
+				metric = int64(*have.Metric)
+			}
+			if !tr.Metric.IsNull() || (adopting && metric != 0) {
+				rm.Metric = types.Int64Value(metric)
+			}
+			m.StaticRoutes[dst] = rm
+		}
+	}
+	if !t.IPForwarding.IsNull() {
+		m.IPForwarding = types.BoolValue(st.IPv4Forwarding)
+	}
+	if !t.IPv6Forwarding.IsNull() {
+		m.IPv6Forwarding = types.BoolValue(st.IPv6Forwarding)
+	}
+	if !t.ConnectionTracking.IsNull() {
+		m.ConnectionTracking = types.BoolValue(st.ConnectionTracking)
+	}
+	m.Model = types.StringValue(snap.Facts.Model)
+	m.Firmware = types.StringValue(snap.Facts.Firmware)
+	m.Serial = types.StringValue(snap.Facts.Serial)
+	m.CPUCount = types.Int64Value(int64(snap.Facts.CPUCount))
+	m.ConfigSHA256 = types.StringValue(snap.SHA256)
+	return m
+}
+
+// adoptTemplate marks every key as managed for the first Read after import:
+// the interfaces named in the import ID (or all but the loopback) and every
+// route carrying routerlab's tag.
+func adoptTemplate(m routerModel, names []string, st device.RouterState) routerModel {
+	m.Hostname = types.StringValue("")
+	m.IPForwarding = types.BoolValue(false)
+	m.IPv6Forwarding = types.BoolValue(false)
+	m.ConnectionTracking = types.BoolValue(false)
+	if len(names) == 0 {
+		for name := range st.Interfaces {
+			if name != "lo" {
+				names = append(names, name)
+			}
+		}
+	}
+	m.Interfaces = map[string]interfaceModel{}
+	for _, name := range names {
+		m.Interfaces[name] = interfaceModel{Addresses: []string{}, MTU: types.Int64Value(0), Description: types.StringValue("")}
+	}
+	m.StaticRoutes = map[string]routeModel{}
+	for dst := range st.Routes {
+		m.StaticRoutes[dst] = routeModel{Gateway: types.StringNull(), Interface: types.StringNull(), Metric: types.Int64Null()}
+	}
+	return m
+}
+
+func int64Ptr(v types.Int64) *int {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	i := int(v.ValueInt64())
+	return &i
+}
+
+func boolPtr(v types.Bool) *bool {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	b := v.ValueBool()
+	return &b
+}
