@@ -1,0 +1,110 @@
+package devicesim
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/sshtest"
+)
+
+// Defaults for Options.
+const (
+	DefaultUser     = "root"
+	DefaultPassword = "routerlab-sim"
+)
+
+// Handler is a platform simulator: it runs one exec request against the
+// simulated device's state and returns the exit status. Several SSH channels
+// may call Exec at the same time, so implementations must be safe for
+// concurrent use.
+type Handler interface {
+	Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+// HandlerFunc adapts a function to Handler.
+type HandlerFunc func(cmd string, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Exec calls f.
+func (f HandlerFunc) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return f(cmd, stdin, stdout, stderr)
+}
+
+// Options configure a Device's login. Password auth is always required (an
+// empty Password means DefaultPassword), so that every test exercises the
+// same authentication path as a real router.
+type Options struct {
+	User     string // default DefaultUser
+	Password string // default DefaultPassword
+}
+
+// Device is a running simulated device. It embeds the sshtest server, so
+// Host ("127.0.0.1"), Port, Addr, HostKeyLine (for pinning), Accepted (TCP
+// connections), Logins, Execs, WaitExec, DropAll (a reboot, as seen by the
+// client) and Close are those of sshtest.Server.
+type Device struct {
+	*sshtest.Server
+	User     string
+	Password string
+	Handler  Handler
+}
+
+// Start starts a device answering with h; the caller must Close it.
+func Start(h Handler, opts Options) (*Device, error) {
+	if opts.User == "" {
+		opts.User = DefaultUser
+	}
+	if opts.Password == "" {
+		opts.Password = DefaultPassword
+	}
+	srv, err := sshtest.Start(sshtest.Options{
+		User:     opts.User,
+		Password: opts.Password,
+		// A simulator answers at once; signals (sent by a client killing a
+		// command on timeout) have nothing to interrupt.
+		Handler: func(cmd string, stdin io.Reader, stdout, stderr io.Writer, _ <-chan ssh.Signal) int {
+			return h.Exec(cmd, stdin, stdout, stderr)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Device{Server: srv, User: opts.User, Password: opts.Password, Handler: h}, nil
+}
+
+// New starts a device and closes it when the test ends.
+func New(tb testing.TB, h Handler, opts Options) *Device {
+	tb.Helper()
+	d, err := Start(h, opts)
+	if err != nil {
+		tb.Fatalf("devicesim: %v", err)
+	}
+	tb.Cleanup(d.Close)
+	return d
+}
+
+// Endpoint is how the provider's SSH transport reaches d: password auth
+// and the host key pinned.
+func (d *Device) Endpoint() sshx.Endpoint {
+	return sshx.Endpoint{
+		Host:           d.Host,
+		Port:           d.Port,
+		User:           d.User,
+		Auth:           sshx.Auth{Password: d.Password},
+		HostKey:        d.HostKeyLine(),
+		ConnectTimeout: 5 * time.Second,
+	}
+}
+
+// Commands lists the commands executed so far, in arrival order.
+func (d *Device) Commands() []string {
+	execs := d.Execs()
+	out := make([]string, len(execs))
+	for i, e := range execs {
+		out[i] = e.Cmd
+	}
+	return out
+}
