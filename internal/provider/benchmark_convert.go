@@ -2,24 +2,84 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"regexp"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/engine"
 )
 
-var udpRateRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[KMGkmg]?$`)
+// Computed lists are written from tagged structs with types.ListValueFrom;
+// their element types are read off the resource's own schema, so there is
+// no second, hand-kept description of them to fall out of step.
+var benchmarkListTypes = sync.OnceValue(func() map[string]attr.Type {
+	var resp resource.SchemaResponse
+	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	elem := map[string]attr.Type{}
+	for _, name := range []string{"duts", "hosts", "results"} {
+		elem[name] = resp.Schema.Attributes[name].GetType().(types.ListType).ElemType
+	}
+	return elem
+})
 
-// toBenchPlan converts the resource model into the engine's plan. Link
-// speed parsing and encapsulation checks happen in the engine; this only
-// moves values across.
-func (m benchmarkRunModel) toBenchPlan(ctx context.Context) (bench.Plan, bench.Expect, diag.Diagnostics) {
+type dutInfoModel struct {
+	Device       types.String `tfsdk:"device"`
+	Platform     types.String `tfsdk:"platform"`
+	Model        types.String `tfsdk:"model"`
+	Firmware     types.String `tfsdk:"firmware"`
+	ConfigSHA256 types.String `tfsdk:"config_sha256"`
+}
+
+type hostInfoModel struct {
+	Name          types.String `tfsdk:"name"`
+	Kernel        types.String `tfsdk:"kernel"`
+	Iperf3Version types.String `tfsdk:"iperf3_version"`
+}
+
+type cpuStatModel struct {
+	Device         types.String  `tfsdk:"device"`
+	AvgPercent     types.Float64 `tfsdk:"avg_percent"`
+	MaxPercent     types.Float64 `tfsdk:"max_percent"`
+	MaxCorePercent types.Float64 `tfsdk:"max_core_percent"`
+	Samples        types.Int64   `tfsdk:"samples"`
+}
+
+// resultModel is one element of `results`: one pair in one step.
+type resultModel struct {
+	Step                types.Int64    `tfsdk:"step"`
+	MSS                 types.Int64    `tfsdk:"mss"`
+	Direction           types.String   `tfsdk:"direction"`
+	Repeat              types.Int64    `tfsdk:"repeat"`
+	Pair                types.String   `tfsdk:"pair"`
+	SenderMbps          types.Float64  `tfsdk:"sender_mbps"`
+	ReceiverMbps        types.Float64  `tfsdk:"receiver_mbps"`
+	Retransmits         types.Int64    `tfsdk:"retransmits"`
+	JitterMs            types.Float64  `tfsdk:"jitter_ms"`
+	LossPercent         types.Float64  `tfsdk:"loss_percent"`
+	MSSUsed             types.Int64    `tfsdk:"mss_used"`
+	ReverseSenderMbps   types.Float64  `tfsdk:"reverse_sender_mbps"`
+	ReverseReceiverMbps types.Float64  `tfsdk:"reverse_receiver_mbps"`
+	LineRateMbps        types.Float64  `tfsdk:"line_rate_mbps"`
+	LineRatePercent     types.Float64  `tfsdk:"line_rate_percent"`
+	CPU                 []cpuStatModel `tfsdk:"cpu"`
+	PowerIdleWatts      types.Float64  `tfsdk:"power_idle_watts"`
+	PowerAvgWatts       types.Float64  `tfsdk:"power_avg_watts"`
+	PowerMaxWatts       types.Float64  `tfsdk:"power_max_watts"`
+	MbpsPerWatt         types.Float64  `tfsdk:"mbps_per_watt"`
+	Started             types.String   `tfsdk:"started"`
+	Finished            types.String   `tfsdk:"finished"`
+}
+
+// toRequest converts the resource model into the engine's request. It only
+// moves values across: defaults and link speed parsing are the engine's
+// (engine.Normalize).
+func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.Diagnostics) {
 	var diags diag.Diagnostics
 	p := bench.Plan{
 		DUTs:            append([]string(nil), m.DUT...),
@@ -30,24 +90,14 @@ func (m benchmarkRunModel) toBenchPlan(ctx context.Context) (bench.Plan, bench.E
 		ParallelStreams: int(m.ParallelStreams.ValueInt64()),
 		Repeat:          int(m.Repeat.ValueInt64()),
 	}
-	if p.Protocol == bench.UDP && p.UDPBitrate == "" {
-		p.UDPBitrate = "1G"
-	}
-	for i, pm := range m.Pairs {
-		pair := bench.Pair{
+	for _, pm := range m.Pairs {
+		p.Pairs = append(p.Pairs, bench.Pair{
 			Name:   pm.Name.ValueString(),
 			Client: pm.Client.ValueString(),
 			Server: pm.Server.ValueString(),
 			Target: pm.Target.ValueString(),
 			Port:   int(pm.Port.ValueInt64()),
-		}
-		if pair.Name == "" {
-			pair.Name = pair.Client + "-" + pair.Server
-		}
-		if pair.Port == 0 {
-			pair.Port = 5201 + i
-		}
-		p.Pairs = append(p.Pairs, pair)
+		})
 	}
 	var mss []int64
 	diags.Append(m.MSS.ElementsAs(ctx, &mss, false)...)
@@ -64,16 +114,21 @@ func (m benchmarkRunModel) toBenchPlan(ctx context.Context) (bench.Plan, bench.E
 		diags.Append(m.Encapsulation.As(ctx, &enc, basetypes.ObjectAsOptions{})...)
 	}
 	p.Encapsulation = enc.toBench()
-	var e bench.Expect
+	req := engine.Request{
+		Name:       m.Name.ValueString(),
+		Plan:       p,
+		LinkSpeed:  m.LinkSpeed.ValueString(),
+		ArchiveDir: m.ArchiveDir.ValueString(),
+	}
 	if x := m.Expect; x != nil {
-		e.MinMbps = float64Ptr(x.MinMbps)
-		e.MaxCPUPercent = float64Ptr(x.MaxCPUPercent)
-		e.MinLineRatePercent = float64Ptr(x.MinLineRatePercent)
-		if p := int64Ptr(x.MaxRetransmits); p != nil {
-			e.MaxRetransmits = p
+		req.Expect = bench.Expect{
+			MinMbps:            float64Ptr(x.MinMbps),
+			MaxCPUPercent:      float64Ptr(x.MaxCPUPercent),
+			MinLineRatePercent: float64Ptr(x.MinLineRatePercent),
+			MaxRetransmits:     int64Ptr(x.MaxRetransmits),
 		}
 	}
-	return p, e, diags
+	return req, diags
 }
 
 func float64Ptr(v types.Float64) *float64 {
@@ -84,89 +139,77 @@ func float64Ptr(v types.Float64) *float64 {
 	return &f
 }
 
-// fromRun stores a finished run in the model's computed attributes.
-func (m *benchmarkRunModel) fromRun(run *bench.Run, rendered renderedRun) diag.Diagnostics {
-	var diags diag.Diagnostics
-	m.ID = types.StringValue(run.ID)
-	m.Started = types.StringValue(run.Started.UTC().Format(time.RFC3339Nano))
-	m.Finished = types.StringValue(run.Finished.UTC().Format(time.RFC3339Nano))
-	m.Iperf3Version = types.StringValue(run.Iperf3Version)
-
-	duts := make([]attr.Value, 0, len(run.DUTs))
-	for _, d := range run.DUTs {
-		duts = append(duts, types.ObjectValueMust(dutInfoType.AttrTypes, map[string]attr.Value{
-			"device": types.StringValue(d.Device), "platform": types.StringValue(d.Platform), "model": types.StringValue(d.Model),
-			"firmware": types.StringValue(d.Firmware), "config_sha256": types.StringValue(d.ConfigSHA256),
-		}))
-	}
-	m.DUTs = types.ListValueMust(dutInfoType, duts)
-
-	hosts := make([]attr.Value, 0, len(run.Hosts))
-	for _, h := range run.Hosts {
-		hosts = append(hosts, types.ObjectValueMust(hostInfoType.AttrTypes, map[string]attr.Value{
-			"name": types.StringValue(h.Name), "kernel": types.StringValue(h.Kernel), "iperf3_version": types.StringValue(h.Iperf3Version),
-		}))
-	}
-	m.Hosts = types.ListValueMust(hostInfoType, hosts)
-
-	var results []attr.Value
-	for _, s := range run.Steps {
-		cpus := make([]attr.Value, 0, len(s.CPU))
-		for _, c := range s.CPU {
-			cpus = append(cpus, types.ObjectValueMust(cpuStatType.AttrTypes, map[string]attr.Value{
-				"device": types.StringValue(c.Device), "avg_percent": types.Float64Value(c.AvgPercent),
-				"max_percent": types.Float64Value(c.MaxPercent), "max_core_percent": types.Float64Value(c.MaxCorePercent),
-				"samples": types.Int64Value(int64(c.Samples)),
-			}))
-		}
-		power := map[string]attr.Value{
-			"power_idle_watts": types.Float64Null(), "power_avg_watts": types.Float64Null(),
-			"power_max_watts": types.Float64Null(), "mbps_per_watt": types.Float64Null(),
-		}
-		if pw := s.Power; pw != nil {
-			power = map[string]attr.Value{
-				"power_idle_watts": types.Float64Value(pw.IdleWatts), "power_avg_watts": types.Float64Value(pw.AvgWatts),
-				"power_max_watts": types.Float64Value(pw.MaxWatts), "mbps_per_watt": types.Float64Value(pw.MbpsPerWatt),
-			}
-		}
-		for _, p := range s.Pairs {
-			v := map[string]attr.Value{
-				"step": types.Int64Value(int64(s.Index + 1)), "mss": types.Int64Value(int64(s.MSS)),
-				"direction": types.StringValue(string(s.Direction)), "repeat": types.Int64Value(int64(s.Repeat + 1)),
-				"pair": types.StringValue(p.Pair), "sender_mbps": types.Float64Value(p.SenderMbps),
-				"receiver_mbps": types.Float64Value(p.ReceiverMbps), "retransmits": types.Int64Value(int64(p.Retransmits)),
-				"jitter_ms": types.Float64Value(p.JitterMs), "loss_percent": types.Float64Value(p.LossPercent),
-				"mss_used": types.Int64Value(int64(p.MSS)), "reverse_sender_mbps": types.Float64Value(p.ReverseSenderMbps),
-				"reverse_receiver_mbps": types.Float64Value(p.ReverseReceiverMbps),
-				"line_rate_mbps":        types.Float64Value(p.LineRateMbps), "line_rate_percent": types.Float64Value(p.LineRatePercent),
-				"cpu":     types.ListValueMust(cpuStatType, cpus),
-				"started": types.StringValue(s.Started.UTC().Format(time.RFC3339Nano)), "finished": types.StringValue(s.Finished.UTC().Format(time.RFC3339Nano)),
-			}
-			for k, pv := range power {
-				v[k] = pv
-			}
-			obj, d := types.ObjectValue(resultType.AttrTypes, v)
-			diags.Append(d...)
-			results = append(results, obj)
-		}
-	}
-	m.Results = types.ListValueMust(resultType, results)
-	m.Markdown = types.StringValue(rendered.Markdown)
-	m.JSON = types.StringValue(rendered.JSON)
-	m.CSV = types.StringValue(rendered.CSV)
-	m.SVG = types.StringValue(rendered.SVG)
-	m.ArchivePath = types.StringNull()
-	if rendered.ArchivePath != "" {
-		m.ArchivePath = types.StringValue(rendered.ArchivePath)
-	}
-	if diags.HasError() {
-		diags.AddError("Unable to Store Results", fmt.Sprintf("run %s", run.ID))
-	}
-	return diags
+func rfc3339(t time.Time) types.String {
+	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
 }
 
-// renderedRun holds the renderings and where the archive went.
-type renderedRun struct {
-	Markdown, JSON, CSV, SVG string
-	ArchivePath              string
+// fromOutcome stores a finished run and its renderings in the model's
+// computed attributes.
+func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome) diag.Diagnostics {
+	var diags diag.Diagnostics
+	run := out.Run
+	m.ID = types.StringValue(run.ID)
+	m.Started = rfc3339(run.Started)
+	m.Finished = rfc3339(run.Finished)
+	m.Iperf3Version = types.StringValue(run.Iperf3Version)
+
+	duts := make([]dutInfoModel, 0, len(run.DUTs))
+	for _, d := range run.DUTs {
+		duts = append(duts, dutInfoModel{
+			Device: types.StringValue(d.Device), Platform: types.StringValue(d.Platform), Model: types.StringValue(d.Model),
+			Firmware: types.StringValue(d.Firmware), ConfigSHA256: types.StringValue(d.ConfigSHA256),
+		})
+	}
+	hosts := make([]hostInfoModel, 0, len(run.Hosts))
+	for _, h := range run.Hosts {
+		hosts = append(hosts, hostInfoModel{Name: types.StringValue(h.Name), Kernel: types.StringValue(h.Kernel), Iperf3Version: types.StringValue(h.Iperf3Version)})
+	}
+	results := []resultModel{}
+	for _, s := range run.Steps {
+		cpus := make([]cpuStatModel, 0, len(s.CPU))
+		for _, c := range s.CPU {
+			cpus = append(cpus, cpuStatModel{
+				Device: types.StringValue(c.Device), AvgPercent: types.Float64Value(c.AvgPercent),
+				MaxPercent: types.Float64Value(c.MaxPercent), MaxCorePercent: types.Float64Value(c.MaxCorePercent),
+				Samples: types.Int64Value(int64(c.Samples)),
+			})
+		}
+		for _, p := range s.Pairs {
+			r := resultModel{
+				Step: types.Int64Value(int64(s.Index + 1)), MSS: types.Int64Value(int64(s.MSS)),
+				Direction: types.StringValue(string(s.Direction)), Repeat: types.Int64Value(int64(s.Repeat + 1)),
+				Pair: types.StringValue(p.Pair), SenderMbps: types.Float64Value(p.SenderMbps),
+				ReceiverMbps: types.Float64Value(p.ReceiverMbps), Retransmits: types.Int64Value(int64(p.Retransmits)),
+				JitterMs: types.Float64Value(p.JitterMs), LossPercent: types.Float64Value(p.LossPercent),
+				MSSUsed: types.Int64Value(int64(p.MSS)), ReverseSenderMbps: types.Float64Value(p.ReverseSenderMbps),
+				ReverseReceiverMbps: types.Float64Value(p.ReverseReceiverMbps),
+				LineRateMbps:        types.Float64Value(p.LineRateMbps), LineRatePercent: types.Float64Value(p.LineRatePercent),
+				CPU:            cpus,
+				PowerIdleWatts: types.Float64Null(), PowerAvgWatts: types.Float64Null(), PowerMaxWatts: types.Float64Null(), MbpsPerWatt: types.Float64Null(),
+				Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
+			}
+			if pw := s.Power; pw != nil {
+				r.PowerIdleWatts, r.PowerAvgWatts = types.Float64Value(pw.IdleWatts), types.Float64Value(pw.AvgWatts)
+				r.PowerMaxWatts, r.MbpsPerWatt = types.Float64Value(pw.MaxWatts), types.Float64Value(pw.MbpsPerWatt)
+			}
+			results = append(results, r)
+		}
+	}
+	elem := benchmarkListTypes()
+	var d diag.Diagnostics
+	m.DUTs, d = types.ListValueFrom(ctx, elem["duts"], duts)
+	diags.Append(d...)
+	m.Hosts, d = types.ListValueFrom(ctx, elem["hosts"], hosts)
+	diags.Append(d...)
+	m.Results, d = types.ListValueFrom(ctx, elem["results"], results)
+	diags.Append(d...)
+	m.Markdown = types.StringValue(out.Markdown)
+	m.JSON = types.StringValue(out.JSON)
+	m.CSV = types.StringValue(out.CSV)
+	m.SVG = types.StringValue(out.SVG)
+	m.ArchivePath = types.StringNull()
+	if out.ArchivePath != "" {
+		m.ArchivePath = types.StringValue(out.ArchivePath)
+	}
+	return diags
 }

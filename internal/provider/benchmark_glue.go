@@ -4,15 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/engine"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/power"
-	"github.com/routerlab/terraform-provider-routerlab/internal/bench/report"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/runner"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
@@ -33,19 +31,11 @@ func (inv *Inventory) benchHost(name string) (command.Runner, error) {
 // validateBenchmark checks at plan time everything the engine would refuse:
 // link speed, encapsulation, MSS, ports, targets and the power meter.
 func validateBenchmark(ctx context.Context, m benchmarkRunModel) error {
-	plan, _, diags := m.toBenchPlan(ctx)
+	req, diags := m.toRequest(ctx)
 	if diags.HasError() {
 		return nil // unknown values: checked at apply
 	}
-	var errs []error
-	var err error
-	if plan.LinkMbps, err = linerate.LinkMbps(m.LinkSpeed.ValueString()); err != nil {
-		errs = append(errs, fmt.Errorf("link_speed: %w", err))
-		plan.LinkMbps = 1000 // keep checking the rest
-	}
-	if err := runner.Validate(plan); err != nil {
-		errs = append(errs, err)
-	}
+	errs := []error{engine.Validate(req)}
 	if pm := m.PowerMeter; pm != nil {
 		cfg := powerConfig(pm)
 		if cfg.Type == power.TypeCommand || cfg.Type == power.TypeRouterOSHealth {
@@ -54,10 +44,18 @@ func validateBenchmark(ctx context.Context, m benchmarkRunModel) error {
 		if err := cfg.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("power_meter: %w", err))
 		}
+		if cfg.Type == power.TypeRouterOSHealth && pm.Device.IsNull() {
+			// The meter reads a device's own sensor. Caught here, not at
+			// apply, where power's "host is required" would not name the
+			// attribute.
+			errs = append(errs, errors.New("power_meter: device is required for type routeros_health: the device whose own sensor reports its power draw"))
+		}
 	}
 	return errors.Join(errs...)
 }
 
+// powerConfig converts the power_meter block; Host and Probe, which come
+// from the inventory, are the caller's.
 func powerConfig(pm *powerModel) power.Config {
 	return power.Config{
 		Type: pm.Type.ValueString(), URL: pm.URL.ValueString(), JSONPath: pm.JSONPath.ValueString(),
@@ -66,68 +64,90 @@ func powerConfig(pm *powerModel) power.Config {
 	}
 }
 
-// runBenchmark runs the plan and renders the results. A run that measured
-// but missed an expectation returns the miss table in missed; a run that
-// failed returns what it measured so far (if anything) and the error.
-func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (run *bench.Run, rendered renderedRun, missed string, err error) {
-	plan, expect, diags := m.toBenchPlan(ctx)
+// runBenchmark builds the engine's environment from the inventory (hosts,
+// DUT CPU sources, power meter) and hands the request to the engine's one
+// entry point. A run that failed part-way returns what it measured with
+// the error.
+func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (engine.Outcome, error) {
+	req, diags := m.toRequest(ctx)
 	if diags.HasError() {
-		return nil, rendered, "", fmt.Errorf("reading the configuration: %v", diags)
+		return engine.Outcome{}, fmt.Errorf("reading the configuration: %v", diags)
 	}
-	plan.LinkMbps, err = linerate.LinkMbps(m.LinkSpeed.ValueString())
-	if err != nil {
-		return nil, rendered, "", fmt.Errorf("link_speed: %w", err)
-	}
-	env := runner.Env{
+	env := engine.Env{
 		Host: inv.benchHost,
 		Logf: func(format string, args ...any) {
 			tflog.Info(ctx, "benchmark: "+fmt.Sprintf(format, args...))
 		},
 	}
-	for _, name := range plan.DUTs {
+	for _, name := range req.Plan.DUTs {
 		dut, err := inv.dut(ctx, name)
 		if err != nil {
-			return nil, rendered, "", err
+			return engine.Outcome{}, err
 		}
 		env.DUTs = append(env.DUTs, dut)
 	}
-	if pm := m.PowerMeter; pm != nil {
+	var err error
+	if env.Power, err = inv.powerRecorder(m.PowerMeter); err != nil {
+		return engine.Outcome{}, err
+	}
+	return engine.Run(ctx, req, env)
+}
+
+// powerRecorder builds the power meter of the power_meter block (nil
+// without one): its host, and for a device's own sensor the probe its
+// platform's driver offers.
+func (inv *Inventory) powerRecorder(pm *powerModel) (runner.PowerSampler, error) {
+	if pm == nil {
+		return nil, nil
+	}
+	var err error
+	{
 		cfg := powerConfig(pm)
 		if d := pm.Device.ValueString(); d != "" {
 			if cfg.Host, err = inv.benchHost(d); err != nil {
-				return nil, rendered, "", fmt.Errorf("power_meter.device: %w", err)
+				return nil, fmt.Errorf("power_meter.device: %w", err)
+			}
+			if cfg.Type == power.TypeRouterOSHealth {
+				// The meter reads the device's own sensor, as its
+				// platform's driver says (device.PowerReader).
+				dev, err := inv.Lookup(d)
+				if err != nil {
+					return nil, fmt.Errorf("power_meter.device: %w", err)
+				}
+				drv, err := dev.Driver()
+				var pr device.PowerReader
+				if err == nil {
+					pr, err = device.Capability[device.PowerReader](drv, "reading its own power draw (power_meter type "+power.TypeRouterOSHealth+")")
+				}
+				if err != nil {
+					// Capability's error names the platform.
+					return nil, fmt.Errorf("power_meter.device: device %q: %w", d, err)
+				}
+				probe := pr.PowerProbe()
+				cfg.Probe = &probe
 			}
 		}
 		meter, err := power.New(cfg)
 		if err != nil {
-			return nil, rendered, "", fmt.Errorf("power_meter: %w", err)
+			return nil, fmt.Errorf("power_meter: %w", err)
 		}
-		env.Power = power.NewRecorder(meter)
+		return power.NewRecorder(meter), nil
 	}
-
-	run, err = runner.Run(ctx, plan, env)
-	if run == nil {
-		return nil, rendered, "", err
-	}
-	run.Name = m.Name.ValueString()
-	rendered, rerr := render(*run, m.ArchiveDir.ValueString())
-	if err != nil || rerr != nil {
-		return run, rendered, "", errors.Join(err, rerr)
-	}
-	if misses := expect.Check(*run); len(misses) > 0 {
-		missed = fmt.Sprintf("%d check(s) missed in run %s:\n\n%s", len(misses), run.ID, bench.MissTable(misses))
-	}
-	return run, rendered, missed, nil
 }
 
 // dut describes a device under test as it is now, with its CPU source.
 // A platform without a configuration driver yet (RouterOS, EdgeOS, RTX)
-// can still be benchmarked: its CPU is sampled, but model, firmware and
-// config digest stay empty, so a hand-made change cannot plan a re-run.
+// can still be benchmarked: its CPU is sampled through its driver's probe,
+// but model, firmware and config digest stay empty, so a hand-made change
+// cannot plan a re-run.
 func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) {
 	dev, err := inv.Lookup(name)
 	if err != nil {
 		return runner.DUT{}, err
+	}
+	drv, err := dev.Driver()
+	if err != nil {
+		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
 	}
 	info := bench.DUTInfo{Device: name, Platform: string(dev.Platform)}
 	switch snap, err := dev.Snapshot(ctx); {
@@ -138,32 +158,13 @@ func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) 
 	default:
 		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
 	}
-	h, _ := inv.benchHost(name)
-	src, err := cpu.SourceFor(dev.Platform, h)
+	cr, err := device.Capability[device.CPUReader](drv, "CPU sampling (dut)")
 	if err != nil {
 		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
 	}
-	return runner.DUT{Info: info, CPU: src}, nil
-}
-
-// render produces every rendering and, with archiveDir, the archive.
-func render(run bench.Run, archiveDir string) (renderedRun, error) {
-	out := renderedRun{Markdown: report.Markdown(run), SVG: report.SVG(run)}
-	js, err := report.JSON(run)
+	h, err := inv.benchHost(name)
 	if err != nil {
-		return out, err
+		return runner.DUT{}, err
 	}
-	out.JSON = string(js)
-	csv, err := report.CSV(run)
-	if err != nil {
-		return out, err
-	}
-	out.CSV = string(csv)
-	if archiveDir != "" {
-		if _, err := report.WriteArchive(archiveDir, run); err != nil {
-			return out, fmt.Errorf("archive_dir: %w", err)
-		}
-		out.ArchivePath = filepath.Join(archiveDir, run.ID)
-	}
-	return out, nil
+	return runner.DUT{Info: info, CPU: cpu.NewSource(h, cr.CPUProbe(), 0)}, nil
 }

@@ -118,27 +118,6 @@ type expectModel struct {
 }
 
 var (
-	dutInfoType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"device": types.StringType, "platform": types.StringType, "model": types.StringType,
-		"firmware": types.StringType, "config_sha256": types.StringType,
-	}}
-	hostInfoType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"name": types.StringType, "kernel": types.StringType, "iperf3_version": types.StringType,
-	}}
-	cpuStatType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"device": types.StringType, "avg_percent": types.Float64Type, "max_percent": types.Float64Type,
-		"max_core_percent": types.Float64Type, "samples": types.Int64Type,
-	}}
-	resultType = types.ObjectType{AttrTypes: map[string]attr.Type{
-		"step": types.Int64Type, "mss": types.Int64Type, "direction": types.StringType, "repeat": types.Int64Type,
-		"pair": types.StringType, "sender_mbps": types.Float64Type, "receiver_mbps": types.Float64Type,
-		"retransmits": types.Int64Type, "jitter_ms": types.Float64Type, "loss_percent": types.Float64Type,
-		"mss_used": types.Int64Type, "reverse_sender_mbps": types.Float64Type, "reverse_receiver_mbps": types.Float64Type,
-		"line_rate_mbps": types.Float64Type, "line_rate_percent": types.Float64Type,
-		"cpu":              types.ListType{ElemType: cpuStatType},
-		"power_idle_watts": types.Float64Type, "power_avg_watts": types.Float64Type, "power_max_watts": types.Float64Type,
-		"mbps_per_watt": types.Float64Type, "started": types.StringType, "finished": types.StringType,
-	}}
 	encapsulationAttrTypes = map[string]attr.Type{
 		"timestamps": types.BoolType, "vlan": types.BoolType, "pppoe": types.BoolType, "tunnel": types.StringType,
 		"esp_cipher": types.StringType, "esp_mode": types.StringType, "nat_t": types.BoolType,
@@ -395,7 +374,7 @@ func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if changed != "" {
 		resp.Diagnostics.AddWarning("Benchmark will re-run",
 			fmt.Sprintf("The running configuration of DUT %q changed since run %s; the benchmark is planned again.", changed, state.ID.ValueString()))
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("duts"), types.ListUnknown(dutInfoType))...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("duts"), types.ListUnknown(benchmarkListTypes()["duts"]))...)
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("duts"))
 	}
 }
@@ -456,14 +435,6 @@ func (r *benchmarkRunResource) dutConfigChanged(ctx context.Context, state bench
 	return "", diags
 }
 
-type dutInfoModel struct {
-	Device       types.String `tfsdk:"device"`
-	Platform     types.String `tfsdk:"platform"`
-	Model        types.String `tfsdk:"model"`
-	Firmware     types.String `tfsdk:"firmware"`
-	ConfigSHA256 types.String `tfsdk:"config_sha256"`
-}
-
 func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan benchmarkRunModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -478,20 +449,20 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 	ctx, cancel := context.WithTimeout(ctx, createTimeout)
 	defer cancel()
 
-	run, rendered, missed, err := runBenchmark(ctx, r.inv, plan)
-	if run != nil && len(run.Steps) > 0 {
-		resp.Diagnostics.Append(plan.fromRun(run, rendered)...)
+	out, err := runBenchmark(ctx, r.inv, plan)
+	if out.Run != nil && len(out.Run.Steps) > 0 {
+		resp.Diagnostics.Append(plan.fromOutcome(ctx, out)...)
 	}
 	if err != nil {
 		detail := err.Error()
-		if rendered.ArchivePath != "" {
-			detail += "\n\nWhat was measured before the failure is in " + rendered.ArchivePath
+		if out.ArchivePath != "" {
+			detail += "\n\nWhat was measured before the failure is in " + out.ArchivePath
 		}
 		resp.Diagnostics.AddError("Unable to Run Benchmark", detail)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if missed != "" {
+	if missed := out.MissReport(); missed != "" {
 		// The run stays in state and in the archive so its results can be
 		// read; the apply still fails, as a lab's CI needs.
 		resp.Diagnostics.AddError("Benchmark Expectations Not Met", missed)

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -15,30 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
-	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
-
-// routerSnapshotText reads the router's normalised running config over a
-// fresh SSH connection of its own, independent of the provider under test.
-func routerSnapshotText(t *testing.T, l *lab.Lab, node string) string {
-	t.Helper()
-	n := l.Node(node)
-	c := sshx.NewClient(node, sshx.Config{Endpoint: sshx.Endpoint{
-		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
-		Auth:           sshx.Auth{PrivateKey: l.ClientKeyPEM()},
-		KnownHostsFile: l.KnownHostsPath(),
-	}}, nil)
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	snap, err := linux.New(c).Snapshot(ctx)
-	if err != nil {
-		t.Fatalf("snapshot of %s: %v", node, err)
-	}
-	return snap.Text
-}
 
 const routerConfig = `
 resource "routerlab_router" "r" {
@@ -91,25 +69,28 @@ func dig(v any, path []string) any {
 	return v
 }
 
-// TestAccRouter_lifecycle configures the lab router through Terraform, shows
-// a hand-made change as drift, imports it, and proves destroy puts the
+// TestAccRouter_lifecycle configures the router through Terraform, shows a
+// hand-made change as drift, imports it, and proves destroy puts the
 // router back exactly as it was.
 func TestAccRouter_lifecycle(t *testing.T) {
-	l := startLab(t, "accr", 230)
-	before := routerSnapshotText(t, l, "r")
+	forEachTarget(t, "accr", 230, testRouterLifecycle)
+}
+
+func testRouterLifecycle(t *testing.T, tg routerTarget) {
+	before := snapshotText(t, tg)
 	const addr = "routerlab_router.r"
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		CheckDestroy: func(*terraform.State) error {
-			if after := routerSnapshotText(t, l, "r"); after != before {
+			if after := snapshotText(t, tg); after != before {
 				return fmt.Errorf("router not restored by destroy:\n--- before\n%s--- after\n%s", before, after)
 			}
 			return nil
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: labProvider(l) + routerConfig,
+				Config: tg.provider() + routerConfig,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hostname"), knownvalue.StringExact("bench-r")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("interfaces").AtMapKey("eth1").AtMapKey("mtu"), knownvalue.Int64Exact(1400)),
@@ -127,25 +108,34 @@ func TestAccRouter_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				// What the router itself says, read outside the provider.
 				Check: func(*terraform.State) error {
-					if h := labExec(t, l, "r", "hostname"); h != "bench-r" {
-						return fmt.Errorf("hostname on router = %q", h)
+					host, mtu, alias, addrs, route, conntrack := routerFacts(t, tg)
+					switch {
+					case host != "bench-r":
+						return fmt.Errorf("hostname on router = %q", host)
+					case mtu != 1400 || alias != `to a: it's "A"; $(x)`:
+						return fmt.Errorf("eth1 mtu %d, alias %q", mtu, alias)
+					case !slices.Contains(addrs, "198.18.11.1/24"):
+						return fmt.Errorf("eth1 addresses: %v", addrs)
+					case route != "via 198.18.2.10":
+						return fmt.Errorf("owned route 198.18.100.0/24: %q", route)
+					case conntrack:
+						return fmt.Errorf("connection tracking still on")
 					}
-					link := labExec(t, l, "r", "ip", "-o", "addr", "show", "dev", "eth1")
-					if !strings.Contains(link, "198.18.11.1/24") {
-						return fmt.Errorf("eth1 addresses: %s", link)
+					if lt, ok := tg.(*labTarget); ok {
+						l := lt.l
+						// The kernel's own view, through other tools.
+						if link := labExec(t, l, "r", "ip", "link", "show", "dev", "eth1"); !strings.Contains(link, `alias to a: it's "A"; $(x)`) || !strings.Contains(link, "mtu 1400") {
+							return fmt.Errorf("eth1 link: %s", link)
+						}
+						if rt := labExec(t, l, "r", "ip", "route", "show", "198.18.100.0/24"); !strings.Contains(rt, "via 198.18.2.10") || !strings.Contains(rt, "proto 244") {
+							return fmt.Errorf("route: %q", rt)
+						}
+						if nft := labExec(t, l, "r", "nft", "list", "table", "inet", "routerlab"); !strings.Contains(nft, "notrack") {
+							return fmt.Errorf("conntrack rules: %s", nft)
+						}
+						// Forwarding works through the configured router.
+						labExec(t, l, "a", "ping", "-c1", "-W2", "198.18.2.10")
 					}
-					// nsenter keeps the root /sys, so ask iproute2.
-					if link := labExec(t, l, "r", "ip", "link", "show", "dev", "eth1"); !strings.Contains(link, `alias to a: it's "A"; $(x)`) || !strings.Contains(link, "mtu 1400") {
-						return fmt.Errorf("eth1 link: %s", link)
-					}
-					if rt := labExec(t, l, "r", "ip", "route", "show", "198.18.100.0/24"); !strings.Contains(rt, "via 198.18.2.10") || !strings.Contains(rt, "proto 244") {
-						return fmt.Errorf("route: %q", rt)
-					}
-					if nft := labExec(t, l, "r", "nft", "list", "table", "inet", "routerlab"); !strings.Contains(nft, "notrack") {
-						return fmt.Errorf("conntrack rules: %s", nft)
-					}
-					// Forwarding works through the configured router.
-					labExec(t, l, "a", "ping", "-c1", "-W2", "198.18.2.10")
 					return nil
 				},
 			},
@@ -153,11 +143,11 @@ func TestAccRouter_lifecycle(t *testing.T) {
 				// Someone changes the router by hand: plan shows the drift
 				// on exactly those attributes and apply repairs it.
 				PreConfig: func() {
-					labExec(t, l, "r", "ip", "link", "set", "dev", "eth1", "mtu", "1300")
-					labExec(t, l, "r", "hostname", "hacked")
-					labExec(t, l, "r", "ip", "route", "del", "198.18.100.0/24")
+					tg.setMTU(t, "eth1", 1300)
+					tg.setHostname(t, "hacked")
+					tg.deleteRoute(t, "198.18.100.0/24")
 				},
-				Config: labProvider(l) + routerConfig,
+				Config: tg.provider() + routerConfig,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 					expectChange{addr: addr, path: []string{"interfaces", "eth1", "mtu"}, from: 1300, to: 1400},
@@ -165,8 +155,8 @@ func TestAccRouter_lifecycle(t *testing.T) {
 					expectChange{addr: addr, path: []string{"static_routes", "198.18.100.0/24", "gateway"}, from: nil, to: "198.18.2.10"},
 				}},
 				Check: func(*terraform.State) error {
-					if link := labExec(t, l, "r", "ip", "link", "show", "dev", "eth1"); !strings.Contains(link, "mtu 1400") {
-						return fmt.Errorf("drift not repaired: %s", link)
+					if host, mtu, _, _, route, _ := routerFacts(t, tg); mtu != 1400 || host != "bench-r" || route != "via 198.18.2.10" {
+						return fmt.Errorf("drift not repaired: hostname %q, eth1 mtu %d, route %q", host, mtu, route)
 					}
 					return nil
 				},
@@ -174,7 +164,7 @@ func TestAccRouter_lifecycle(t *testing.T) {
 			{
 				// An update that stops managing eth2's description and MTU
 				// and changes the route: applied in place.
-				Config: labProvider(l) + strings.Replace(routerConfig, `gateway = "198.18.2.10" }`, `gateway = "198.18.2.10", metric = 7 }`, 1),
+				Config: tg.provider() + strings.Replace(routerConfig, `gateway = "198.18.2.10" }`, `gateway = "198.18.2.10", metric = 7 }`, 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 				}},
@@ -192,35 +182,69 @@ func TestAccRouter_lifecycle(t *testing.T) {
 	})
 }
 
+// TestAccRouter_ownedRouteDeleted: a route routerlab owns (the owned
+// objects of routerlab_router) is deleted behind Terraform's back; the next
+// plan re-creates exactly it (the other owned route is left as it is) and
+// the apply puts it back on the device.
+func TestAccRouter_ownedRouteDeleted(t *testing.T) {
+	forEachTarget(t, "acco", 234, func(t *testing.T, tg routerTarget) {
+		const addr = "routerlab_router.r"
+		cfg := tg.provider() + `
+resource "routerlab_router" "r" {
+  device        = "r"
+  static_routes = {
+    "198.18.100.0/24" = { gateway = "198.18.2.10" }
+    "198.18.101.0/24" = { interface = "eth1" }
+  }
+}
+`
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders,
+			Steps: []resource.TestStep{
+				{Config: cfg},
+				{
+					PreConfig: func() { tg.deleteRoute(t, "198.18.100.0/24") },
+					Config:    cfg,
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						expectChange{addr: addr, path: []string{"static_routes", "198.18.100.0/24", "gateway"}, from: nil, to: "198.18.2.10"},
+						expectChange{addr: addr, path: []string{"static_routes", "198.18.101.0/24", "interface"}, from: "eth1", to: "eth1"},
+					}},
+					Check: func(*terraform.State) error {
+						if _, _, _, _, route, _ := routerFacts(t, tg); route != "via 198.18.2.10" {
+							return fmt.Errorf("route not re-created: %q", route)
+						}
+						return nil
+					},
+				},
+			},
+		})
+	})
+}
+
 // TestAccRouter_hostKeyMismatch pins the wrong host key: the plan fails with
 // both fingerprints and the router is untouched.
 func TestAccRouter_hostKeyMismatch(t *testing.T) {
-	l := startLab(t, "acck", 231)
-	before := routerSnapshotText(t, l, "r")
-	wrong := l.Node("a").HostKey // a real key, but not r's
-	cfg := fmt.Sprintf(`
-provider "routerlab" {
-  devices = {
-    r = { platform = "linux", host = %q, username = "root", private_key = file(%q), host_key = %q }
-  }
-}
+	forEachTarget(t, "acck", 231, func(t *testing.T, tg routerTarget) {
+		before := snapshotText(t, tg)
+		prov, wantFP, presentedFP := tg.pinnedWrongKey(t)
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders,
+			Steps: []resource.TestStep{{
+				Config: prov + `
 resource "routerlab_router" "r" {
   device   = "r"
   hostname = "must-not-be-written"
 }
-`, l.Node("r").MgmtAddr, l.ClientKeyPath(), wrong)
-	wantFP, presentedFP := fingerprintOf(t, wrong), fingerprintOf(t, l.Node("r").HostKey)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders,
-		Steps: []resource.TestStep{{
-			Config: cfg,
-			ExpectError: regexp.MustCompile(`(?s)host key mismatch.*` + regexp.QuoteMeta(wantFP) + `.*` +
-				regexp.QuoteMeta(presentedFP)),
-		}},
+`,
+				ExpectError: regexp.MustCompile(`(?s)host key mismatch.*` + regexp.QuoteMeta(wantFP) + `.*` +
+					regexp.QuoteMeta(presentedFP)),
+			}},
+		})
+		if after := snapshotText(t, tg); after != before {
+			t.Fatalf("router changed despite the host key mismatch:\n%s", after)
+		}
 	})
-	if after := routerSnapshotText(t, l, "r"); after != before {
-		t.Fatalf("router changed despite the host key mismatch:\n%s", after)
-	}
 }
 
 func fingerprintOf(t *testing.T, line string) string {
@@ -234,23 +258,24 @@ func fingerprintOf(t *testing.T, line string) string {
 
 // TestAccRouter_unknownInterface fails at plan, listing the interfaces.
 func TestAccRouter_unknownInterface(t *testing.T) {
-	l := startLab(t, "acci", 232)
-	before := routerSnapshotText(t, l, "r")
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders,
-		Steps: []resource.TestStep{{
-			Config: labProvider(l) + `
+	forEachTarget(t, "acci", 232, func(t *testing.T, tg routerTarget) {
+		before := snapshotText(t, tg)
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders,
+			Steps: []resource.TestStep{{
+				Config: tg.provider() + `
 resource "routerlab_router" "r" {
   device   = "r"
   hostname = "not-written"
   interfaces = { eth9 = { mtu = 1500 } }
 }`,
-			ExpectError: regexp.MustCompile(`interface eth9 not found on the device; it has: eth1, eth2, lo,\s+mgmt0`),
-		}},
+				ExpectError: regexp.MustCompile(`interface eth9 not found on the device; it has:\s+` + strings.ReplaceAll(regexp.QuoteMeta(tg.interfaceNames()), " ", `\s+`)),
+			}},
+		})
+		if after := snapshotText(t, tg); after != before {
+			t.Fatal("router changed although the plan failed")
+		}
 	})
-	if after := routerSnapshotText(t, l, "r"); after != before {
-		t.Fatal("router changed although the plan failed")
-	}
 }
 
 // TestAccProvider_connectionsPerOperation: an inventory of 50 devices with

@@ -74,7 +74,7 @@ func TestPlanValidation(t *testing.T) {
 			`(?s)jump host "bastion" is not a valid device`},
 		{"platform without driver",
 			providerWith(fmt.Sprintf(`hex = { platform = "routeros", host = "127.0.0.1", host_key = %q }`, someHostKey)) + `resource "routerlab_router" "x" { device = "hex" }`,
-			`(?s)platform "routeros": configuration driver not implemented yet`},
+			`(?s)platform "routeros" does not support routerlab_router`},
 		{"invalid CIDR",
 			providerWith(okDevice) + `resource "routerlab_router" "x" {
   device     = "r"
@@ -210,6 +210,7 @@ func TestPlanValidationBenchmark(t *testing.T) {
 		{"target not an address", bench(`pairs = [{ client = "a", server = "b", target = "198.18.2.10; reboot" }]`), `(?s)is not an IP address`},
 		{"shelly without url", bench(pair + "\n power_meter = { type = \"shelly\" }"), `(?s)power_meter: .*url`},
 		{"unknown direction", bench(pair + "\n directions = [\"sideways\"]"), `(?s)directions.*sideways`},
+		{"routeros_health without device", bench(pair + "\n power_meter = { type = \"routeros_health\" }"), `(?s)power_meter: device is required for type routeros_health`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { planError(t, c.config, c.want) })

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -98,3 +99,7 @@ func prefixKeyCheck(s string) error {
 	}
 	return nil
 }
+
+// udpRateRE is what iperf3 accepts for -b: a number with an optional K/M/G
+// suffix.
+var udpRateRE = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?[KMGkmg]?$`)

@@ -17,6 +17,7 @@ type fakeHost struct {
 	outputs map[string][]command.Result
 	errs    map[string]error
 	calls   map[string]int
+	started []string       // commands given to Start
 	stream  string         // stdout of Start
 	exit    command.Result // what Wait returns
 }
@@ -41,7 +42,10 @@ func (h *fakeHost) Run(_ context.Context, cmd string) (command.Result, error) {
 	return outs[min(n, len(outs)-1)], nil
 }
 
-func (h *fakeHost) Start(_ context.Context, _ string) (command.Process, error) {
+func (h *fakeHost) Start(_ context.Context, cmd string) (command.Process, error) {
+	h.mu.Lock()
+	h.started = append(h.started, cmd)
+	h.mu.Unlock()
 	return &fakeProcess{r: strings.NewReader(h.stream), out: h.exit}, nil
 }
 

@@ -6,9 +6,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -17,7 +20,41 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
+
+// procStatProbe streams this machine's /proc/stat the way the Linux
+// driver's probe does, rebuilt here (see probes_test.go) so that the
+// engine is tested end to end on a real kernel without a platform package.
+var procStatProbe = device.CPUProbe{
+	Stream: func(every time.Duration) string {
+		return fmt.Sprintf("while :; do grep '^cpu' /proc/stat; echo END; sleep %g; done", every.Seconds())
+	},
+	Parse: func(outs ...string) (device.CPUSample, error) {
+		var s device.CPUSample
+		for _, line := range strings.Split(strings.Join(outs, ""), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 9 || !strings.HasPrefix(f[0], "cpu") {
+				continue
+			}
+			// user nice system idle iowait irq softirq steal
+			var v [8]uint64
+			for i := range v {
+				n, err := strconv.ParseUint(f[i+1], 10, 64)
+				if err != nil {
+					return s, err
+				}
+				v[i] = n
+			}
+			total := v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7]
+			s.Busy, s.Total = append(s.Busy, total-v[3]-v[4]), append(s.Total, total)
+		}
+		if len(s.Total) == 0 {
+			return s, fmt.Errorf("no cpu lines in %q", outs)
+		}
+		return s, nil
+	},
+}
 
 // shHost is a test-only command.Runner running commands with the local sh.
 type shHost struct{}
@@ -82,7 +119,7 @@ func (p *shProcess) Close() error {
 	return nil
 }
 
-func TestProcStatSourceLocal(t *testing.T) {
+func TestStreamSourceLocal(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("needs /proc/stat")
 	}
@@ -98,7 +135,7 @@ func TestProcStatSourceLocal(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), 2700*time.Millisecond)
 	defer cancel()
-	src := &ProcStatSource{Host: shHost{}}
+	src := NewSource(shHost{}, procStatProbe, 0)
 	start := time.Now()
 	ch, err := src.Start(ctx)
 	if err != nil {
@@ -140,7 +177,7 @@ func TestSamplerWithProcStatLocal(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	s := NewSampler(&ProcStatSource{Host: shHost{}})
+	s := NewSampler(NewSource(shHost{}, procStatProbe, 0))
 	if err := s.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,11 @@
 // Package cpu reads a router's CPU load for the benchmark engine.
 //
-// It has three layers:
+// It knows no vendor: what to run on a DUT and how to parse it is the
+// platform driver's device.CPUProbe. This package has two layers:
 //
-//   - pure parsers of what each platform prints: RouterOS `/system resource
-//     print` and `/system resource cpu print`, YAMAHA RTX `show environment`,
-//     and Linux/EdgeOS `/proc/stat` (through linux.ParseProcStat and Delta);
-//   - Sources, which stream a Reading about once a second from one session
-//     per DUT (ProcStatSource, RouterOSSource, RTXSource);
+//   - a Source (NewSource), which runs a probe on a schedule, as one
+//     long-running stream or as polls, and turns its samples into a Reading
+//     about once a second (Delta for cumulative counters);
 //   - a Sampler, which keeps the timestamped readings of a Source and
 //     summarises only those inside a step's measured window (after iperf3's
 //     omit warm-up) as a bench.CPUStats.
@@ -40,20 +39,21 @@ func (r Reading) MaxCore() float64 {
 	return m
 }
 
-// Source streams readings of one DUT, about once a second, over one
-// persistent session.
+// Source streams readings of one DUT, about once a second.
 //
 // Start returns at once with a channel of readings, or an error when the
 // first reading cannot be taken (so a misconfigured DUT fails before the
 // benchmark starts). The channel is closed when ctx ends or the stream
-// fails. The Sources of this package also have an Err method that says why
-// a stream stopped early (nil when ctx ended it); Sampler.Err reports it.
+// fails. ProbeSource, the Source of this package, also has an Err method
+// that says why a stream stopped early (nil when ctx ended it);
+// Sampler.Err reports it.
 type Source interface {
 	Start(ctx context.Context) (<-chan Reading, error)
 }
 
-// Delta turns two cumulative /proc/stat samples (from linux.ParseProcStat:
-// index 0 is all cores, then core 0..n-1) into the load between them.
+// Delta turns two cumulative samples (Busy/Total as a platform's probe
+// parses them, /proc/stat on Linux: index 0 is all cores, then core
+// 0..n-1) into the load between them.
 //
 // Zero or backwards deltas (no time passed, a counter reset, the iowait
 // counter that Linux lets go backwards) count as 0 % rather than

@@ -13,11 +13,10 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
-	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
 )
 
-// DefaultInterval is the time between readings when a Source's Interval
-// is zero.
+// DefaultInterval is the time between readings when NewSource is given
+// none.
 const DefaultInterval = time.Second
 
 // maxPollFailures is how many polls in a row may fail before a polling
@@ -25,94 +24,101 @@ const DefaultInterval = time.Second
 // end the CPU figures of a whole step.
 const maxPollFailures = 3
 
-// Commands the Sources run.
-const (
-	RouterOSResourceCommand = "/system resource print"
-	RouterOSCPUCommand      = "/system resource cpu print"
-	RTXEnvironmentCommand   = "show environment"
-)
+// ProbeSource runs a platform's device.CPUProbe on one DUT and turns what
+// it reads into Readings. The platform decides what to run and how to
+// parse it; this engine decides when, and makes loads out of counters.
+type ProbeSource struct {
+	host  command.Runner
+	probe device.CPUProbe
+	every time.Duration
 
-// streamErr holds why a stream stopped early.
-type streamErr struct {
 	mu  sync.Mutex
 	err error
 }
 
+var _ Source = (*ProbeSource)(nil)
+
+// NewSource returns the Source that runs probe on host every interval (0:
+// DefaultInterval). A Stream probe runs as one long-running command whose
+// output is split into blocks at lines "END"; a Poll probe runs its
+// commands once per interval through host.Run. Cumulative samples
+// (Busy/Total) yield the Delta from the previous sample, load samples
+// (Percent/CorePercent) are readings as they are.
+func NewSource(host command.Runner, probe device.CPUProbe, every time.Duration) *ProbeSource {
+	if every <= 0 {
+		every = DefaultInterval
+	}
+	return &ProbeSource{host: host, probe: probe, every: every}
+}
+
 // Err says why the last stream stopped before its context ended, or nil.
-func (s *streamErr) Err() error {
+func (s *ProbeSource) Err() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
 }
 
-func (s *streamErr) set(err error) {
+func (s *ProbeSource) setErr(err error) {
 	s.mu.Lock()
 	s.err = err
 	s.mu.Unlock()
 }
 
-// send delivers r unless ctx ends first.
-func send(ctx context.Context, ch chan<- Reading, r Reading) bool {
-	select {
-	case ch <- r:
-		return true
-	case <-ctx.Done():
-		return false
+// Start implements Source. It takes the first sample before returning, so
+// a DUT that cannot be read fails here rather than in the first window.
+func (s *ProbeSource) Start(ctx context.Context) (<-chan Reading, error) {
+	if s.host == nil {
+		return nil, errors.New("cpu: Source has no host")
 	}
-}
-
-func interval(d time.Duration) time.Duration {
-	if d <= 0 {
-		return DefaultInterval
+	stream, poll := s.probe.Stream != nil, len(s.probe.Poll) > 0
+	if stream == poll || s.probe.Parse == nil {
+		return nil, fmt.Errorf("cpu %s: the platform's CPU probe must set Parse and exactly one of Stream and Poll", s.host.Name())
 	}
-	return d
-}
-
-// ProcStatSource streams /proc/stat deltas from a Linux or EdgeOS DUT over
-// one long-running command:
-//
-//	while :; do grep '^cpu' /proc/stat; echo END; sleep 1; done
-//
-// Each block up to END is parsed with linux.ParseProcStat; every block
-// after the first yields the Delta from the one before, stamped with the
-// local time the block arrived. Use it as a pointer (&ProcStatSource{...}).
-type ProcStatSource struct {
-	Host     command.Runner
-	Interval time.Duration // sleep between blocks; 0 = 1s
-	streamErr
-}
-
-var _ Source = (*ProcStatSource)(nil)
-
-// ProcStatCommand is the remote loop ProcStatSource runs.
-func ProcStatCommand(every time.Duration) string {
-	return "while :; do grep '^cpu' /proc/stat; echo END; sleep " + sleepArg(interval(every)) + "; done"
-}
-
-// sleepArg writes whole seconds as an integer (any sleep understands it)
-// and fractions with up to millisecond precision (coreutils and BusyBox).
-func sleepArg(d time.Duration) string {
-	if d%time.Second == 0 {
-		return strconv.FormatInt(int64(d/time.Second), 10)
+	s.setErr(nil)
+	if stream {
+		return s.stream(ctx)
 	}
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+	return s.poll(ctx)
 }
 
-// Start implements Source. It reads the first block before returning, so
-// a DUT without /proc/stat fails here.
-func (s *ProcStatSource) Start(ctx context.Context) (<-chan Reading, error) {
-	if s.Host == nil {
-		return nil, errors.New("cpu: ProcStatSource has no Host")
+// loads turns samples into readings. A platform may report cumulative
+// counters (which need a previous sample) or loads (which do not).
+type loads struct {
+	prev    device.CPUSample
+	hasPrev bool
+}
+
+// next returns the reading cur yields, if any: none for the first
+// cumulative sample, nor for one that did not advance (the same block
+// twice, a counter reset).
+func (l *loads) next(cur device.CPUSample) (Reading, bool) {
+	if len(cur.Total) == 0 {
+		return Reading{Percent: cur.Percent, Cores: cur.CorePercent}, true
 	}
-	s.set(nil)
-	name := s.Host.Name()
-	p, err := s.Host.Start(ctx, ProcStatCommand(s.Interval))
+	if !l.hasPrev {
+		l.prev, l.hasPrev = cur, true
+		return Reading{}, false
+	}
+	if !advanced(l.prev, cur) {
+		return Reading{}, false
+	}
+	r := Delta(l.prev, cur)
+	l.prev = cur
+	return r, true
+}
+
+// stream runs the probe's command once: one session per DUT costs the
+// device far less than a new one per sample.
+func (s *ProbeSource) stream(ctx context.Context) (<-chan Reading, error) {
+	name := s.host.Name()
+	p, err := s.host.Start(ctx, s.probe.Stream(s.every))
 	if err != nil {
-		return nil, fmt.Errorf("cpu %s: starting /proc/stat loop: %w", name, err)
+		return nil, fmt.Errorf("cpu %s: starting the sampling loop: %w", name, err)
 	}
 	closeP := sync.OnceFunc(func() { _ = p.Close() })
 	sc := bufio.NewScanner(p.Stdout())
-	first, err := readProcStatBlock(sc)
+	var l loads
+	first, err := s.readBlock(sc)
 	if err != nil {
 		err = streamEnd(ctx, name, p, err)
 		closeP()
@@ -125,37 +131,35 @@ func (s *ProcStatSource) Start(ctx context.Context) (<-chan Reading, error) {
 	go func() {
 		defer close(ch)
 		defer closeP()
-		// A Host whose Process does not end with ctx still stops here.
+		// A host whose Process does not end with ctx still stops here.
 		stop := context.AfterFunc(ctx, closeP)
 		defer stop()
-		prev := first
+		cur := first
 		for {
-			cur, err := readProcStatBlock(sc)
+			if r, ok := l.next(cur); ok {
+				r.At = time.Now()
+				if !send(ctx, ch, r) {
+					return
+				}
+			}
+			next, err := s.readBlock(sc)
 			if err != nil {
-				s.set(streamEnd(ctx, name, p, err))
+				s.setErr(streamEnd(ctx, name, p, err))
 				return
 			}
-			if !advanced(prev, cur) {
-				continue
-			}
-			r := Delta(prev, cur)
-			r.At = time.Now()
-			prev = cur
-			if !send(ctx, ch, r) {
-				return
-			}
+			cur = next
 		}
 	}()
 	return ch, nil
 }
 
-// readProcStatBlock reads lines up to END and parses them.
-func readProcStatBlock(sc *bufio.Scanner) (device.CPUSample, error) {
+// readBlock reads lines up to END and parses them.
+func (s *ProbeSource) readBlock(sc *bufio.Scanner) (device.CPUSample, error) {
 	var b strings.Builder
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if line == "END" {
-			return linux.ParseProcStat(b.String())
+			return s.probe.Parse(b.String())
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')
@@ -177,133 +181,34 @@ func streamEnd(ctx context.Context, name string, p command.Process, err error) e
 	if errors.Is(err, io.EOF) {
 		out, werr := p.Wait()
 		if werr != nil {
-			return fmt.Errorf("cpu %s: /proc/stat loop ended: %w", name, werr)
+			return fmt.Errorf("cpu %s: sampling loop ended: %w", name, werr)
 		}
-		return fmt.Errorf("cpu %s: /proc/stat loop ended (exit status %d): %s", name, out.ExitStatus, snippet(out.Stderr))
+		return fmt.Errorf("cpu %s: sampling loop ended (exit status %d): %s", name, out.ExitStatus, snippet(out.Stderr))
 	}
-	return fmt.Errorf("cpu %s: /proc/stat loop: %w", name, err)
+	return fmt.Errorf("cpu %s: sampling loop: %w", name, err)
 }
 
-// RouterOSSource polls a RouterOS DUT: every Interval it runs `/system
-// resource print` through Host.Run (a new channel on the DUT's one SSH
-// connection) and reads cpu-load; with PerCore it also runs `/system
-// resource cpu print` for the per-core table (v6.x and v7).
-//
-// Polling rather than one long `/system resource cpu print interval=1`:
-// that form keeps re-printing the table as a live console view, whose
-// framing over a non-interactive SSH channel could not be verified without
-// a router, while a one-shot print is the plain text the parsers are tested
-// on. Each poll costs the router a little CPU itself (the CLI process), so
-// keep the Interval at 1s or more on small boards. A poll that overruns
-// the Interval delays the next one rather than piling up. Up to 3 failed
-// polls in a row are skipped; the next failure ends the stream (see Err).
-type RouterOSSource struct {
-	Host     command.Runner
-	Interval time.Duration // between polls; 0 = 1s
-	PerCore  bool          // also read /system resource cpu print
-	streamErr
-}
-
-var _ Source = (*RouterOSSource)(nil)
-
-// Start implements Source. The first poll happens before it returns.
-func (s *RouterOSSource) Start(ctx context.Context) (<-chan Reading, error) {
-	if s.Host == nil {
-		return nil, errors.New("cpu: RouterOSSource has no Host")
-	}
-	return poll(ctx, interval(s.Interval), &s.streamErr, s.read)
-}
-
-func (s *RouterOSSource) read(ctx context.Context) (Reading, error) {
-	out, err := run(ctx, s.Host, RouterOSResourceCommand)
-	if err != nil {
-		return Reading{}, err
-	}
-	res, err := ParseRouterOSResource(out)
-	if err != nil {
-		return Reading{}, fmt.Errorf("cpu %s: %w", s.Host.Name(), err)
-	}
-	r := res.Reading()
-	if s.PerCore {
-		out, err := run(ctx, s.Host, RouterOSCPUCommand)
-		if err != nil {
-			return Reading{}, err
-		}
-		cores, err := ParseRouterOSCPU(out)
-		if err != nil {
-			return Reading{}, fmt.Errorf("cpu %s: %w", s.Host.Name(), err)
-		}
-		r.Cores = cores.Cores
-	}
-	return r, nil
-}
-
-// RTXSource polls a YAMAHA RTX DUT: every Interval it runs `show
-// environment` through Host.Run and reads the CPU 5sec figure. That figure
-// is the router's own trailing five-second average, so consecutive
-// readings overlap and the first ~5 s of a window still carry some of the
-// time before it (an omit of 5 s or more covers that). Failures are
-// handled as for RouterOSSource.
-type RTXSource struct {
-	Host     command.Runner
-	Interval time.Duration // between polls; 0 = 1s
-	streamErr
-}
-
-var _ Source = (*RTXSource)(nil)
-
-// Start implements Source. The first poll happens before it returns.
-func (s *RTXSource) Start(ctx context.Context) (<-chan Reading, error) {
-	if s.Host == nil {
-		return nil, errors.New("cpu: RTXSource has no Host")
-	}
-	return poll(ctx, interval(s.Interval), &s.streamErr, s.read)
-}
-
-func (s *RTXSource) read(ctx context.Context) (Reading, error) {
-	out, err := run(ctx, s.Host, RTXEnvironmentCommand)
-	if err != nil {
-		return Reading{}, err
-	}
-	r, err := ParseRTXEnvironment(out)
-	if err != nil {
-		return Reading{}, fmt.Errorf("cpu %s: %w", s.Host.Name(), err)
-	}
-	return r, nil
-}
-
-// run executes one read-only command and insists on exit status 0.
-func run(ctx context.Context, h command.Runner, cmd string) (string, error) {
-	out, err := h.Run(ctx, cmd)
-	if err != nil {
-		return "", fmt.Errorf("cpu %s: %s: %w", h.Name(), cmd, err)
-	}
-	if out.ExitStatus != 0 {
-		msg := out.Stderr
-		if strings.TrimSpace(msg) == "" {
-			msg = out.Stdout
-		}
-		return "", fmt.Errorf("cpu %s: %s: exit status %d: %s", h.Name(), cmd, out.ExitStatus, snippet(msg))
-	}
-	return out.Stdout, nil
-}
-
-// poll takes a first reading at once, then one every interval, until ctx
-// ends or maxPollFailures+1 polls in a row fail.
-func poll(ctx context.Context, every time.Duration, st *streamErr, read func(context.Context) (Reading, error)) (<-chan Reading, error) {
-	st.set(nil)
-	first, err := read(ctx)
+// poll takes a first sample at once, then one every interval, until ctx
+// ends or maxPollFailures+1 polls in a row fail. Vendor CLIs without a
+// shell loop are polled this way; a poll that overruns the interval delays
+// the next one rather than piling up.
+func (s *ProbeSource) poll(ctx context.Context) (<-chan Reading, error) {
+	var l loads
+	first, err := s.sample(ctx)
 	if err != nil {
 		return nil, err
 	}
-	first.At = time.Now()
+	firstAt := time.Now()
 	ch := make(chan Reading, 16)
 	go func() {
 		defer close(ch)
-		if !send(ctx, ch, first) {
-			return
+		if r, ok := l.next(first); ok {
+			r.At = firstAt
+			if !send(ctx, ch, r) {
+				return
+			}
 		}
-		t := time.NewTicker(every)
+		t := time.NewTicker(s.every)
 		defer t.Stop()
 		failures := 0
 		for {
@@ -312,19 +217,23 @@ func poll(ctx context.Context, every time.Duration, st *streamErr, read func(con
 				return
 			case <-t.C:
 			}
-			r, err := read(ctx)
+			cur, err := s.sample(ctx)
 			if err != nil {
 				if ctx.Err() != nil {
 					return
 				}
 				failures++
 				if failures > maxPollFailures {
-					st.set(fmt.Errorf("%w (%d polls in a row failed)", err, failures))
+					s.setErr(fmt.Errorf("%w (%d polls in a row failed)", err, failures))
 					return
 				}
 				continue
 			}
 			failures = 0
+			r, ok := l.next(cur)
+			if !ok {
+				continue
+			}
 			r.At = time.Now()
 			if !send(ctx, ch, r) {
 				return
@@ -334,16 +243,56 @@ func poll(ctx context.Context, every time.Duration, st *streamErr, read func(con
 	return ch, nil
 }
 
-// SourceFor picks the Source for a DUT's platform: /proc/stat deltas for
-// Linux and EdgeOS, polling for RouterOS (with per-core figures) and RTX.
-func SourceFor(p device.Platform, h command.Runner) (Source, error) {
-	switch p {
-	case device.Linux, device.EdgeOS:
-		return &ProcStatSource{Host: h}, nil
-	case device.RouterOS:
-		return &RouterOSSource{Host: h, PerCore: true}, nil
-	case device.RTX:
-		return &RTXSource{Host: h}, nil
+// sample runs every Poll command once, in order, and parses their outputs.
+func (s *ProbeSource) sample(ctx context.Context) (device.CPUSample, error) {
+	outs := make([]string, 0, len(s.probe.Poll))
+	for _, cmd := range s.probe.Poll {
+		out, err := run(ctx, s.host, cmd)
+		if err != nil {
+			return device.CPUSample{}, err
+		}
+		outs = append(outs, out)
 	}
-	return nil, fmt.Errorf("cpu: no CPU sampling for platform %q (one of %s)", p, strings.Join(device.Platforms(), ", "))
+	smp, err := s.probe.Parse(outs...)
+	if err != nil {
+		return device.CPUSample{}, fmt.Errorf("cpu %s: %w", s.host.Name(), err)
+	}
+	return smp, nil
+}
+
+// run executes one read-only command and insists on exit status 0.
+func run(ctx context.Context, h command.Runner, cmd string) (string, error) {
+	out, err := h.Run(ctx, cmd)
+	if err != nil {
+		return "", fmt.Errorf("cpu %s: %s: %w", h.Name(), cmd, err)
+	}
+	if out.ExitStatus != 0 {
+		// Vendor CLIs print their complaints on stdout.
+		msg := out.Stderr
+		if strings.TrimSpace(msg) == "" {
+			msg = out.Stdout
+		}
+		return "", fmt.Errorf("cpu %s: %s: exit status %d: %s", h.Name(), cmd, out.ExitStatus, snippet(msg))
+	}
+	return out.Stdout, nil
+}
+
+// send delivers r unless ctx ends first.
+func send(ctx context.Context, ch chan<- Reading, r Reading) bool {
+	select {
+	case ch <- r:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// snippet quotes the start of some output for an error message.
+func snippet(out string) string {
+	const n = 200
+	s := strings.TrimSpace(out)
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return strconv.Quote(s)
 }

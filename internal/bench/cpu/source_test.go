@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -35,27 +34,29 @@ func drain(t *testing.T, ch <-chan Reading) []Reading {
 	return collect(t, ch, 1<<30)
 }
 
-func TestProcStatCommand(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0:                      "while :; do grep '^cpu' /proc/stat; echo END; sleep 1; done",
-		2 * time.Second:        "while :; do grep '^cpu' /proc/stat; echo END; sleep 2; done",
-		500 * time.Millisecond: "while :; do grep '^cpu' /proc/stat; echo END; sleep 0.5; done",
-	} {
-		if got := ProcStatCommand(d); got != want {
-			t.Errorf("ProcStatCommand(%v) = %q, want %q", d, got, want)
-		}
-	}
+// counterStream is a Stream probe of cumulative counters; its command
+// names the interval it was given.
+var counterStream = device.CPUProbe{
+	Stream: func(every time.Duration) string { return "counters every " + every.String() },
+	Parse:  parseCounters,
 }
 
-func TestProcStatSourceStream(t *testing.T) {
-	b1 := readTestdata(t, "edgeos_er6p_proc_stat_1.txt")
-	b2 := readTestdata(t, "edgeos_er6p_proc_stat_2.txt")
+// Polled loads, as RouterOS reports them: overall, then per core.
+const (
+	loadCmd  = "print load"
+	coresCmd = "print cores"
+)
+
+var loadPoll = device.CPUProbe{Poll: []string{loadCmd, coresCmd}, Parse: parseLoads}
+
+func TestStreamSource(t *testing.T) {
+	b1, b2 := counterBlock(er6p1), counterBlock(er6p2)
 	// The same block twice in a row (no time passed) yields no reading.
 	h := &fakeHost{
-		stream: b1 + "END\n" + b1 + "END\n" + b2 + "END\n",
+		stream: b1 + "END\n" + b1 + "END\r\n" + b2 + "END\n",
 		exit:   command.Result{Stderr: "Connection to dut closed.", ExitStatus: 255},
 	}
-	src := &ProcStatSource{Host: h}
+	src := NewSource(h, counterStream, 0)
 	ch, err := src.Start(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -70,15 +71,33 @@ func TestProcStatSourceStream(t *testing.T) {
 	if err := src.Err(); err == nil || !strings.Contains(err.Error(), "exit status 255") || !strings.Contains(err.Error(), "Connection to dut closed") {
 		t.Errorf("Err() = %v, want the exit status and stderr", err)
 	}
+	if !slices.Equal(h.started, []string{"counters every 1s"}) {
+		t.Errorf("started %q, want one command for the default interval", h.started)
+	}
 }
 
-func TestProcStatSourceFirstBlockFails(t *testing.T) {
+// A stream of loads needs no previous block: every block is a reading.
+func TestStreamSourceLoads(t *testing.T) {
+	h := &fakeHost{stream: "12\nEND\n30\nEND\n"}
+	probe := device.CPUProbe{Stream: func(time.Duration) string { return "loads" }, Parse: parseLoads}
+	src := NewSource(h, probe, 2*time.Second)
+	ch, err := src.Start(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := drain(t, ch)
+	if len(got) != 2 || got[0].Percent != 12 || got[1].Percent != 30 {
+		t.Errorf("readings = %+v", got)
+	}
+}
+
+func TestStreamSourceFirstBlockFails(t *testing.T) {
 	for name, h := range map[string]*fakeHost{
-		"no cpu lines":  {stream: "grep: /proc/stat: No such file or directory\nEND\n"},
+		"unparsable":    {stream: "grep: /proc/stat: No such file or directory\nEND\n"},
 		"exits at once": {stream: "", exit: command.Result{Stderr: "sh: grep: not found", ExitStatus: 127}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := (&ProcStatSource{Host: h}).Start(t.Context())
+			_, err := NewSource(h, counterStream, 0).Start(t.Context())
 			if err == nil || !strings.Contains(err.Error(), "cpu dut") {
 				t.Errorf("Start error = %v", err)
 			}
@@ -86,14 +105,30 @@ func TestProcStatSourceFirstBlockFails(t *testing.T) {
 	}
 }
 
-func TestRouterOSSourcePerCore(t *testing.T) {
+// A stream whose block no longer parses ends with the parser's error.
+func TestStreamSourceBadBlock(t *testing.T) {
+	h := &fakeHost{stream: counterBlock(er6p1) + "END\nsegfault\nEND\n"}
+	src := NewSource(h, counterStream, 0)
+	ch, err := src.Start(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := drain(t, ch); len(got) != 0 {
+		t.Errorf("readings = %+v", got)
+	}
+	if err := src.Err(); err == nil || !strings.Contains(err.Error(), `cpu dut: sampling loop: counters: "segfault"`) {
+		t.Errorf("Err() = %v", err)
+	}
+}
+
+func TestPollSourceLoads(t *testing.T) {
 	h := &fakeHost{outputs: map[string][]command.Result{
-		RouterOSResourceCommand: {{Stdout: readTestdata(t, "routeros_v6_resource.txt")}},
-		RouterOSCPUCommand:      {{Stdout: readTestdata(t, "routeros_v7_resource_cpu.txt")}},
+		loadCmd:  {{Stdout: "45\n"}},
+		coresCmd: {{Stdout: "52 38 47 43\n"}},
 	}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	src := &RouterOSSource{Host: h, Interval: 20 * time.Millisecond, PerCore: true}
+	src := NewSource(h, loadPoll, 20*time.Millisecond)
 	ch, err := src.Start(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -114,57 +149,16 @@ func TestRouterOSSourcePerCore(t *testing.T) {
 	}
 }
 
-func TestRouterOSSourceGivesUpAfterFailures(t *testing.T) {
-	ok := command.Result{Stdout: "cpu-load: 9%\n"}
-	bad := command.Result{Stdout: "interrupted\n"}
+// Consecutive polls that return different output yield their own readings
+// (RTX's `show environment`, one command per poll).
+func TestPollSourceSequence(t *testing.T) {
 	h := &fakeHost{outputs: map[string][]command.Result{
-		// One good poll, one bad (skipped), one good, then only bad ones.
-		RouterOSResourceCommand: {ok, bad, ok, bad},
-	}}
-	src := &RouterOSSource{Host: h, Interval: 5 * time.Millisecond}
-	ch, err := src.Start(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := drain(t, ch)
-	if len(got) != 2 {
-		t.Errorf("got %d readings, want 2", len(got))
-	}
-	err = src.Err()
-	if err == nil || !strings.Contains(err.Error(), "4 polls in a row failed") || !strings.Contains(err.Error(), "no cpu-load") {
-		t.Errorf("Err() = %v", err)
-	}
-}
-
-func TestRouterOSSourceStartErrors(t *testing.T) {
-	h := &fakeHost{errs: map[string]error{RouterOSResourceCommand: errDropped}}
-	_, err := (&RouterOSSource{Host: h}).Start(t.Context())
-	if err == nil || !strings.Contains(err.Error(), "cpu dut: /system resource print: connection dropped") {
-		t.Errorf("Start error = %v", err)
-	}
-	h = &fakeHost{outputs: map[string][]command.Result{
-		RouterOSResourceCommand: {{Stdout: "cpu-load: 1%\n"}},
-		RouterOSCPUCommand:      {{Stdout: "bad command name cpu (line 1 column 18)\n", ExitStatus: 1}},
-	}}
-	_, err = (&RouterOSSource{Host: h, PerCore: true}).Start(t.Context())
-	if err == nil || !strings.Contains(err.Error(), "exit status 1") || !strings.Contains(err.Error(), "bad command name") {
-		t.Errorf("Start error = %v", err)
-	}
-	if _, err := (&RouterOSSource{}).Start(t.Context()); err == nil {
-		t.Error("Start without Host succeeded")
-	}
-}
-
-func TestRTXSource(t *testing.T) {
-	h := &fakeHost{outputs: map[string][]command.Result{
-		RTXEnvironmentCommand: {
-			{Stdout: readTestdata(t, "rtx1210_environment_en.txt")},
-			{Stdout: readTestdata(t, "rtx810_environment_ja.txt")},
-		},
+		"env": {{Stdout: "1"}, {Stdout: "99"}},
 	}}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	ch, err := (&RTXSource{Host: h, Interval: 10 * time.Millisecond}).Start(ctx)
+	probe := device.CPUProbe{Poll: []string{"env"}, Parse: parseLoads}
+	ch, err := NewSource(h, probe, 10*time.Millisecond).Start(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,28 +168,90 @@ func TestRTXSource(t *testing.T) {
 	}
 }
 
-func TestSourceFor(t *testing.T) {
-	h := &fakeHost{}
-	for p, want := range map[device.Platform]string{
-		device.Linux: "*cpu.ProcStatSource", device.EdgeOS: "*cpu.ProcStatSource",
-		device.RouterOS: "*cpu.RouterOSSource", device.RTX: "*cpu.RTXSource",
-	} {
-		src, err := SourceFor(p, h)
-		if err != nil || fmt.Sprintf("%T", src) != want {
-			t.Errorf("SourceFor(%s) = %T, %v; want %s", p, src, err, want)
-		}
+// Polled cumulative counters are differenced like a stream's: the first
+// poll is the baseline, and a poll that did not advance is no reading
+// (and no failure).
+func TestPollSourceCounters(t *testing.T) {
+	h := &fakeHost{outputs: map[string][]command.Result{
+		"stat": {{Stdout: counterBlock(er6p1)}, {Stdout: counterBlock(er6p1)}, {Stdout: counterBlock(er6p2)}},
+	}}
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	probe := device.CPUProbe{Poll: []string{"stat"}, Parse: parseCounters}
+	src := NewSource(h, probe, 5*time.Millisecond)
+	ch, err := src.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if src, ok := must(SourceFor(device.RouterOS, h)).(*RouterOSSource); !ok || !src.PerCore {
-		t.Error("RouterOS source without PerCore")
+	got := collect(t, ch, 1)
+	if !near(got[0].Percent, 47.25) || len(got[0].Cores) != 4 {
+		t.Errorf("reading = %+v", got[0])
 	}
-	if _, err := SourceFor("junos", h); err == nil || !strings.Contains(err.Error(), `"junos"`) {
-		t.Errorf("SourceFor(junos) = %v", err)
+	// Later polls repeat the last block: no further readings.
+	select {
+	case r := <-ch:
+		t.Errorf("unexpected reading %+v", r)
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	drain(t, ch)
+	if src.Err() != nil {
+		t.Errorf("Err() = %v", src.Err())
 	}
 }
 
-func must(s Source, err error) Source {
+func TestPollSourceGivesUpAfterFailures(t *testing.T) {
+	ok := command.Result{Stdout: "9\n"}
+	bad := command.Result{Stdout: "interrupted\n"}
+	h := &fakeHost{outputs: map[string][]command.Result{
+		// One good poll, one bad (skipped), one good, then only bad ones.
+		loadCmd: {ok, bad, ok, bad},
+	}}
+	probe := device.CPUProbe{Poll: []string{loadCmd}, Parse: parseLoads}
+	src := NewSource(h, probe, 5*time.Millisecond)
+	ch, err := src.Start(t.Context())
 	if err != nil {
-		panic(err)
+		t.Fatal(err)
 	}
-	return s
+	got := drain(t, ch)
+	if len(got) != 2 {
+		t.Errorf("got %d readings, want 2", len(got))
+	}
+	err = src.Err()
+	if err == nil || !strings.Contains(err.Error(), "4 polls in a row failed") || !strings.Contains(err.Error(), `cpu dut: loads: no load in "interrupted\n"`) {
+		t.Errorf("Err() = %v", err)
+	}
+}
+
+func TestPollSourceStartErrors(t *testing.T) {
+	h := &fakeHost{errs: map[string]error{loadCmd: errDropped}}
+	_, err := NewSource(h, loadPoll, 0).Start(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "cpu dut: print load: connection dropped") {
+		t.Errorf("Start error = %v", err)
+	}
+	// Vendor CLIs complain on stdout; the error carries it.
+	h = &fakeHost{outputs: map[string][]command.Result{
+		loadCmd:  {{Stdout: "1\n"}},
+		coresCmd: {{Stdout: "bad command name cores (line 1 column 7)\n", ExitStatus: 1}},
+	}}
+	_, err = NewSource(h, loadPoll, 0).Start(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "exit status 1") || !strings.Contains(err.Error(), "bad command name") {
+		t.Errorf("Start error = %v", err)
+	}
+	if _, err := NewSource(nil, loadPoll, 0).Start(t.Context()); err == nil {
+		t.Error("Start without host succeeded")
+	}
+}
+
+func TestSourceBadProbe(t *testing.T) {
+	for name, p := range map[string]device.CPUProbe{
+		"empty":    {},
+		"no parse": {Poll: []string{loadCmd}},
+		"both":     {Poll: []string{loadCmd}, Stream: counterStream.Stream, Parse: parseLoads},
+	} {
+		_, err := NewSource(&fakeHost{}, p, 0).Start(t.Context())
+		if err == nil || !strings.Contains(err.Error(), "exactly one of Stream and Poll") {
+			t.Errorf("%s: Start error = %v", name, err)
+		}
+	}
 }

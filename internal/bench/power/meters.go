@@ -10,7 +10,6 @@ import (
 	"net/url"
 	"os/exec"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 // Shelly reads a Shelly smart plug or relay with power metering.
@@ -421,122 +421,48 @@ func ParseFirstNumber(out string) (float64, error) {
 	return strconv.ParseFloat(m, 64)
 }
 
-// RouterOSHealthCommand is what the routeros_health meter runs.
-const RouterOSHealthCommand = "/system health print"
-
-// RouterOSHealth reads power-consumption from RouterOS `/system health
-// print` on the DUT itself (CCR and some RB models have the sensor). Each
-// Read is one CLI call; MikroTik notes that intensive health polling loads
-// the CPU of some boards (CCR2004), so this meter is best with the default
-// 1 s interval or slower.
-type RouterOSHealth struct {
+// Sensor reads a device's own power sensor (type routeros_health) through
+// the probe its platform driver supplies: which command to run and how to
+// read watts out of what it prints. Each Read is one command on the
+// device, so keep the Recorder's interval at a second or more: on some
+// boards the sensor read itself costs CPU.
+type Sensor struct {
+	meter   string // the meter type, for errors
 	host    command.Runner
+	probe   device.PowerProbe
 	timeout time.Duration
 }
 
 // Read implements Meter.
-func (r *RouterOSHealth) Read(ctx context.Context) (float64, error) {
-	ctx, cancel := context.WithTimeout(ctx, r.timeout)
+func (s *Sensor) Read(ctx context.Context) (float64, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	fail := func(err error) error {
-		return fmt.Errorf("routeros_health on %s: %s: %w", r.host.Name(), RouterOSHealthCommand, err)
+		return fmt.Errorf("%s on %s: %s: %w", s.meter, s.host.Name(), s.probe.Command, err)
 	}
-	out, err := r.host.Run(ctx, RouterOSHealthCommand)
+	out, err := s.host.Run(ctx, s.probe.Command)
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %v", s.timeout)
+		}
 		return 0, fail(err)
 	}
 	if out.ExitStatus != 0 {
+		// Vendor CLIs print their complaints on stdout.
 		msg := out.Stderr
 		if strings.TrimSpace(msg) == "" {
 			msg = out.Stdout
 		}
 		return 0, fail(fmt.Errorf("exit status %d: %s", out.ExitStatus, quoteShort(msg)))
 	}
-	w, err := ParseRouterOSHealth(out.Stdout)
+	w, err := s.probe.Parse(out.Stdout)
+	if err == nil {
+		w, err = checkWatts(w)
+	}
 	if err != nil {
 		return 0, fail(err)
 	}
 	return w, nil
-}
-
-// healthValue is a reading with its unit ("W", "V", "A", "C", "RPM").
-type healthValue struct {
-	v    float64
-	unit string
-}
-
-var healthV6 = regexp.MustCompile(`^\s*([a-z0-9-]+):\s*([-+]?\d+(?:\.\d+)?)\s*([A-Za-z%]*)\s*$`)
-
-// ParseRouterOSHealth reads the power draw from `/system health print`.
-// RouterOS v7 prints a table
-//
-//	Columns: NAME, VALUE, TYPE
-//	#  NAME                VALUE  TYPE
-//	0  power-consumption   12.3   W
-//
-// and v6 a list ("power-consumption: 12.3W"). Without a power-consumption
-// sensor, voltage × current (input voltage and current) is used when the
-// board reports both.
-func ParseRouterOSHealth(out string) (float64, error) {
-	vals := map[string]healthValue{}
-	var names []string
-	add := func(name, num, unit string) {
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil {
-			return
-		}
-		if _, dup := vals[name]; !dup {
-			names = append(names, name)
-			vals[name] = healthValue{v, unit}
-		}
-	}
-	table := false
-	for _, line := range strings.Split(out, "\n") {
-		line = strings.TrimRight(line, "\r")
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if f[0] == "#" && slices.Contains(f, "NAME") && slices.Contains(f, "VALUE") {
-			table = true
-			continue
-		}
-		if table {
-			if _, err := strconv.Atoi(f[0]); err == nil && len(f) >= 3 {
-				unit := ""
-				if len(f) >= 4 {
-					unit = f[3]
-				}
-				add(f[1], f[2], unit)
-			}
-			continue
-		}
-		if m := healthV6.FindStringSubmatch(line); m != nil {
-			add(m[1], m[2], m[3])
-		}
-	}
-	if p, ok := vals["power-consumption"]; ok {
-		switch p.unit {
-		case "W", "":
-			return checkWatts(p.v)
-		case "mW":
-			return checkWatts(p.v / 1000)
-		}
-		return 0, fmt.Errorf("power-consumption is in %q, not W", p.unit)
-	}
-	v, okV := vals["voltage"]
-	c, okC := vals["current"]
-	if okV && okC && v.unit == "V" && (c.unit == "A" || c.unit == "mA") {
-		amps := c.v
-		if c.unit == "mA" {
-			amps /= 1000
-		}
-		return checkWatts(v.v * amps)
-	}
-	if len(names) == 0 {
-		return 0, fmt.Errorf("no sensors in the output %s (CHR and some small boards have none)", quoteShort(out))
-	}
-	return 0, fmt.Errorf("no power-consumption (nor voltage and current) among this board's sensors: %s; use another meter type", strings.Join(names, ", "))
 }
 
 // Manual returns fixed figures read off a meter by eye: Load for every

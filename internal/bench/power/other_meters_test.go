@@ -1,13 +1,16 @@
 package power
 
 import (
+	"context"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 func TestCommandLocal(t *testing.T) {
@@ -56,47 +59,60 @@ func TestParseFirstNumber(t *testing.T) {
 	}
 }
 
-// Formats: RouterOS `/system health print`, v7 table (help.mikrotik.com
-// Health page, CCR1072 example) and v6 list (wiki Manual:System/Health).
-func TestRouterOSHealth(t *testing.T) {
-	tests := []struct {
-		file string
-		want float64
-	}{
-		{"routeros_v7_health_ccr1072.txt", 50.8},
-		{"routeros_v6_health_crlf.txt", 12.3},
-		{"routeros_v7_health_voltage_current.txt", 24.2 * 0.350},
+// healthProbe stands in for a platform's power probe: the engine must
+// work with any, and vendor parsers are tested where they live.
+var healthProbe = &device.PowerProbe{
+	Command: "show power",
+	Parse: func(out string) (float64, error) {
+		v, ok := strings.CutPrefix(strings.TrimSpace(out), "power: ")
+		if !ok {
+			return 0, errors.New("no power line")
+		}
+		return strconv.ParseFloat(strings.TrimSuffix(v, "W"), 64)
+	},
+}
+
+func TestSensor(t *testing.T) {
+	h := &fakeHost{outputs: map[string]command.Result{"show power": {Stdout: "power: 50.8W\r\n"}}}
+	w, err := mustNew(t, Config{Type: TypeRouterOSHealth, Host: h, Probe: healthProbe}).Read(t.Context())
+	if err != nil || w != 50.8 {
+		t.Errorf("Read = %v, %v; want 50.8", w, err)
 	}
-	for _, tt := range tests {
-		h := &fakeHost{outputs: map[string]command.Result{RouterOSHealthCommand: {Stdout: testdata(t, tt.file)}}}
-		w, err := mustNew(t, Config{Type: TypeRouterOSHealth, Host: h}).Read(t.Context())
-		if err != nil || math.Abs(w-tt.want) > 1e-9 {
-			t.Errorf("%s: Read = %v, %v; want %v", tt.file, w, err, tt.want)
-		}
-		if len(h.ran) != 1 || h.ran[0] != "/system health print" {
-			t.Errorf("ran %q", h.ran)
-		}
+	if len(h.ran) != 1 || h.ran[0] != "show power" {
+		t.Errorf("ran %q, want the probe's command once", h.ran)
 	}
 }
 
-func TestRouterOSHealthErrors(t *testing.T) {
+func TestSensorErrors(t *testing.T) {
 	for _, tt := range []struct {
 		out   command.Result
 		err   error
 		parts []string
 	}{
-		{out: command.Result{Stdout: testdata(t, "routeros_v7_health_hex.txt")}, parts: []string{
-			"routeros_health on ccr: /system health print", "no power-consumption", "voltage, temperature",
-		}},
-		{out: command.Result{Stdout: "Columns: NAME, VALUE, TYPE\n#  NAME  VALUE  TYPE\n"}, parts: []string{"no sensors"}},
-		{out: command.Result{Stdout: "", Stderr: "", ExitStatus: 1}, parts: []string{"exit status 1"}},
-		{out: command.Result{Stdout: "power-consumption: 3kW\n"}, parts: []string{`in "kW", not W`}},
-		{err: errors.New("ssh: handshake failed"), parts: []string{"handshake failed"}},
+		{out: command.Result{Stdout: "voltage: 24V\n"}, parts: []string{"routeros_health on ccr: show power: no power line"}},
+		{out: command.Result{Stdout: "power: -3W\n"}, parts: []string{"negative reading -3 W"}},
+		{out: command.Result{Stdout: "power: NaN\n"}, parts: []string{"not a number of watts"}},
+		{out: command.Result{Stdout: "bad command name power\n", ExitStatus: 1}, parts: []string{"exit status 1", "bad command name power"}},
+		{err: errors.New("ssh: handshake failed"), parts: []string{"routeros_health on ccr: show power: ssh: handshake failed"}},
+		{err: context.DeadlineExceeded, parts: []string{"no answer within 5s"}},
 	} {
-		h := &fakeHost{outputs: map[string]command.Result{RouterOSHealthCommand: tt.out}, err: tt.err}
-		_, err := mustNew(t, Config{Type: TypeRouterOSHealth, Host: h}).Read(t.Context())
+		h := &fakeHost{outputs: map[string]command.Result{"show power": tt.out}, err: tt.err}
+		_, err := mustNew(t, Config{Type: TypeRouterOSHealth, Host: h, Probe: healthProbe}).Read(t.Context())
 		wantErr(t, err, tt.parts...)
 	}
+}
+
+// At plan time the device's driver is not at hand: Validate passes
+// without a probe, New does not.
+func TestSensorNeedsProbe(t *testing.T) {
+	cfg := Config{Type: TypeRouterOSHealth, Host: &fakeHost{}}
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("Validate = %v", err)
+	}
+	_, err := New(cfg)
+	wantErr(t, err, "power meter routeros_health: no power probe for ccr")
+	_, err = New(Config{Type: TypeRouterOSHealth, Host: &fakeHost{}, Probe: &device.PowerProbe{Command: "x"}})
+	wantErr(t, err, "no power probe")
 }
 
 func TestManual(t *testing.T) {
@@ -122,7 +138,7 @@ func TestValidate(t *testing.T) {
 		{Config{Type: TypeHTTPJSON, URL: "http://meter.lab/api", JSONPath: "emeters.0.power"}, nil},
 		{Config{Type: TypeCommand, Command: "echo 1"}, nil},
 		{Config{Type: TypeCommand, Command: "echo 1", Host: h}, nil},
-		{Config{Type: TypeRouterOSHealth, Host: h}, nil},
+		{Config{Type: TypeRouterOSHealth, Host: h, Probe: healthProbe}, nil},
 		{Config{Type: TypeManual, LoadWatts: 2.9}, nil},
 		{Config{Type: TypeManual, IdleWatts: 2.4, LoadWatts: 2.9}, nil},
 
@@ -148,7 +164,8 @@ func TestValidate(t *testing.T) {
 		{Config{Type: TypeCommand, Command: "  "}, []string{"command is required"}},
 		{Config{Type: TypeCommand, Command: "echo 1", URL: "http://x"}, []string{"url is not used by this type (it applies to shelly, tasmota, http_json)"}},
 		{Config{Type: TypeRouterOSHealth}, []string{"power meter routeros_health: host is required"}},
-		{Config{Type: TypeRouterOSHealth, Host: h, Command: "/system health print"}, []string{"command is not used"}},
+		{Config{Type: TypeRouterOSHealth, Host: h, Probe: healthProbe, Command: "/system health print"}, []string{"command is not used"}},
+		{Config{Type: TypeCommand, Command: "echo 1", Probe: healthProbe}, []string{"probe is not used by this type (it applies to routeros_health)"}},
 		{Config{Type: TypeManual}, []string{"power meter manual: load_watts must be more than 0"}},
 		{Config{Type: TypeManual, LoadWatts: math.NaN()}, []string{"load_watts must be more than 0"}},
 		{Config{Type: TypeManual, LoadWatts: 3, IdleWatts: -1}, []string{"idle_watts must be 0 or more"}},

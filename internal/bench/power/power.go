@@ -1,7 +1,7 @@
 // Package power reads the DUT's power draw for the benchmark engine:
 // smart plugs (Shelly, Tasmota), any HTTP JSON endpoint, a command that
-// prints watts, RouterOS's own power-consumption sensor, or fixed figures
-// read off a meter by eye (the seeds read a TAP-TST10). A Recorder takes an
+// prints watts, a device's own power sensor (read through the probe its
+// platform driver supplies), or fixed figures read off a meter by eye (the seeds read a TAP-TST10). A Recorder takes an
 // idle baseline before the run and samples during each step's measured
 // window.
 package power
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 // Meter reads the power draw now, in watts.
@@ -24,7 +25,9 @@ type Meter interface {
 	Read(ctx context.Context) (watts float64, err error)
 }
 
-// Meter types.
+// Meter types. routeros_health predates other platforms' sensors: it
+// names the meter that reads a device's own sensor (Sensor), whatever the
+// platform, and stays because users write it.
 const (
 	TypeShelly         = "shelly"
 	TypeTasmota        = "tasmota"
@@ -46,12 +49,17 @@ const DefaultTimeout = 5 * time.Second
 //	tasmota          url, channel
 //	http_json        url, json_path
 //	command          command, host (nil: the local sh)
-//	routeros_health  host
+//	routeros_health  host, probe
 //	manual           idle_watts, load_watts
 //
 // Timeout applies to every type. Errors name the fields in snake_case as
 // above. Credentials go in the URL (http://user:password@host/); they never
 // appear in error messages.
+//
+// Validate checks what a user can write, so it passes a routeros_health
+// Config without Probe (at plan time the caller may stand in a host for
+// the device); New needs the Probe, taken from the device's driver
+// (device.PowerReader).
 type Config struct {
 	Type     string
 	URL      string
@@ -60,6 +68,10 @@ type Config struct {
 	Host     command.Runner
 	Gen      int // shelly: 0 = detect (Gen2+ RPC, falling back to Gen1 on 404), 1, or 2 and later
 	Channel  int // shelly switch id / meter index, tasmota Power array index
+
+	// Probe is how Host reads its own sensor (routeros_health), from the
+	// device's driver.
+	Probe *device.PowerProbe
 
 	IdleWatts, LoadWatts float64 // manual
 
@@ -79,6 +91,7 @@ func (c Config) fields() []field {
 		{"json_path", c.JSONPath != "", []string{TypeHTTPJSON}},
 		{"command", c.Command != "", []string{TypeCommand}},
 		{"host", c.Host != nil, []string{TypeCommand, TypeRouterOSHealth}},
+		{"probe", c.Probe != nil, []string{TypeRouterOSHealth}},
 		{"gen", c.Gen != 0, []string{TypeShelly}},
 		{"channel", c.Channel != 0, []string{TypeShelly, TypeTasmota}},
 		{"idle_watts", c.IdleWatts != 0, []string{TypeManual}},
@@ -147,7 +160,7 @@ func (c Config) validate() (*url.URL, error) {
 		}
 	case TypeRouterOSHealth:
 		if c.Host == nil {
-			return nil, fail("host is required: the RouterOS device whose /system health reports power-consumption")
+			return nil, fail("host is required: the device whose own sensor reports its power draw")
 		}
 	case TypeManual:
 		if !(c.LoadWatts > 0) || math.IsInf(c.LoadWatts, 0) {
@@ -185,7 +198,10 @@ func New(cfg Config) (Meter, error) {
 		}
 		return &Command{cmd: cfg.Command, host: h, timeout: timeout}, nil
 	case TypeRouterOSHealth:
-		return &RouterOSHealth{host: cfg.Host, timeout: timeout}, nil
+		if cfg.Probe == nil || cfg.Probe.Command == "" || cfg.Probe.Parse == nil {
+			return nil, fmt.Errorf("power meter %s: no power probe for %s: its platform's driver must supply one (device.PowerReader)", cfg.Type, cfg.Host.Name())
+		}
+		return &Sensor{meter: cfg.Type, host: cfg.Host, probe: *cfg.Probe, timeout: timeout}, nil
 	case TypeManual:
 		return Manual{Idle: cfg.IdleWatts, Load: cfg.LoadWatts}, nil
 	}

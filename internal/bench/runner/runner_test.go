@@ -3,7 +3,9 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -86,13 +88,22 @@ func TestRunLocal(t *testing.T) {
 	}
 }
 
+// mustSource is a DUT reporting a steady 50 % load five times a second
+// through the engine's generic Source: the runner needs samples in each
+// one-second window (at one a second, a window can fall between two),
+// not a platform's parser (those are tested under internal/device).
 func mustSource(t *testing.T) cpu.Source {
 	t.Helper()
-	src, err := cpu.SourceFor(device.Linux, command.Local())
-	if err != nil {
-		t.Fatal(err)
+	probe := device.CPUProbe{
+		Stream: func(every time.Duration) string {
+			return fmt.Sprintf("while :; do echo 50; echo END; sleep %g; done", every.Seconds())
+		},
+		Parse: func(out ...string) (device.CPUSample, error) {
+			p, err := strconv.ParseFloat(strings.TrimSpace(strings.Join(out, "")), 64)
+			return device.CPUSample{Percent: p}, err
+		},
 	}
-	return src
+	return cpu.NewSource(command.Local(), probe, 200*time.Millisecond)
 }
 
 // Cancelling mid-step returns promptly with the context's error.

@@ -7,7 +7,10 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/edgeos"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/routeros"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/rtx"
 )
 
 // Dialect is what platform p's CLI needs from the command path. It is
@@ -22,13 +25,20 @@ func Dialect(p device.Platform) command.Dialect {
 	return command.Dialect{}
 }
 
-// New returns the driver for platform p over transport t.
+// New returns the driver for platform p over transport t. Every known
+// platform has one; what a driver cannot do yet (configure RouterOS, say)
+// is a missing capability, reported by device.Capability where it is asked
+// for, or an ErrUnsupported from Snapshot.
 func New(p device.Platform, t command.Runner) (device.Driver, error) {
 	switch p {
 	case device.Linux:
 		return linux.New(t), nil
-	case device.RouterOS, device.EdgeOS, device.RTX:
-		return nil, device.Unsupported(p, "configuration driver not implemented yet (only platform \"linux\" can be configured in this release)")
+	case device.RouterOS:
+		return routeros.New(t), nil
+	case device.EdgeOS:
+		return edgeos.New(t), nil
+	case device.RTX:
+		return rtx.New(t), nil
 	default:
 		return nil, fmt.Errorf("unknown platform %q: known platforms are %v", p, device.Platforms())
 	}

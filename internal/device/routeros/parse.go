@@ -1,15 +1,16 @@
-package cpu
+package routeros
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
-// RouterOSResource is what `/system resource print` says about the CPU and
-// the board (RouterOS v6 and v7 print the same "key: value" list).
-type RouterOSResource struct {
+// Resource is what `/system resource print` says about the CPU and the
+// board (RouterOS v6 and v7 print the same "key: value" list).
+type Resource struct {
 	Version         string // "7.12.1 (stable)"
 	BoardName       string // "hEX"
 	CPU             string // "MIPS 1004Kc V2.15"
@@ -19,11 +20,7 @@ type RouterOSResource struct {
 	CPULoad         float64 // cpu-load: the figure Winbox and WebFig show
 }
 
-// Reading is the resource's CPU load as a Reading (no per-core figures:
-// those come from `/system resource cpu print`).
-func (r RouterOSResource) Reading() Reading { return Reading{Percent: r.CPULoad} }
-
-// ParseRouterOSResource reads the output of RouterOS `/system resource
+// ParseResource reads the output of RouterOS `/system resource
 // print`, v6 or v7:
 //
 //	    cpu-count: 4
@@ -31,8 +28,8 @@ func (r RouterOSResource) Reading() Reading { return Reading{Percent: r.CPULoad}
 //	     cpu-load: 12%
 //
 // cpu-load is required; the other fields are filled when present.
-func ParseRouterOSResource(out string) (RouterOSResource, error) {
-	var r RouterOSResource
+func ParseResource(out string) (Resource, error) {
+	var r Resource
 	haveLoad := false
 	for _, line := range lines(out) {
 		key, val, ok := strings.Cut(strings.TrimSpace(line), ":")
@@ -76,17 +73,18 @@ func ParseRouterOSResource(out string) (RouterOSResource, error) {
 	return r, nil
 }
 
-// ParseRouterOSCPU reads the per-core table of RouterOS `/system resource
+// ParseCPU reads the per-core table of RouterOS `/system resource
 // cpu print` (v7; v6 prints the same columns with wider spacing):
 //
 //	Columns: CPU, LOAD, IRQ, DISK
 //	#  CPU   LOAD  IRQ  DISK
 //	0  cpu0  12%   3%   0%
 //
-// Cores holds each row's LOAD; Percent is their mean (use cpu-load from
-// `/system resource print` for the overall figure RouterOS itself shows).
-func ParseRouterOSCPU(out string) (Reading, error) {
-	var r Reading
+// CorePercent holds each row's LOAD; Percent is their mean (use cpu-load
+// from `/system resource print` for the overall figure RouterOS itself
+// shows).
+func ParseCPU(out string) (device.CPUSample, error) {
+	var r device.CPUSample
 	loadCol := -1
 	for _, line := range lines(out) {
 		f := strings.Fields(line)
@@ -123,64 +121,16 @@ func ParseRouterOSCPU(out string) (Reading, error) {
 		if err != nil {
 			return r, fmt.Errorf("/system resource cpu print: row %q: %w", strings.TrimSpace(line), err)
 		}
-		r.Cores = append(r.Cores, p)
+		r.CorePercent = append(r.CorePercent, p)
 	}
-	if len(r.Cores) == 0 {
+	if len(r.CorePercent) == 0 {
 		return r, fmt.Errorf("/system resource cpu print: no CPU rows in output %s", snippet(out))
 	}
 	sum := 0.0
-	for _, c := range r.Cores {
+	for _, c := range r.CorePercent {
 		sum += c
 	}
-	r.Percent = sum / float64(len(r.Cores))
-	return r, nil
-}
-
-// rtxCPU matches the CPU line of YAMAHA RTX `show environment`; the name
-// may carry a core number on models that print one line per core.
-var rtxCPU = regexp.MustCompile(`^\s*CPU(\d*)\s*:\s*(\d+(?:\.\d+)?)%\(5sec\)`)
-
-// ParseRTXEnvironment reads the 5-second CPU figure of YAMAHA RTX `show
-// environment`. Japanese firmware prints
-//
-//	CPU:   3%(5sec)   2%(1min)   2%(5min)    メモリ: 23% used
-//
-// and English firmware "... Memory: 20% used". The Japanese text around
-// it may arrive decoded to UTF-8 or as raw Shift_JIS bytes: only the ASCII
-// "CPU:" line is read. Lines "CPU0:", "CPU1:", ... (one per core, where a
-// model prints them) fill Cores; without a plain "CPU:" line their mean is
-// the overall figure.
-func ParseRTXEnvironment(out string) (Reading, error) {
-	var r Reading
-	overall := false
-	for _, line := range lines(out) {
-		m := rtxCPU.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		p, err := strconv.ParseFloat(m[2], 64)
-		if err != nil {
-			return r, fmt.Errorf("show environment: CPU %q: %w", m[2], err)
-		}
-		if m[1] == "" {
-			if !overall {
-				r.Percent, overall = p, true
-			}
-			continue
-		}
-		r.Cores = append(r.Cores, p)
-	}
-	switch {
-	case overall:
-	case len(r.Cores) > 0:
-		sum := 0.0
-		for _, c := range r.Cores {
-			sum += c
-		}
-		r.Percent = sum / float64(len(r.Cores))
-	default:
-		return r, fmt.Errorf("show environment: no \"CPU: n%%(5sec)\" line in output %s", snippet(out))
-	}
+	r.Percent = sum / float64(len(r.CorePercent))
 	return r, nil
 }
 

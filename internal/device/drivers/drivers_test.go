@@ -1,0 +1,30 @@
+package drivers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Every known platform gets a driver that says it is that platform and
+// can sample CPU load for the benchmark.
+func TestNew(t *testing.T) {
+	for _, name := range device.Platforms() {
+		p := device.Platform(name)
+		drv, err := New(p, nil)
+		if err != nil {
+			t.Errorf("New(%s): %v", p, err)
+			continue
+		}
+		if drv.Platform() != p {
+			t.Errorf("New(%s).Platform() = %s", p, drv.Platform())
+		}
+		if _, err := device.Capability[device.CPUReader](drv, "CPU sampling"); err != nil {
+			t.Errorf("New(%s): %v", p, err)
+		}
+	}
+	if _, err := New("junos", nil); err == nil || !strings.Contains(err.Error(), `unknown platform "junos"`) {
+		t.Errorf("New(junos) = %v", err)
+	}
+}

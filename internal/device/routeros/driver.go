@@ -1,0 +1,85 @@
+// Package routeros is the MikroTik RouterOS platform: what its CLI prints
+// and how to read it. Configuration is not driven yet; the driver offers
+// the benchmark's CPU sampling and the board's own power sensor.
+package routeros
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Commands the driver's probes run, each a one-shot read-only print.
+const (
+	ResourceCommand = "/system resource print"
+	CPUCommand      = "/system resource cpu print"
+	HealthCommand   = "/system health print"
+)
+
+// Driver is the RouterOS driver over a command path.
+type Driver struct {
+	t command.Runner
+}
+
+var (
+	_ device.Driver      = (*Driver)(nil)
+	_ device.CPUReader   = (*Driver)(nil)
+	_ device.PowerReader = (*Driver)(nil)
+)
+
+// New returns a RouterOS driver on t. It runs nothing itself: the probes
+// it hands out are run by their callers through the same command path.
+func New(t command.Runner) *Driver { return &Driver{t: t} }
+
+// Platform implements device.Driver.
+func (d *Driver) Platform() device.Platform { return device.RouterOS }
+
+// Snapshot implements device.Driver. Reading the configuration is not
+// implemented yet: callers that can do without it (the benchmark records
+// a DUT without its digest) test for device.ErrUnsupported.
+func (d *Driver) Snapshot(context.Context) (*device.Snapshot, error) {
+	return nil, device.Unsupported(device.RouterOS, "reading the configuration (configuration driver not implemented yet; only platform \"linux\" can be configured in this release)")
+}
+
+// CPUProbe implements device.CPUReader by polling two one-shot prints:
+// cpu-load (the overall figure Winbox shows) and the per-core table (v6
+// and v7).
+//
+// Polling rather than one long `/system resource cpu print interval=1`:
+// that form keeps re-printing the table as a live console view, whose
+// framing over a non-interactive SSH channel could not be verified without
+// a router, while a one-shot print is the plain text the parsers are
+// tested on. Each poll costs the router a little CPU itself (the CLI
+// process), so keep the interval at 1 s or more on small boards.
+func (d *Driver) CPUProbe() device.CPUProbe {
+	return device.CPUProbe{
+		Poll:  []string{ResourceCommand, CPUCommand},
+		Parse: parseCPUPoll,
+	}
+}
+
+// parseCPUPoll reads the outputs of the CPUProbe's Poll commands, in order.
+func parseCPUPoll(outs ...string) (device.CPUSample, error) {
+	if len(outs) != 2 {
+		return device.CPUSample{}, fmt.Errorf("routeros CPU probe: want the outputs of %q and %q, got %d outputs", ResourceCommand, CPUCommand, len(outs))
+	}
+	res, err := ParseResource(outs[0])
+	if err != nil {
+		return device.CPUSample{}, err
+	}
+	cores, err := ParseCPU(outs[1])
+	if err != nil {
+		return device.CPUSample{}, err
+	}
+	return device.CPUSample{Percent: res.CPULoad, CorePercent: cores.CorePercent}, nil
+}
+
+// PowerProbe implements device.PowerReader: power-consumption from
+// /system health (CCR and some RB models have the sensor). MikroTik notes
+// that intensive health polling loads the CPU of some boards (CCR2004), so
+// read it once a second or less often.
+func (d *Driver) PowerProbe() device.PowerProbe {
+	return device.PowerProbe{Command: HealthCommand, Parse: ParseHealth}
+}

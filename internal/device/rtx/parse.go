@@ -1,0 +1,77 @@
+package rtx
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// cpuLine matches the CPU line of YAMAHA RTX `show environment`; the name
+// may carry a core number on models that print one line per core.
+var cpuLine = regexp.MustCompile(`^\s*CPU(\d*)\s*:\s*(\d+(?:\.\d+)?)%\(5sec\)`)
+
+// ParseEnvironment reads the 5-second CPU figure of YAMAHA RTX `show
+// environment`. Japanese firmware prints
+//
+//	CPU:   3%(5sec)   2%(1min)   2%(5min)    メモリ: 23% used
+//
+// and English firmware "... Memory: 20% used". The Japanese text around
+// it may arrive decoded to UTF-8 or as raw Shift_JIS bytes: only the ASCII
+// "CPU:" line is read. Lines "CPU0:", "CPU1:", ... (one per core, where a
+// model prints them) fill CorePercent; without a plain "CPU:" line their
+// mean is the overall figure.
+func ParseEnvironment(out string) (device.CPUSample, error) {
+	var r device.CPUSample
+	overall := false
+	for _, line := range lines(out) {
+		m := cpuLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		p, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			return r, fmt.Errorf("show environment: CPU %q: %w", m[2], err)
+		}
+		if m[1] == "" {
+			if !overall {
+				r.Percent, overall = p, true
+			}
+			continue
+		}
+		r.CorePercent = append(r.CorePercent, p)
+	}
+	switch {
+	case overall:
+	case len(r.CorePercent) > 0:
+		sum := 0.0
+		for _, c := range r.CorePercent {
+			sum += c
+		}
+		r.Percent = sum / float64(len(r.CorePercent))
+	default:
+		return r, fmt.Errorf("show environment: no \"CPU: n%%(5sec)\" line in output %s", snippet(out))
+	}
+	return r, nil
+}
+
+// lines splits output on \n and drops the \r of CRLF terminals.
+func lines(out string) []string {
+	ls := strings.Split(out, "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimRight(l, "\r")
+	}
+	return ls
+}
+
+// snippet quotes the start of some output for an error message.
+func snippet(out string) string {
+	const n = 200
+	s := strings.TrimSpace(out)
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,176 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+)
+
+// routerTarget is where a routerlab_router acceptance test runs: a
+// simulated Linux router (internal/devicesim, no root needed) or the real
+// namespace lab (root). Every TestAccRouter_* test runs on both, so the
+// simulated tier and the real one are held to the same assertions.
+type routerTarget interface {
+	// provider is the provider block; the router is device "r".
+	provider() string
+	// endpoint reaches r's SSH server, for reads independent of the
+	// provider under test.
+	endpoint() sshx.Endpoint
+	// byHand changes the router the way someone at its console would.
+	setMTU(t *testing.T, ifname string, mtu int)
+	setHostname(t *testing.T, name string)
+	deleteRoute(t *testing.T, dst string)
+	// interfaceNames lists r's interfaces as the unknown-interface error
+	// does.
+	interfaceNames() string
+	// pinnedWrongKey is a provider block pinning a real host key that is
+	// not r's, and the fingerprints a mismatch must show.
+	pinnedWrongKey(t *testing.T) (cfg, want, presented string)
+}
+
+// forEachTarget runs body against the simulated router, then the real lab
+// (which skips without root, and fails in CI without it).
+func forEachTarget(t *testing.T, labName string, mgmtNet int, body func(t *testing.T, tg routerTarget)) {
+	t.Run("sim", func(t *testing.T) {
+		requireAcc(t)
+		body(t, newSimTarget(t))
+	})
+	t.Run("lab", func(t *testing.T) {
+		body(t, &labTarget{l: startLab(t, labName, mgmtNet)})
+	})
+}
+
+// snapshotText reads the router's normalised running config over a fresh
+// SSH connection of its own, independent of the provider under test.
+func snapshotText(t *testing.T, tg routerTarget) string {
+	t.Helper()
+	c := sshx.NewClient("r", sshx.Config{Endpoint: tg.endpoint()}, nil)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	snap, err := linux.New(c).Snapshot(ctx)
+	if err != nil {
+		t.Fatalf("snapshot of r: %v", err)
+	}
+	return snap.Text
+}
+
+// simTarget: linuxsim behind devicesim, interfaces as on the lab router.
+type simTarget struct {
+	r   *linuxsim.Router
+	dev *devicesim.Device
+	// other is a second simulated device whose host key r must not accept.
+	other *devicesim.Device
+}
+
+func newSimTarget(t *testing.T) *simTarget {
+	r := linuxsim.New(linuxsim.Options{Interfaces: []linuxsim.Interface{
+		{Name: "eth1", Addresses: []string{"198.18.1.1/24"}},
+		{Name: "eth2", Addresses: []string{"198.18.2.1/24"}},
+		{Name: "mgmt0", Addresses: []string{"198.18.230.2/24"}},
+	}})
+	return &simTarget{
+		r:     r,
+		dev:   devicesim.New(t, r, devicesim.Options{}),
+		other: devicesim.New(t, linuxsim.New(linuxsim.Options{}), devicesim.Options{}),
+	}
+}
+
+func simProvider(name string, d *devicesim.Device) string {
+	return fmt.Sprintf("    %s = { platform = \"linux\", host = %q, port = %d, username = %q, password = %q, host_key = %q }\n",
+		name, d.Host, d.Port, d.User, d.Password, strings.TrimSpace(d.HostKeyLine()))
+}
+
+func (s *simTarget) provider() string {
+	return "provider \"routerlab\" {\n  ssh = { timeout = \"5s\" }\n  devices = {\n" + simProvider("r", s.dev) + "  }\n}\n"
+}
+func (s *simTarget) endpoint() sshx.Endpoint { return s.dev.Endpoint() }
+func (s *simTarget) setMTU(t *testing.T, ifname string, mtu int) {
+	if err := s.r.SetMTU(ifname, mtu); err != nil {
+		t.Fatal(err)
+	}
+}
+func (s *simTarget) setHostname(t *testing.T, name string) {
+	if err := s.r.SetHostname(name); err != nil {
+		t.Fatal(err)
+	}
+}
+func (s *simTarget) deleteRoute(t *testing.T, dst string) {
+	if err := s.r.DeleteRoute(dst); err != nil {
+		t.Fatal(err)
+	}
+}
+func (s *simTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
+func (s *simTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
+	wrong := strings.TrimSpace(s.other.HostKeyLine())
+	cfg := fmt.Sprintf(`
+provider "routerlab" {
+  devices = {
+    r = { platform = "linux", host = %q, port = %d, username = %q, password = %q, host_key = %q }
+  }
+}
+`, s.dev.Host, s.dev.Port, s.dev.User, s.dev.Password, wrong)
+	return cfg, fingerprintOf(t, wrong), fingerprintOf(t, s.dev.HostKeyLine())
+}
+
+// labTarget: the real router r of the A — R — B namespace lab.
+type labTarget struct{ l *lab.Lab }
+
+func (lt *labTarget) provider() string { return labProvider(lt.l) }
+func (lt *labTarget) endpoint() sshx.Endpoint {
+	n := lt.l.Node("r")
+	return sshx.Endpoint{
+		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
+		Auth:           sshx.Auth{PrivateKey: lt.l.ClientKeyPEM()},
+		KnownHostsFile: lt.l.KnownHostsPath(),
+	}
+}
+func (lt *labTarget) setMTU(t *testing.T, ifname string, mtu int) {
+	labExec(t, lt.l, "r", "ip", "link", "set", "dev", ifname, "mtu", fmt.Sprint(mtu))
+}
+func (lt *labTarget) setHostname(t *testing.T, name string) { labExec(t, lt.l, "r", "hostname", name) }
+func (lt *labTarget) deleteRoute(t *testing.T, dst string) {
+	labExec(t, lt.l, "r", "ip", "route", "del", dst)
+}
+func (lt *labTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
+func (lt *labTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
+	wrong := lt.l.Node("a").HostKey // a real key, but not r's
+	cfg := fmt.Sprintf(`
+provider "routerlab" {
+  devices = {
+    r = { platform = "linux", host = %q, username = "root", private_key = file(%q), host_key = %q }
+  }
+}
+`, lt.l.Node("r").MgmtAddr, lt.l.ClientKeyPath(), wrong)
+	return cfg, fingerprintOf(t, wrong), fingerprintOf(t, lt.l.Node("r").HostKey)
+}
+
+// routerFacts is what r itself reports after an apply, read over SSH
+// outside the provider: a few checks that hold on any Linux router.
+func routerFacts(t *testing.T, tg routerTarget) (hostname string, eth1MTU int, eth1Alias string, eth1Addrs []string, route string, conntrack bool) {
+	t.Helper()
+	c := sshx.NewClient("r", sshx.Config{Endpoint: tg.endpoint()}, nil)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	snap, err := linux.New(c).Snapshot(ctx)
+	if err != nil {
+		t.Fatalf("snapshot of r: %v", err)
+	}
+	st := snap.Router
+	e := st.Interfaces["eth1"]
+	rt, ok := st.Routes["198.18.100.0/24"]
+	if ok {
+		route = "via " + rt.Gateway
+	}
+	return st.Hostname, e.MTU, e.Description, slices.Clone(e.Addresses), route, st.ConnectionTracking
+}
