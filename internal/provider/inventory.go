@@ -120,7 +120,12 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 			continue
 		}
 		dm := cfg.Devices[name]
-		cmdTimeout, _ := time.ParseDuration(firstSet(dm.CommandTimeout, defaults.CommandTimeout, "60s"))
+		// Validated by the schema; empty means the client's default.
+		cmdTimeout, err := parseDuration(firstSet(dm.CommandTimeout, defaults.CommandTimeout, ""))
+		if err != nil {
+			diags.AddAttributeError(devicesPath.AtMapKey(name), "Invalid device configuration", fmt.Sprintf("device %q: command_timeout: %s", name, err))
+			continue
+		}
 		platform := device.Platform(dm.Platform.ValueString())
 		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: drivers.Dialect(platform), Warnf: func(format string, args ...any) {
 			tflog.Warn(ctx, fmt.Sprintf(format, args...), map[string]any{"device": name})
@@ -135,7 +140,11 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 			c.JumpHosts = append(c.JumpHosts, hep)
 		}
 		inv.pool.Register(name, c)
-		client, _ := inv.pool.Get(name)
+		client, ok := inv.pool.Get(name)
+		if !ok {
+			diags.AddError("Unable to Configure Provider", fmt.Sprintf("device %q: SSH client not registered; please report this issue to the provider developers", name))
+			continue
+		}
 		drv, drvErr := drivers.New(platform, client)
 		inv.devices[name] = &Device{Session: device.NewSession(name, drv, drvErr), Name: name, Platform: platform, client: client}
 	}
@@ -144,11 +153,11 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 
 // endpointFor merges a device's settings over the defaults.
 func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
-	timeout, err := time.ParseDuration(firstSet(dm.Timeout, def.Timeout, "10s"))
+	timeout, err := parseDuration(firstSet(dm.Timeout, def.Timeout, ""))
 	if err != nil {
 		return sshx.Endpoint{}, fmt.Errorf("timeout: %w", err)
 	}
-	port := int64(22)
+	port := int64(sshx.DefaultPort)
 	for _, p := range []types.Int64{def.Port, dm.Port} {
 		if !p.IsNull() && !p.IsUnknown() {
 			port = p.ValueInt64()
@@ -157,7 +166,7 @@ func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
 	ep := sshx.Endpoint{
 		Host: dm.Host.ValueString(),
 		Port: int(port),
-		User: firstSet(dm.Username, def.Username, "root"),
+		User: firstSet(dm.Username, def.Username, sshx.DefaultUser),
 		Auth: sshx.Auth{
 			Password:   firstSet(dm.Password, def.Password, ""),
 			PrivateKey: firstSet(dm.PrivateKey, def.PrivateKey, ""),
@@ -179,13 +188,22 @@ func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
 		ep.KnownHostsFile = firstSet(def.KnownHostsFile, types.StringNull(), "")
 		ep.InsecureIgnoreHostKey = firstBool(def.InsecureIgnoreHostKey, types.BoolNull())
 	default:
-		ep.KnownHostsFile = "~/.ssh/known_hosts"
+		ep.KnownHostsFile = sshx.DefaultKnownHostsFile
 	}
 	return ep, nil
 }
 
 func hasHostKeyPolicy(hostKey types.String, m sshModel) bool {
 	return hostKey.ValueString() != "" || m.KnownHostsFile.ValueString() != "" || m.InsecureIgnoreHostKey.ValueBool()
+}
+
+// parseDuration reads a Go duration; "" is zero, which leaves the
+// client's default (sshx.Default*Timeout) in force.
+func parseDuration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return time.ParseDuration(s)
 }
 
 func firstSet(v, def types.String, fallback string) string {

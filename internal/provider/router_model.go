@@ -1,7 +1,7 @@
 package provider
 
 import (
-	"encoding/json"
+	"reflect"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -43,9 +43,7 @@ type routeModel struct {
 // differsFrom tells whether applying plan over state would change anything
 // managed (computed attributes aside).
 func (m routerModel) differsFrom(o routerModel) bool {
-	a, _ := json.Marshal(toDevice(m))
-	b, _ := json.Marshal(toDevice(o))
-	return string(a) != string(b)
+	return !reflect.DeepEqual(toDevice(m), toDevice(o))
 }
 
 // toDevice converts the Terraform model to the device's desired config.

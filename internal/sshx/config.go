@@ -13,8 +13,14 @@ import (
 	"time"
 )
 
-// Defaults applied when the corresponding field is zero.
+// Defaults: the provider applies DefaultPort, DefaultUser and
+// DefaultKnownHostsFile when a device and the ssh block leave them unset;
+// the client applies the rest when the corresponding field is zero. This
+// is the one place SSH defaults are decided.
 const (
+	DefaultPort           = 22
+	DefaultUser           = "root"
+	DefaultKnownHostsFile = "~/.ssh/known_hosts"
 	DefaultConnectTimeout    = 10 * time.Second
 	DefaultCommandTimeout    = 60 * time.Second
 	DefaultKeepAliveInterval = 15 * time.Second
