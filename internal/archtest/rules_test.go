@@ -1,0 +1,121 @@
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/routerlab/terraform-provider-routerlab"
+
+// goList runs `go list` with a template in the module root and returns one
+// line per package.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list"}, args...)...)
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("go list %v: %v\n%s", args, err, msg)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// platformPackages are the packages that know one vendor each.
+func isPlatformPackage(path string) bool {
+	rest, ok := strings.CutPrefix(path, module+"/internal/device/")
+	return ok && !strings.Contains(rest, "/") && rest != "drivers"
+}
+
+// The benchmark engine runs commands through internal/command and asks
+// drivers for probes: it never imports a platform package or the SSH
+// transport itself.
+func TestBenchImportsNoPlatformOrTransport(t *testing.T) {
+	for _, line := range goList(t, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./internal/bench/...") {
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.Contains(f[0], "/cmd/") {
+			continue // scripted benchmarks are programs, not the engine
+		}
+		for _, imp := range f[1:] {
+			if imp == module+"/internal/sshx" || isPlatformPackage(imp) || imp == module+"/internal/device/drivers" {
+				t.Errorf("%s imports %s", f[0], imp)
+			}
+		}
+	}
+}
+
+// Device knowledge and the engine stay free of Terraform: not even
+// indirectly do they pull in the plugin framework.
+func TestDeviceAndBenchImportNoFramework(t *testing.T) {
+	lines := goList(t, "-deps", "-f", "{{.ImportPath}}", "./internal/device/...", "./internal/bench/...", "./internal/command/...", "./internal/sshx/...")
+	if len(lines) < 10 {
+		t.Fatalf("go list -deps listed only %d packages", len(lines))
+	}
+	for _, p := range lines {
+		if strings.Contains(p, "terraform-plugin-framework") || strings.Contains(p, "terraform-plugin-go") {
+			t.Errorf("internal/device, internal/bench, internal/command or internal/sshx depend on %s", p)
+		}
+	}
+}
+
+// Outside internal/device/drivers no code switches on a platform value:
+// no `switch` over a device.Platform, no `case device.Linux`, no
+// comparison with a platform constant. Platform packages may name their
+// own constant (Platform() returns it); they may not compare.
+func TestPlatformSwitchOnlyInDrivers(t *testing.T) {
+	consts := map[string]bool{"Linux": true, "RouterOS": true, "EdgeOS": true, "RTX": true}
+	dirs := goList(t, "-f", "{{.Dir}}", "./...")
+	checked := 0
+	for _, dir := range dirs {
+		if strings.HasSuffix(filepath.ToSlash(dir), "internal/device/drivers") {
+			continue
+		}
+		fset := token.NewFileSet()
+		pkgs, err := parser.ParseDir(fset, dir, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pkg := range pkgs {
+			for name, file := range pkg.Files {
+				if strings.HasSuffix(name, "_test.go") {
+					continue
+				}
+				checked++
+				isPlatform := func(e ast.Expr) bool {
+					sel, ok := e.(*ast.SelectorExpr)
+					if !ok {
+						return false
+					}
+					x, ok := sel.X.(*ast.Ident)
+					return ok && x.Name == "device" && consts[sel.Sel.Name]
+				}
+				ast.Inspect(file, func(n ast.Node) bool {
+					switch n := n.(type) {
+					case *ast.CaseClause:
+						for _, e := range n.List {
+							if isPlatform(e) {
+								t.Errorf("%s: case on a platform value outside internal/device/drivers", fset.Position(e.Pos()))
+							}
+						}
+					case *ast.BinaryExpr:
+						if (n.Op == token.EQL || n.Op == token.NEQ) && (isPlatform(n.X) || isPlatform(n.Y)) {
+							t.Errorf("%s: comparison with a platform value outside internal/device/drivers", fset.Position(n.Pos()))
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked only %d files", checked)
+	}
+}
