@@ -1,4 +1,4 @@
 // Package archtest holds the tests that keep the tree's rooms apart (see
-// ARCHITECTURE.md): which package may import which, and that platform
+// CONTRIBUTING.md): which package may import which, and that platform
 // values are switched on in one place only. It has no code of its own.
 package archtest
