@@ -56,19 +56,35 @@ type Facts struct {
 	CPUCount int
 }
 
-// Snapshot is everything one read of a device yields: its facts and its
-// running configuration, both parsed and as normalised text. A snapshot is
-// taken once per Terraform operation and shared by every resource on the
-// device (see provider's device session cache).
+// Snapshot is everything one read of a device yields: its facts, a parsed
+// section per resource kind, the operational status, and the normalised
+// configuration text with its digest. A snapshot is taken once per
+// Terraform operation and shared by every resource on the device (see
+// Session).
 type Snapshot struct {
-	Facts  Facts
+	Facts Facts
+	// Router is the section routerlab_router reads. The sections of the
+	// resources to come (firewall, tunnels, PPPoE, offload) join it here,
+	// one field each, filled by the same single read.
 	Router RouterState
+	// Status is operational state (links up or down, tunnels established,
+	// PPPoE addresses, counters): it is reported, never configured, and
+	// is kept out of Text so that it never changes the digest.
+	Status Status
 	// Text is the normalised running configuration: stable line order, no
-	// timestamps or counters, so that its digest changes only when the
-	// configuration does.
+	// timestamps, counters or operational state, and no secrets (parsers
+	// redact them), so that its digest changes only when the configuration
+	// does.
 	Text string
 	// SHA256 is the hex digest of Text.
 	SHA256 string
+}
+
+// Status is a device's operational state at snapshot time.
+type Status struct {
+	// Links maps an interface name to its operational state as the
+	// platform reports it ("UP", "DOWN", "UNKNOWN" on Linux).
+	Links map[string]string
 }
 
 // CPUSample is one reading of a device's CPU counters. Platforms that report

@@ -84,9 +84,10 @@ func sections(out string) map[string]string {
 }
 
 type ipLink struct {
-	Name    string `json:"ifname"`
-	MTU     int    `json:"mtu"`
-	IfAlias string `json:"ifalias"`
+	Name      string `json:"ifname"`
+	MTU       int    `json:"mtu"`
+	IfAlias   string `json:"ifalias"`
+	OperState string `json:"operstate"`
 }
 
 type ipAddr struct {
@@ -163,9 +164,28 @@ func ParseSnapshot(out string) (*device.Snapshot, error) {
 		}
 	}
 
+	status, err := parseStatus(sec["link"])
+	if err != nil {
+		return nil, err
+	}
 	text := renderText(st, routes)
 	sum := sha256.Sum256([]byte(text))
-	return &device.Snapshot{Facts: facts, Router: st, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+	return &device.Snapshot{Facts: facts, Router: st, Status: status, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// parseStatus reads each link's operational state: status, not
+// configuration, so it stays out of the normalised text and its digest (a
+// cable pulled is not a configuration change).
+func parseStatus(linkJSON string) (device.Status, error) {
+	var links []ipLink
+	if err := json.Unmarshal([]byte(linkJSON), &links); err != nil {
+		return device.Status{}, fmt.Errorf("linux snapshot: ip -j link: %w", err)
+	}
+	st := device.Status{Links: map[string]string{}}
+	for _, l := range links {
+		st.Links[l.Name] = l.OperState
+	}
+	return st, nil
 }
 
 func parseFacts(s string) (device.Facts, error) {

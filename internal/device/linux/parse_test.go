@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
@@ -156,4 +157,31 @@ func FuzzParseSnapshot(f *testing.F) {
 			t.Fatalf("no error but snapshot %+v", snap)
 		}
 	})
+}
+
+// A link going down is operational status: it shows in Status but changes
+// neither the normalised text nor the digest.
+func TestSnapshotStatusIsNotConfiguration(t *testing.T) {
+	raw, err := os.ReadFile("testdata/snapshot_router.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	up, err := ParseSnapshot(string(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if up.Status.Links["eth1"] != "UP" || up.Status.Links["lo"] != "UNKNOWN" {
+		t.Fatalf("links = %v", up.Status.Links)
+	}
+	down, err := ParseSnapshot(strings.ReplaceAll(string(raw), `"ifname":"eth1","flags":["BROADCAST","MULTICAST","UP","LOWER_UP"],"mtu":1500,"qdisc":"noqueue","operstate":"UP"`,
+		`"ifname":"eth1","flags":["BROADCAST","MULTICAST","UP"],"mtu":1500,"qdisc":"noqueue","operstate":"DOWN"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if down.Status.Links["eth1"] != "DOWN" {
+		t.Fatalf("eth1 = %q: the replacement did not apply", down.Status.Links["eth1"])
+	}
+	if down.SHA256 != up.SHA256 || down.Text != up.Text {
+		t.Fatal("a link going down changed the configuration digest")
+	}
 }
