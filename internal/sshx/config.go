@@ -18,9 +18,9 @@ import (
 // the client applies the rest when the corresponding field is zero. This
 // is the one place SSH defaults are decided.
 const (
-	DefaultPort           = 22
-	DefaultUser           = "root"
-	DefaultKnownHostsFile = "~/.ssh/known_hosts"
+	DefaultPort              = 22
+	DefaultUser              = "root"
+	DefaultKnownHostsFile    = "~/.ssh/known_hosts"
 	DefaultConnectTimeout    = 10 * time.Second
 	DefaultCommandTimeout    = 60 * time.Second
 	DefaultKeepAliveInterval = 15 * time.Second
