@@ -1,6 +1,7 @@
 package archtest
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -21,7 +22,8 @@ func goList(t *testing.T, args ...string) []string {
 	out, err := cmd.Output()
 	if err != nil {
 		msg := ""
-		if ee, ok := err.(*exec.ExitError); ok {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
 			msg = string(ee.Stderr)
 		}
 		t.Fatalf("go list %v: %v\n%s", args, err, msg)
@@ -72,47 +74,42 @@ func TestDeviceAndBenchImportNoFramework(t *testing.T) {
 // own constant (Platform() returns it); they may not compare.
 func TestPlatformSwitchOnlyInDrivers(t *testing.T) {
 	consts := map[string]bool{"Linux": true, "RouterOS": true, "EdgeOS": true, "RTX": true}
-	dirs := goList(t, "-f", "{{.Dir}}", "./...")
 	checked := 0
-	for _, dir := range dirs {
-		if strings.HasSuffix(filepath.ToSlash(dir), "internal/device/drivers") {
+	for _, line := range goList(t, "-f", "{{.Dir}} {{join .GoFiles \" \"}}", "./...") {
+		f := strings.Fields(line)
+		if len(f) < 2 || strings.HasSuffix(filepath.ToSlash(f[0]), "internal/device/drivers") {
 			continue
 		}
-		fset := token.NewFileSet()
-		pkgs, err := parser.ParseDir(fset, dir, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, pkg := range pkgs {
-			for name, file := range pkg.Files {
-				if strings.HasSuffix(name, "_test.go") {
-					continue
-				}
-				checked++
-				isPlatform := func(e ast.Expr) bool {
-					sel, ok := e.(*ast.SelectorExpr)
-					if !ok {
-						return false
-					}
-					x, ok := sel.X.(*ast.Ident)
-					return ok && x.Name == "device" && consts[sel.Sel.Name]
-				}
-				ast.Inspect(file, func(n ast.Node) bool {
-					switch n := n.(type) {
-					case *ast.CaseClause:
-						for _, e := range n.List {
-							if isPlatform(e) {
-								t.Errorf("%s: case on a platform value outside internal/device/drivers", fset.Position(e.Pos()))
-							}
-						}
-					case *ast.BinaryExpr:
-						if (n.Op == token.EQL || n.Op == token.NEQ) && (isPlatform(n.X) || isPlatform(n.Y)) {
-							t.Errorf("%s: comparison with a platform value outside internal/device/drivers", fset.Position(n.Pos()))
-						}
-					}
-					return true
-				})
+		for _, name := range f[1:] {
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, filepath.Join(f[0], name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
+			checked++
+			isPlatform := func(e ast.Expr) bool {
+				sel, ok := e.(*ast.SelectorExpr)
+				if !ok {
+					return false
+				}
+				x, ok := sel.X.(*ast.Ident)
+				return ok && x.Name == "device" && consts[sel.Sel.Name]
+			}
+			ast.Inspect(file, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CaseClause:
+					for _, e := range n.List {
+						if isPlatform(e) {
+							t.Errorf("%s: case on a platform value outside internal/device/drivers", fset.Position(e.Pos()))
+						}
+					}
+				case *ast.BinaryExpr:
+					if (n.Op == token.EQL || n.Op == token.NEQ) && (isPlatform(n.X) || isPlatform(n.Y)) {
+						t.Errorf("%s: comparison with a platform value outside internal/device/drivers", fset.Position(n.Pos()))
+					}
+				}
+				return true
+			})
 		}
 	}
 	if checked < 50 {

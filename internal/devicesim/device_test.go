@@ -73,7 +73,7 @@ func TestDeviceRequiresPasswordAndPinnedKey(t *testing.T) {
 	other := New(t, upper, Options{})
 
 	ep := d.Endpoint()
-	ep.Auth.Password = "wrong"
+	ep.Password = "wrong"
 	var ae *sshx.AuthError
 	if _, err := client(t, ep).Run(ctxT(t), "x"); !errors.As(err, &ae) {
 		t.Fatalf("wrong password: %v", err)

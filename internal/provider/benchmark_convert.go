@@ -23,7 +23,11 @@ var benchmarkListTypes = sync.OnceValue(func() map[string]attr.Type {
 	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	elem := map[string]attr.Type{}
 	for _, name := range []string{"duts", "hosts", "results"} {
-		elem[name] = resp.Schema.Attributes[name].GetType().(types.ListType).ElemType
+		lt, ok := resp.Schema.Attributes[name].GetType().(types.ListType)
+		if !ok {
+			panic("routerlab_benchmark_run: computed attribute " + name + " is not a list") // a schema edit broke this file
+		}
+		elem[name] = lt.ElemType
 	}
 	return elem
 })

@@ -69,7 +69,7 @@ func TestIPAddresses(t *testing.T) {
 			t.Errorf("addr show lacks %s:\n%s", want, out)
 		}
 	}
-	if i, j, k := strings.Index(out, "2001:db8:2::1"), strings.Index(out, "2001:db8:1::1"), strings.Index(out, "fe80::"); !(i < j && j < k) {
+	if i, j, k := strings.Index(out, "2001:db8:2::1"), strings.Index(out, "2001:db8:1::1"), strings.Index(out, "fe80::"); i >= j || j >= k {
 		t.Errorf("IPv6 order:\n%s", out)
 	}
 	out, _, _ = exec(r, "ip -j -6 addr show", "")

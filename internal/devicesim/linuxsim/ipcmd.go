@@ -52,12 +52,12 @@ type ipCall struct {
 
 // show handles the "show"/"list" verbs: only JSON output is simulated,
 // the only form the driver reads.
-func (c *ipCall) show(print func() string) int {
+func (c *ipCall) show(render func() string) int {
 	if !c.json {
 		c.errorf("linuxsim: only `ip -j ... show` output is simulated")
 		return 255
 	}
-	fmt.Fprintln(c.stdout, print())
+	fmt.Fprintln(c.stdout, render())
 	return 0
 }
 
@@ -215,7 +215,7 @@ func (c *ipCall) addr(args []string) int {
 	}
 	p, perr := parsePrefix(local, c.family)
 	if perr != nil {
-		return c.fail(perr.(*cmdErr))
+		return c.fail(asCmdErr(perr))
 	}
 	if dev == "" {
 		return c.missingDev()
@@ -253,7 +253,7 @@ func (c *ipCall) route(args []string) int {
 	r := c.sh.r
 	switch verb {
 	case "show", "list", "ls":
-		if len(args) != 0 && !(len(args) == 2 && args[0] == "table" && args[1] == "main") {
+		if len(args) != 0 && (len(args) != 2 || args[0] != "table" || args[1] != "main") {
 			c.errorf("linuxsim: only `ip -j route show [table main]` is simulated")
 			return 255
 		}
@@ -306,7 +306,7 @@ func (c *ipCall) route(args []string) int {
 	}
 	p, err := parseDst(dst, family)
 	if err != nil {
-		return c.fail(err.(*cmdErr))
+		return c.fail(asCmdErr(err))
 	}
 	f := routeFilter{dst: p, dev: dev}
 	if via != "" {
@@ -327,7 +327,7 @@ func (c *ipCall) route(args []string) int {
 	}
 	if proto != "" {
 		if f.proto, err = parseProto(proto); err != nil {
-			return c.fail(err.(*cmdErr))
+			return c.fail(asCmdErr(err))
 		}
 	}
 	if verb != "add" {
@@ -339,7 +339,7 @@ func (c *ipCall) route(args []string) int {
 	if f.proto == "" {
 		f.proto = "boot" // ip's default
 	}
-	if e := r.addRoute(route{dst: f.dst, gw: f.gw, dev: f.dev, metric: f.metric, proto: f.proto}); e != nil {
+	if e := r.addRoute(route(f)); e != nil {
 		return c.fail(e)
 	}
 	return 0

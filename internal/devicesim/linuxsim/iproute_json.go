@@ -26,14 +26,14 @@ func (o *obj) key(k string) {
 
 func (o *obj) str(k, v string) *obj     { o.key(k); o.b.WriteString(jsonString(v)); return o }
 func (o *obj) num(k string, v int) *obj { o.key(k); o.b.WriteString(strconv.Itoa(v)); return o }
-func (o *obj) raw(k, v string) *obj     { o.key(k); o.b.WriteString(v); return o }
+func (o *obj) raw(k, v string)          { o.key(k); o.b.WriteString(v) }
 
-func (o *obj) strs(k string, vs ...string) *obj {
+func (o *obj) strs(k string, vs ...string) {
 	q := make([]string, len(vs))
 	for i, v := range vs {
 		q[i] = jsonString(v)
 	}
-	return o.raw(k, "["+strings.Join(q, ",")+"]")
+	o.raw(k, "["+strings.Join(q, ",")+"]")
 }
 
 func (o *obj) String() string {

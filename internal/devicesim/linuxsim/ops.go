@@ -1,6 +1,7 @@
 package linuxsim
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 	"slices"
@@ -11,6 +12,16 @@ import (
 type cmdErr struct {
 	msg  string
 	code int
+}
+
+// asCmdErr is err as the *cmdErr the parsers return, or a generic failure
+// (exit 1) for anything else.
+func asCmdErr(err error) *cmdErr {
+	var ce *cmdErr
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return &cmdErr{msg: err.Error(), code: 1}
 }
 
 func (e *cmdErr) Error() string { return e.msg }

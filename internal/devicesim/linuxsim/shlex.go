@@ -1,9 +1,14 @@
 package linuxsim
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
+
+// errUnterminated reads as dash words it ("Syntax error: Unterminated
+// quoted string"): the capital letter is dash's, printed after the prefix.
+var errUnterminated = errors.New("Unterminated quoted string") //nolint:staticcheck // ST1005: dash's exact message
 
 // This file reads one line of POSIX shell into words and operators, and
 // parses them into and-or lists, pipelines, simple commands, { } groups and
@@ -94,7 +99,7 @@ func lexWord(s string) (token, int, error) {
 		case c == '\'':
 			end := strings.IndexByte(s[i+1:], '\'')
 			if end < 0 {
-				return t, 0, fmt.Errorf("Unterminated quoted string")
+				return t, 0, errUnterminated
 			}
 			b.WriteString(s[i+1 : i+1+end])
 			t.quoted = true
@@ -104,7 +109,7 @@ func lexWord(s string) (token, int, error) {
 			i++
 			for {
 				if i >= len(s) {
-					return t, 0, fmt.Errorf("Unterminated quoted string")
+					return t, 0, errUnterminated
 				}
 				c := s[i]
 				if c == '"' {
@@ -226,7 +231,7 @@ func (p *parser) list(inGroup bool) ([]andOr, error) {
 		out = append(out, ao)
 		if t := p.peek(); t != nil && t.op == ";" {
 			p.pos++
-		} else if t != nil && !(inGroup && p.isWord("}")) {
+		} else if t != nil && (!inGroup || !p.isWord("}")) {
 			return nil, p.unexpected()
 		}
 	}
