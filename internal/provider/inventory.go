@@ -105,11 +105,11 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		}
 		ep, err := endpointFor(dm, defaults)
 		if err != nil {
-			diags.AddAttributeError(at, "Invalid device configuration", fmt.Sprintf("device %q: %s", name, err))
+			diags.AddAttributeError(at, "Invalid Device Configuration", fmt.Sprintf("device %q: %s", name, err))
 			continue
 		}
 		if err := sshx.ValidateEndpoint(ep); err != nil {
-			diags.AddAttributeError(at, "Invalid device configuration", fmt.Sprintf("device %q: %s", name, err))
+			diags.AddAttributeError(at, "Invalid Device Configuration", fmt.Sprintf("device %q: %s", name, err))
 			continue
 		}
 		endpoints[name] = ep
@@ -123,7 +123,7 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		// Validated by the schema; empty means the client's default.
 		cmdTimeout, err := parseDuration(firstSet(dm.CommandTimeout, defaults.CommandTimeout, ""))
 		if err != nil {
-			diags.AddAttributeError(devicesPath.AtMapKey(name), "Invalid device configuration", fmt.Sprintf("device %q: command_timeout: %s", name, err))
+			diags.AddAttributeError(devicesPath.AtMapKey(name), "Invalid Device Configuration", fmt.Sprintf("device %q: command_timeout: %s", name, err))
 			continue
 		}
 		platform := device.Platform(dm.Platform.ValueString())
@@ -133,7 +133,7 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		for _, hop := range dm.JumpHosts {
 			hep, ok := endpoints[hop]
 			if !ok {
-				diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("jump_hosts"), "Unknown jump host",
+				diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("jump_hosts"), "Unknown Jump Host",
 					fmt.Sprintf("device %q: jump host %q is not a valid device in the devices map; known devices: %s", name, hop, strings.Join(sortedNames(cfg.Devices), ", ")))
 				continue
 			}

@@ -387,7 +387,7 @@ func (r *benchmarkRunResource) checkDevices(plan benchmarkRunModel) diag.Diagnos
 			return
 		}
 		if _, err := r.inv.Lookup(name); err != nil {
-			diags.AddAttributeError(p, "Unknown device", fmt.Sprintf("%s: %s", p, err))
+			diags.AddAttributeError(p, "Unknown Device", fmt.Sprintf("%s: %s", p, err))
 		}
 	}
 	for i, p := range plan.Pairs {

@@ -155,7 +155,7 @@ func (r *routerResource) ValidateConfig(ctx context.Context, req resource.Valida
 	for _, dst := range device.SortedKeys(routes) {
 		rt := routes[dst]
 		if rt.Gateway.IsNull() && rt.Interface.IsNull() {
-			resp.Diagnostics.AddAttributeError(path.Root("static_routes").AtMapKey(dst), "Incomplete static route",
+			resp.Diagnostics.AddAttributeError(path.Root("static_routes").AtMapKey(dst), "Incomplete Static Route",
 				fmt.Sprintf("static_routes[%q]: set gateway, interface or both", dst))
 		}
 	}
@@ -191,16 +191,16 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	dev, rs, err := r.routerDevice(plan.Device.ValueString())
 	if err != nil {
-		summary := "Unknown device"
+		summary := "Unknown Device"
 		if dev != nil {
-			summary = "Unsupported platform"
+			summary = "Unsupported Platform"
 		}
 		resp.Diagnostics.AddAttributeError(path.Root("device"), summary, err.Error())
 		return
 	}
 	desired := toDevice(plan)
 	if err := rs.ValidateRouter(desired); err != nil {
-		resp.Diagnostics.AddError("Invalid router configuration", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
+		resp.Diagnostics.AddError("Invalid Router Configuration", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
 		return
 	}
 	snap, err := dev.Snapshot(ctx)
@@ -209,7 +209,7 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("interfaces"), "Unknown interface", fmt.Sprintf("device %q: %s", dev.Name, err))
+		resp.Diagnostics.AddAttributeError(path.Root("interfaces"), "Unknown Interface", fmt.Sprintf("device %q: %s", dev.Name, err))
 	}
 	if !req.State.Raw.IsNull() {
 		var state routerModel
