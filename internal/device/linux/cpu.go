@@ -57,7 +57,7 @@ func ParseProcStat(out string) (device.CPUSample, error) {
 		s.Total = append(s.Total, total)
 	}
 	if len(s.Total) == 0 {
-		return s, fmt.Errorf("/proc/stat: no cpu lines in %q", out)
+		return s, fmt.Errorf("/proc/stat: no cpu lines in %s", device.Snippet(out))
 	}
 	return s, nil
 }

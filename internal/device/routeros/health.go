@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 // healthValue is a sensor reading with its unit ("W", "V", "A", "C", "RPM").
@@ -41,7 +43,7 @@ func ParseHealth(out string) (float64, error) {
 		}
 	}
 	table := false
-	for _, line := range lines(out) {
+	for _, line := range device.Lines(out) {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -83,7 +85,7 @@ func ParseHealth(out string) (float64, error) {
 		return v.v * amps, nil
 	}
 	if len(names) == 0 {
-		return 0, fmt.Errorf("no sensors in the output %s (CHR and some small boards have none)", snippet(out))
+		return 0, fmt.Errorf("no sensors in the output %s (CHR and some small boards have none)", device.Snippet(out))
 	}
 	return 0, fmt.Errorf("no power-consumption (nor voltage and current) among this board's sensors: %s; use another meter type", strings.Join(names, ", "))
 }

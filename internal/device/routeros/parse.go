@@ -31,7 +31,7 @@ type Resource struct {
 func ParseResource(out string) (Resource, error) {
 	var r Resource
 	haveLoad := false
-	for _, line := range lines(out) {
+	for _, line := range device.Lines(out) {
 		key, val, ok := strings.Cut(strings.TrimSpace(line), ":")
 		if !ok {
 			continue
@@ -68,7 +68,7 @@ func ParseResource(out string) (Resource, error) {
 		}
 	}
 	if !haveLoad {
-		return r, fmt.Errorf("/system resource print: no cpu-load in output %s", snippet(out))
+		return r, fmt.Errorf("/system resource print: no cpu-load in output %s", device.Snippet(out))
 	}
 	return r, nil
 }
@@ -86,7 +86,7 @@ func ParseResource(out string) (Resource, error) {
 func ParseCPU(out string) (device.CPUSample, error) {
 	var r device.CPUSample
 	loadCol := -1
-	for _, line := range lines(out) {
+	for _, line := range device.Lines(out) {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			continue
@@ -124,7 +124,7 @@ func ParseCPU(out string) (device.CPUSample, error) {
 		r.CorePercent = append(r.CorePercent, p)
 	}
 	if len(r.CorePercent) == 0 {
-		return r, fmt.Errorf("/system resource cpu print: no CPU rows in output %s", snippet(out))
+		return r, fmt.Errorf("/system resource cpu print: no CPU rows in output %s", device.Snippet(out))
 	}
 	sum := 0.0
 	for _, c := range r.CorePercent {
@@ -141,23 +141,4 @@ func parsePercent(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a percentage", s)
 	}
 	return v, nil
-}
-
-// lines splits output on \n and drops the \r of CRLF terminals.
-func lines(out string) []string {
-	ls := strings.Split(out, "\n")
-	for i, l := range ls {
-		ls[i] = strings.TrimRight(l, "\r")
-	}
-	return ls
-}
-
-// snippet quotes the start of some output for an error message.
-func snippet(out string) string {
-	const n = 200
-	s := strings.TrimSpace(out)
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return strconv.Quote(s)
 }

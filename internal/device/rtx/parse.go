@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
@@ -26,7 +25,7 @@ var cpuLine = regexp.MustCompile(`^\s*CPU(\d*)\s*:\s*(\d+(?:\.\d+)?)%\(5sec\)`)
 func ParseEnvironment(out string) (device.CPUSample, error) {
 	var r device.CPUSample
 	overall := false
-	for _, line := range lines(out) {
+	for _, line := range device.Lines(out) {
 		m := cpuLine.FindStringSubmatch(line)
 		if m == nil {
 			continue
@@ -52,26 +51,7 @@ func ParseEnvironment(out string) (device.CPUSample, error) {
 		}
 		r.Percent = sum / float64(len(r.CorePercent))
 	default:
-		return r, fmt.Errorf("show environment: no \"CPU: n%%(5sec)\" line in output %s", snippet(out))
+		return r, fmt.Errorf("show environment: no \"CPU: n%%(5sec)\" line in output %s", device.Snippet(out))
 	}
 	return r, nil
-}
-
-// lines splits output on \n and drops the \r of CRLF terminals.
-func lines(out string) []string {
-	ls := strings.Split(out, "\n")
-	for i, l := range ls {
-		ls[i] = strings.TrimRight(l, "\r")
-	}
-	return ls
-}
-
-// snippet quotes the start of some output for an error message.
-func snippet(out string) string {
-	const n = 200
-	s := strings.TrimSpace(out)
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return strconv.Quote(s)
 }
