@@ -71,26 +71,20 @@ func (s *Session) invalidate() {
 }
 
 // Write is one read-modify-write sequence under the device's write lock.
-// fn gets the driver and a Tx whose Snapshot is current: after every step
-// that wrote, fn calls Tx.Wrote so the next Snapshot reads the device
-// again. When fn returns (whatever it did) the cache is dropped and the
-// device read once more; Write returns that fresh snapshot, so what is
-// stored in state is what the device reports, not what was asked for.
-// On error the fresh snapshot is still returned when it could be read:
-// a caller can then record what a failed write left behind.
-func (s *Session) Write(ctx context.Context, fn func(tx *Tx) error) (*Snapshot, error) {
+// fn gets a Tx whose Snapshot is current: after every step that writes, fn
+// calls Tx.Wrote so the next Snapshot reads the device again. When fn
+// returns, whatever it did, the cached snapshot is dropped, so the next
+// Snapshot (the re-read a caller stores in state, also after a failed
+// write, to record what the failure left behind) is the device as it is
+// now. Delete, which stores nothing, does not pay for that read.
+func (s *Session) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.driverErr != nil {
-		return nil, s.driverErr
+		return s.driverErr
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	err := fn(&Tx{s: s, ctx: ctx})
-	s.invalidate()
-	snap, rerr := s.Snapshot(ctx)
-	if err != nil {
-		return snap, err
-	}
-	return snap, rerr
+	defer s.invalidate()
+	return fn(&Tx{s: s, ctx: ctx})
 }
 
 // Tx is the handle a Write sequence works with.

@@ -292,7 +292,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 	desired := toDevice(plan)
 	var merged device.RouterConfig
 	captured := false
-	snap, err := dev.Write(ctx, func(tx *device.Tx) error {
+	err = dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
 		if err != nil {
 			return err
@@ -317,9 +317,15 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 	}
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
-		if !captured || snap == nil {
+		if !captured {
 			return
 		}
+	}
+	// Re-read: state is what the device reports, also after a failure.
+	snap, rerr := dev.Snapshot(ctx)
+	if rerr != nil {
+		diags.AddError(summary, fmt.Sprintf("device %q: reading back: %s", dev.Name, rerr))
+		return
 	}
 	m := fromDevice(plan, snap, false)
 	tflog.Debug(ctx, "router written", map[string]any{"device": dev.Name, "config_sha256": snap.SHA256})
@@ -347,7 +353,7 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			original.Routes[dst] = nil
 		}
 	}
-	_, err = dev.Write(ctx, func(tx *device.Tx) error {
+	err = dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
 		if err != nil {
 			return err
