@@ -68,13 +68,18 @@ func (d *deviceDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if snap == nil {
 		return
 	}
-	m.Platform = types.StringValue(string(dev.Platform))
+	m.fromSnapshot(dev.Platform, snap)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// fromSnapshot fills the facts from what the device reported.
+func (m *deviceDataModel) fromSnapshot(p device.Platform, snap *device.Snapshot) {
+	m.Platform = types.StringValue(string(p))
 	m.Hostname = types.StringValue(snap.Facts.Hostname)
 	m.Model = types.StringValue(snap.Facts.Model)
 	m.Firmware = types.StringValue(snap.Facts.Firmware)
 	m.Serial = types.StringValue(snap.Facts.Serial)
 	m.CPUCount = types.Int64Value(int64(snap.Facts.CPUCount))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // readDevice looks a device up and reads its (per-operation cached)

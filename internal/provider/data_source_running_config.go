@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 var _ datasource.DataSourceWithConfigure = (*runningConfigDataSource)(nil)
@@ -55,7 +57,12 @@ func (d *runningConfigDataSource) Read(ctx context.Context, req datasource.ReadR
 	if snap == nil {
 		return
 	}
+	m.fromSnapshot(snap)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// fromSnapshot stores the normalised configuration and its digest.
+func (m *runningConfigModel) fromSnapshot(snap *device.Snapshot) {
 	m.Text = types.StringValue(snap.Text)
 	m.SHA256 = types.StringValue(snap.SHA256)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

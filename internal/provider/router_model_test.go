@@ -157,3 +157,21 @@ func TestDiffersFrom(t *testing.T) {
 		t.Error("MTU change not seen")
 	}
 }
+
+// The data sources only read: their one conversion is device → model.
+func TestDataSourceConversions(t *testing.T) {
+	snap := routerSnapshot()
+	snap.Facts.Hostname = "bench-r"
+	snap.Text = "hostname bench-r\n"
+	var d deviceDataModel
+	d.fromSnapshot(device.Linux, snap)
+	if d.Platform.ValueString() != "linux" || d.Hostname.ValueString() != "bench-r" || d.Model.ValueString() != "sim" ||
+		d.Firmware.ValueString() != "6.1.0" || d.Serial.ValueString() != "abc" || d.CPUCount.ValueInt64() != 4 {
+		t.Errorf("device data = %+v", d)
+	}
+	var rc runningConfigModel
+	rc.fromSnapshot(snap)
+	if rc.Text.ValueString() != "hostname bench-r\n" || rc.SHA256.ValueString() != "d1g3st" {
+		t.Errorf("running config = %+v", rc)
+	}
+}
