@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -15,7 +17,10 @@ import (
 
 func encapsulationValue(t *testing.T, tunnel string, vlan bool) types.Object {
 	t.Helper()
-	v, diags := types.ObjectValue(encapsulationAttrTypes, map[string]attr.Value{
+	var resp resource.SchemaResponse
+	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	ot := resp.Schema.Attributes["encapsulation"].GetType().(types.ObjectType)
+	v, diags := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
 		"timestamps": types.BoolValue(true), "vlan": types.BoolValue(vlan), "pppoe": types.BoolValue(false),
 		"tunnel": types.StringValue(tunnel), "esp_cipher": types.StringValue("aes128-sha1"), "esp_mode": types.StringValue("tunnel"),
 		"nat_t": types.BoolValue(true), "openvpn_proto": types.StringNull(), "openvpn_cipher": types.StringNull(),

@@ -117,14 +117,6 @@ type expectModel struct {
 	MinLineRatePercent types.Float64 `tfsdk:"min_line_rate_percent"`
 }
 
-var (
-	encapsulationAttrTypes = map[string]attr.Type{
-		"timestamps": types.BoolType, "vlan": types.BoolType, "pppoe": types.BoolType, "tunnel": types.StringType,
-		"esp_cipher": types.StringType, "esp_mode": types.StringType, "nat_t": types.BoolType,
-		"openvpn_proto": types.StringType, "openvpn_cipher": types.StringType,
-	}
-)
-
 func (r *benchmarkRunResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_benchmark_run"
 }
@@ -137,6 +129,29 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	replaceF := []planmodifier.Float64{float64planmodifier.RequiresReplace()}
 	computedS := func(desc string) schema.StringAttribute {
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+	}
+	encAttrs := map[string]schema.Attribute{
+		"timestamps": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), PlanModifiers: replaceB,
+			MarkdownDescription: "TCP timestamps option (Linux default): 12 bytes of every segment. Default true."},
+		"vlan": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
+			MarkdownDescription: "802.1Q tag on the narrowest link (+4 bytes)."},
+		"pppoe": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
+			MarkdownDescription: "PPPoE session on the narrowest link (+8 bytes), as seed 002."},
+		"tunnel": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("none"), PlanModifiers: replaceS,
+			Validators:          []validator.String{stringvalidator.OneOf("none", "ipsec", "l2tp_ipsec", "wireguard", "openvpn")},
+			MarkdownDescription: "Tunnel carrying the traffic: `none`, `ipsec`, `l2tp_ipsec`, `wireguard`, `openvpn`."},
+		"esp_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+			MarkdownDescription: "ESP suite for `ipsec`/`l2tp_ipsec`, e.g. `aes128-sha1`, `aes256-sha256`, `aes128gcm16`."},
+		"esp_mode": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+			Validators:          []validator.String{stringvalidator.OneOf("tunnel", "transport")},
+			MarkdownDescription: "`tunnel` (default for `ipsec`) or `transport` (always for `l2tp_ipsec`)."},
+		"nat_t": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
+			MarkdownDescription: "ESP inside UDP 4500 (+8 bytes)."},
+		"openvpn_proto": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+			Validators:          []validator.String{stringvalidator.OneOf("udp", "tcp")},
+			MarkdownDescription: "OpenVPN transport: `udp` (default) or `tcp`."},
+		"openvpn_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+			MarkdownDescription: "OpenVPN data cipher, e.g. `AES-256-GCM`."},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Runs an iperf3 benchmark across the lab when created and keeps the results as computed attributes: " +
@@ -198,35 +213,9 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Speed of the narrowest link on the path, for the theoretical line rate: `100M`, `1gbit`, `2.5G`, `10g`. Default `1gbit`."},
 			"encapsulation": schema.SingleNestedAttribute{
 				Optional: true, Computed: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
-				Default: objectdefault.StaticValue(types.ObjectValueMust(encapsulationAttrTypes, map[string]attr.Value{
-					"timestamps": types.BoolValue(true), "vlan": types.BoolValue(false), "pppoe": types.BoolValue(false),
-					"tunnel": types.StringValue("none"), "esp_cipher": types.StringNull(), "esp_mode": types.StringNull(),
-					"nat_t": types.BoolValue(false), "openvpn_proto": types.StringNull(), "openvpn_cipher": types.StringNull(),
-				})),
+				Default:             objectdefault.StaticValue(encapsulationDefault(encAttrs)),
 				MarkdownDescription: "What wraps the TCP segments on the measured path, for the theoretical goodput. Default: plain Ethernet with TCP timestamps.",
-				Attributes: map[string]schema.Attribute{
-					"timestamps": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), PlanModifiers: replaceB,
-						MarkdownDescription: "TCP timestamps option (Linux default): 12 bytes of every segment. Default true."},
-					"vlan": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
-						MarkdownDescription: "802.1Q tag on the narrowest link (+4 bytes)."},
-					"pppoe": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
-						MarkdownDescription: "PPPoE session on the narrowest link (+8 bytes), as seed 002."},
-					"tunnel": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("none"), PlanModifiers: replaceS,
-						Validators:          []validator.String{stringvalidator.OneOf("none", "ipsec", "l2tp_ipsec", "wireguard", "openvpn")},
-						MarkdownDescription: "Tunnel carrying the traffic: `none`, `ipsec`, `l2tp_ipsec`, `wireguard`, `openvpn`."},
-					"esp_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
-						MarkdownDescription: "ESP suite for `ipsec`/`l2tp_ipsec`, e.g. `aes128-sha1`, `aes256-sha256`, `aes128gcm16`."},
-					"esp_mode": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
-						Validators:          []validator.String{stringvalidator.OneOf("tunnel", "transport")},
-						MarkdownDescription: "`tunnel` (default for `ipsec`) or `transport` (always for `l2tp_ipsec`)."},
-					"nat_t": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
-						MarkdownDescription: "ESP inside UDP 4500 (+8 bytes)."},
-					"openvpn_proto": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
-						Validators:          []validator.String{stringvalidator.OneOf("udp", "tcp")},
-						MarkdownDescription: "OpenVPN transport: `udp` (default) or `tcp`."},
-					"openvpn_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
-						MarkdownDescription: "OpenVPN data cipher, e.g. `AES-256-GCM`."},
-				},
+				Attributes:          encAttrs,
 			},
 			"power_meter": schema.SingleNestedAttribute{
 				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
@@ -508,4 +497,22 @@ func describedTimeouts(ctx context.Context) schema.Attribute {
 		nested.Attributes["create"] = c
 	}
 	return nested
+}
+
+// encapsulationDefault is plain Ethernet with TCP timestamps, typed from
+// the block's own attributes so that no second description of them exists.
+func encapsulationDefault(attrs map[string]schema.Attribute) types.Object {
+	ot, ok := schema.SingleNestedAttribute{Attributes: attrs}.GetType().(types.ObjectType)
+	if !ok {
+		panic("routerlab_benchmark_run: encapsulation is not an object") // a schema edit broke this function
+	}
+	v, diags := types.ObjectValueFrom(context.Background(), ot.AttrTypes, encapsulationModel{
+		Timestamps: types.BoolValue(true), VLAN: types.BoolValue(false), PPPoE: types.BoolValue(false),
+		Tunnel: types.StringValue("none"), ESPCipher: types.StringNull(), ESPMode: types.StringNull(),
+		NATT: types.BoolValue(false), OpenVPNProto: types.StringNull(), OpenVPNCipher: types.StringNull(),
+	})
+	if diags.HasError() {
+		panic(fmt.Sprintf("routerlab_benchmark_run: encapsulation default: %v", diags))
+	}
+	return v
 }
