@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/drivers"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
@@ -100,6 +101,14 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 	for _, name := range sortedNames(cfg.Devices) {
 		dm := cfg.Devices[name]
 		at := devicesPath.AtMapKey(name)
+		if name == command.LocalName {
+			// "local" names the machine running Terraform in benchmark
+			// pairs and power meters; a device of that name would be
+			// silently shadowed there.
+			diags.AddAttributeError(at, "Invalid Device Name",
+				fmt.Sprintf("device name %q is reserved: it names the machine running Terraform in routerlab_benchmark_run pairs and power meters. Choose another name for this device.", name))
+			continue
+		}
 		if dm.Host.IsUnknown() || dm.Platform.IsUnknown() {
 			continue // known only at apply; resources on it fail then
 		}
@@ -111,6 +120,12 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		if err := sshx.ValidateEndpoint(ep); err != nil {
 			diags.AddAttributeError(at, "Invalid Device Configuration", fmt.Sprintf("device %q: %s", name, err))
 			continue
+		}
+		if ep.InsecureIgnoreHostKey {
+			// Shown on every plan and apply, not only in TF_LOG output:
+			// the user chose this and should keep seeing that they did.
+			diags.AddAttributeWarning(at, "Host Key Not Verified",
+				fmt.Sprintf("device %q: insecure_ignore_host_key is true, so any host key is accepted at %s and a man in the middle would go unnoticed. Pin host_key or use known_hosts_file outside throw-away labs.", name, ep.Addr()))
 		}
 		endpoints[name] = ep
 	}
@@ -187,14 +202,22 @@ func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
 	case hasHostKeyPolicy(types.StringNull(), def):
 		ep.KnownHostsFile = firstSet(def.KnownHostsFile, types.StringNull(), "")
 		ep.InsecureIgnoreHostKey = firstBool(def.InsecureIgnoreHostKey, types.BoolNull())
-	default:
+	}
+	if ep.HostKey == "" && ep.KnownHostsFile == "" && !ep.InsecureIgnoreHostKey {
+		// Nothing said, or only insecure_ignore_host_key = false (how a
+		// device opts back into checking when the ssh block opts out):
+		// OpenSSH's own file.
 		ep.KnownHostsFile = sshx.DefaultKnownHostsFile
 	}
 	return ep, nil
 }
 
+// hasHostKeyPolicy tells whether a device or the ssh block says anything
+// about host keys. An explicit insecure_ignore_host_key = false counts: it
+// is how one device opts back into checking.
 func hasHostKeyPolicy(hostKey types.String, m sshModel) bool {
-	return hostKey.ValueString() != "" || m.KnownHostsFile.ValueString() != "" || m.InsecureIgnoreHostKey.ValueBool()
+	return hostKey.ValueString() != "" || m.KnownHostsFile.ValueString() != "" ||
+		(!m.InsecureIgnoreHostKey.IsNull() && !m.InsecureIgnoreHostKey.IsUnknown())
 }
 
 // parseDuration reads a Go duration; "" is zero, which leaves the

@@ -1,6 +1,10 @@
 package provider
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -26,6 +30,10 @@ func TestEndpointForHostKeyPolicy(t *testing.T) {
 		{"pin overrides shared known_hosts", deviceModel{Host: s("h"), HostKey: s(someHostKey)}, defaults, "", true, false, "admin", 2222, ""},
 		{"device insecure overrides shared known_hosts", deviceModel{Host: s("h"), HostKey: n, sshModel: sshModel{InsecureIgnoreHostKey: types.BoolValue(true)}}, defaults, "", false, true, "admin", 2222, ""},
 		{"nothing set: OpenSSH default", deviceModel{Host: s("h"), HostKey: n}, sshModel{}, "~/.ssh/known_hosts", false, false, "root", 22, ""},
+		{"device opts back into checking", deviceModel{Host: s("h"), HostKey: n, sshModel: sshModel{InsecureIgnoreHostKey: types.BoolValue(false)}},
+			sshModel{InsecureIgnoreHostKey: types.BoolValue(true)}, "~/.ssh/known_hosts", false, false, "root", 22, ""},
+		{"device opts back in, shared known_hosts kept out", deviceModel{Host: s("h"), HostKey: n, sshModel: sshModel{InsecureIgnoreHostKey: types.BoolValue(false)}},
+			sshModel{InsecureIgnoreHostKey: types.BoolValue(true), KnownHostsFile: s("/lab/known_hosts")}, "~/.ssh/known_hosts", false, false, "root", 22, ""},
 		{"device credentials win", deviceModel{Host: s("h"), HostKey: n, sshModel: sshModel{Username: s("ops"), Password: s("pw"), Port: types.Int64Value(22)}}, defaults, "/lab/known_hosts", false, false, "ops", 22, "pw"},
 	}
 	for _, c := range cases {
@@ -41,5 +49,34 @@ func TestEndpointForHostKeyPolicy(t *testing.T) {
 				t.Errorf("user=%q port=%d password set=%v", ep.User, ep.Port, ep.Password != "")
 			}
 		})
+	}
+}
+
+// An insecure device is a warning the user sees on every plan and apply
+// (a diagnostic, not only a log line); a device named "local" is refused.
+func TestBuildInventoryDiagnostics(t *testing.T) {
+	s := types.StringValue
+	dev := func(insecure bool) deviceModel {
+		return deviceModel{Platform: s("linux"), Host: s("198.18.0.1"), HostKey: types.StringNull(),
+			sshModel: sshModel{Password: s("pw"), InsecureIgnoreHostKey: types.BoolValue(insecure)}}
+	}
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(known, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	safe := dev(false)
+	safe.KnownHostsFile = s(known)
+	inv, diags := buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"lab": dev(true), "safe": safe}})
+	defer inv.Close()
+	if diags.HasError() || diags.WarningsCount() != 1 {
+		t.Fatalf("want exactly one warning: %v", diags)
+	}
+	w := diags.Warnings()[0]
+	if w.Summary() != "Host Key Not Verified" || !strings.Contains(w.Detail(), `device "lab"`) || !strings.Contains(w.Detail(), "198.18.0.1:22") {
+		t.Errorf("warning = %s: %s", w.Summary(), w.Detail())
+	}
+	_, diags = buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"local": safe}})
+	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), `device name "local" is reserved`) {
+		t.Fatalf("device named local: %v", diags)
 	}
 }
