@@ -250,6 +250,34 @@ func CanonicalPrefix(s string) (string, error) {
 	return p.Masked().String(), nil
 }
 
+// ValidateGateway checks a route's next hop: an IP address in canonical
+// form (what the device reports back, so that state never differs from the
+// configuration), of the same family as the destination prefix.
+func ValidateGateway(dst, gateway string) error {
+	a, err := netip.ParseAddr(gateway)
+	if err != nil || a.Zone() != "" {
+		return fmt.Errorf("gateway %q is not an IP address, e.g. 198.18.2.10 or 2001:db8::1", gateway)
+	}
+	if a.Is4In6() {
+		return fmt.Errorf("gateway %q is an IPv4-mapped IPv6 address: write the IPv4 address %q", gateway, a.Unmap().String())
+	}
+	if a.String() != gateway {
+		return fmt.Errorf("gateway %q: write it in canonical form %q", gateway, a.String())
+	}
+	if dst == "" {
+		return nil
+	}
+	p, err := netip.ParsePrefix(dst)
+	if err != nil {
+		return fmt.Errorf("destination %q is not a prefix", dst)
+	}
+	if p.Addr().Is4() != a.Is4() {
+		family := map[bool]string{true: "IPv4", false: "IPv6"}
+		return fmt.Errorf("gateway %s is %s but destination %s is %s: a route's next hop must be of the destination's family", gateway, family[a.Is4()], dst, family[p.Addr().Is4()])
+	}
+	return nil
+}
+
 // SortedKeys returns a map's keys in order, for deterministic rendering.
 func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

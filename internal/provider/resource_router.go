@@ -95,7 +95,7 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"gateway": schema.StringAttribute{
 						Optional:            true,
 						MarkdownDescription: "Next-hop address.",
-						Validators:          []validator.String{ipValidator},
+						Validators:          []validator.String{gatewayValidator},
 					},
 					"interface": schema.StringAttribute{
 						Optional:            true,
@@ -154,9 +154,15 @@ func (r *routerResource) ValidateConfig(ctx context.Context, req resource.Valida
 	}
 	for _, dst := range device.SortedKeys(routes) {
 		rt := routes[dst]
+		at := path.Root("static_routes").AtMapKey(dst)
 		if rt.Gateway.IsNull() && rt.Interface.IsNull() {
-			resp.Diagnostics.AddAttributeError(path.Root("static_routes").AtMapKey(dst), "Incomplete Static Route",
+			resp.Diagnostics.AddAttributeError(at, "Incomplete Static Route",
 				fmt.Sprintf("static_routes[%q]: set gateway, interface or both", dst))
+		}
+		if gw := rt.Gateway; !gw.IsNull() && !gw.IsUnknown() {
+			if err := device.ValidateGateway(dst, gw.ValueString()); err != nil {
+				resp.Diagnostics.AddAttributeError(at.AtName("gateway"), "Invalid Static Route", fmt.Sprintf("static_routes[%q].gateway: %s", dst, err))
+			}
 		}
 	}
 }

@@ -105,6 +105,21 @@ func TestPlanValidation(t *testing.T) {
   device        = "r"
   static_routes = { "198.18.4.0/24" = {} }
 }`, `(?s)static_routes\["198.18.4.0/24"\]: set gateway, interface or both`},
+		{"non-canonical IPv6 gateway",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device        = "r"
+  static_routes = { "2001:db8:4::/64" = { gateway = "2001:DB8::1" } }
+}`, `(?s)gateway "2001:DB8::1": write it in canonical form "2001:db8::1"`},
+		{"IPv4-mapped gateway",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device        = "r"
+  static_routes = { "198.18.4.0/24" = { gateway = "::ffff:198.18.2.10" } }
+}`, `(?s)gateway "::ffff:198.18.2.10" is an IPv4-mapped IPv6 address: write the IPv4 address\s+"198.18.2.10"`},
+		{"gateway of the other family",
+			providerWith(okDevice) + `resource "routerlab_router" "x" {
+  device        = "r"
+  static_routes = { "198.18.4.0/24" = { gateway = "2001:db8::1" } }
+}`, `(?s)gateway 2001:db8::1 is IPv6 but destination 198.18.4.0/24 is IPv4`},
 		{"bad hostname",
 			providerWith(okDevice) + `resource "routerlab_router" "x" {
   device   = "r"

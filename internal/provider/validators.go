@@ -86,6 +86,9 @@ var (
 		}
 		return nil
 	}}
+	gatewayValidator = stringCheck{desc: "an IP address in canonical form", check: func(s string) error {
+		return device.ValidateGateway("", s)
+	}}
 )
 
 // prefixKeyCheck validates a route map key: a prefix in canonical form.

@@ -53,6 +53,11 @@ func ValidateRouter(desired device.RouterConfig) error {
 		if r.Gateway == "" && r.Interface == "" {
 			return fmt.Errorf("route %s: set gateway, interface or both", dst)
 		}
+		if r.Gateway != "" {
+			if err := device.ValidateGateway(dst, r.Gateway); err != nil {
+				return fmt.Errorf("route %s: %w", dst, err)
+			}
+		}
 		if r.Interface != "" {
 			if err := device.ValidateInterfaceName(r.Interface); err != nil {
 				return fmt.Errorf("route %s: %w", dst, err)

@@ -100,3 +100,22 @@ func TestRenderUnknownInterface(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// The driver checks a route's next hop itself too: canonical form and the
+// destination's family, before anything is rendered.
+func TestValidateRouterGateway(t *testing.T) {
+	for gw, want := range map[string]string{
+		"2001:DB8::1":        `canonical form "2001:db8::1"`,
+		"::ffff:198.18.2.10": "IPv4-mapped",
+		"2001:db8::1":        "is IPv6 but destination 198.18.4.0/24 is IPv4",
+		"198.18.2.300":       "not an IP address",
+	} {
+		err := ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.4.0/24": {Destination: "198.18.4.0/24", Gateway: gw}}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("gateway %s: %v, want %q", gw, err, want)
+		}
+	}
+	if err := ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"2001:db8:4::/64": {Destination: "2001:db8:4::/64", Gateway: "2001:db8::1"}}}); err != nil {
+		t.Errorf("valid IPv6 route: %v", err)
+	}
+}
