@@ -21,6 +21,12 @@ type RouterSettings interface {
 	// ApplyRouter moves the device from observed to desired, changing only
 	// the keys desired manages.
 	ApplyRouter(ctx context.Context, desired RouterConfig, observed RouterState) error
+	// RestoreRouter puts back values the device itself had (saved
+	// originals). They are not held to today's validation rules (the
+	// device accepted them once; values are still quoted), and what
+	// vanished from the device since is dropped with a warning
+	// (DropVanished): restoring must always be possible.
+	RestoreRouter(ctx context.Context, original RouterConfig, observed RouterState) (warnings []string, err error)
 }
 
 // CPUReader is a platform whose CPU load the benchmark can sample.

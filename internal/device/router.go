@@ -112,6 +112,40 @@ func Original(desired RouterConfig, observed RouterState) RouterConfig {
 	return orig
 }
 
+// DropVanished removes from a configuration to restore what can no longer
+// be restored because the device lost it: interfaces that vanished since
+// the values were saved, and routes through them. It returns what remains
+// and one warning per thing dropped. Restoring must never be blocked by the
+// device having changed: the only way out would be `terraform state rm`.
+func DropVanished(c RouterConfig, observed RouterState) (RouterConfig, []string) {
+	var warnings []string
+	out := c
+	if c.Interfaces != nil {
+		out.Interfaces = map[string]InterfaceConfig{}
+		for _, name := range SortedKeys(c.Interfaces) {
+			if _, ok := observed.Interfaces[name]; !ok {
+				warnings = append(warnings, fmt.Sprintf("interface %s no longer exists on the device: its saved settings cannot be restored and are dropped", name))
+				continue
+			}
+			out.Interfaces[name] = c.Interfaces[name]
+		}
+	}
+	if c.Routes != nil {
+		out.Routes = map[string]*Route{}
+		for _, dst := range SortedKeys(c.Routes) {
+			r := c.Routes[dst]
+			if r != nil && r.Interface != "" {
+				if _, ok := observed.Interfaces[r.Interface]; !ok {
+					warnings = append(warnings, fmt.Sprintf("route %s: interface %s no longer exists on the device: the route cannot be restored and is dropped", dst, r.Interface))
+					continue
+				}
+			}
+			out.Routes[dst] = r
+		}
+	}
+	return out, warnings
+}
+
 // MergeOriginal extends a saved original with the keys that desired newly
 // manages (their values taken from observed) and returns the part of the
 // saved original whose keys desired no longer manages: applying that part

@@ -2,6 +2,7 @@ package device
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +79,37 @@ func TestMergeOriginal(t *testing.T) {
 	// A first write has nothing to release.
 	if _, rel := MergeOriginal(RouterConfig{}, desired, now); !rel.IsZero() {
 		t.Errorf("nothing saved, released %#v", rel)
+	}
+}
+func TestDropVanished(t *testing.T) {
+	mtu := 1400
+	c := RouterConfig{
+		Interfaces: map[string]InterfaceConfig{"eth1": {MTU: &mtu}, "eth9": {MTU: &mtu}},
+		Routes: map[string]*Route{
+			"198.18.90.0/24": {Destination: "198.18.90.0/24", Interface: "eth9"},
+			"198.18.91.0/24": {Destination: "198.18.91.0/24", Gateway: "198.18.1.254"},
+			"198.18.92.0/24": nil, // to remove: fine whatever vanished
+		},
+	}
+	observed := RouterState{Interfaces: map[string]InterfaceState{"eth1": {Name: "eth1"}}}
+	out, warnings := DropVanished(c, observed)
+	if _, ok := out.Interfaces["eth9"]; ok || out.Interfaces["eth1"].MTU == nil {
+		t.Errorf("interfaces = %+v", out.Interfaces)
+	}
+	if _, ok := out.Routes["198.18.90.0/24"]; ok {
+		t.Error("route through the vanished interface kept")
+	}
+	if _, ok := out.Routes["198.18.91.0/24"]; !ok {
+		t.Error("gateway route dropped")
+	}
+	if r, ok := out.Routes["198.18.92.0/24"]; !ok || r != nil {
+		t.Error("route to remove dropped")
+	}
+	if len(warnings) != 2 || !strings.Contains(warnings[0], "interface eth9") || !strings.Contains(warnings[1], "route 198.18.90.0/24") {
+		t.Errorf("warnings = %q", warnings)
+	}
+	// The input is not changed underneath its owner.
+	if _, ok := c.Interfaces["eth9"]; !ok {
+		t.Error("DropVanished changed its input")
 	}
 }

@@ -308,7 +308,9 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 		captured = true
 		if !released.IsZero() {
 			tx.Wrote()
-			if err := rs.ApplyRouter(ctx, released, snap.Router); err != nil {
+			warnings, err := rs.RestoreRouter(ctx, released, snap.Router)
+			addWarnings(diags, "Setting Not Restored", dev.Name, warnings)
+			if err != nil {
 				return err
 			}
 			if snap, err = tx.Snapshot(); err != nil {
@@ -365,7 +367,9 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			return err
 		}
 		tx.Wrote()
-		return rs.ApplyRouter(ctx, original, snap.Router)
+		warnings, err := rs.RestoreRouter(ctx, original, snap.Router)
+		addWarnings(&resp.Diagnostics, "Setting Not Restored", dev.Name, warnings)
+		return err
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete Router", fmt.Sprintf("device %q: %s", dev.Name, err))
@@ -393,6 +397,14 @@ func (r *routerResource) ImportState(ctx context.Context, req resource.ImportSta
 	resp.Diagnostics.Append(setPrivateJSON(ctx, resp.Private, privateAdopt, names)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
+}
+
+// addWarnings reports what a device could not do as warnings the user
+// sees, one per item.
+func addWarnings(diags *diag.Diagnostics, summary, deviceName string, warnings []string) {
+	for _, w := range warnings {
+		diags.AddWarning(summary, fmt.Sprintf("device %q: %s", deviceName, w))
+	}
 }
 
 // stateSetter is what Create, Read and Update responses share.

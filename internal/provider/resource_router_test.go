@@ -222,6 +222,52 @@ resource "routerlab_router" "r" {
 	})
 }
 
+// TestAccRouter_restoreAlwaysPossible: restoring never fails on today's
+// rules or on what vanished. The router's own host name "lab_r1" (Linux
+// accepts it, RFC 1123 does not) is put back on destroy, and an interface
+// deleted by hand after routerlab managed it blocks neither the update that
+// stops managing it (a warning says its settings are dropped) nor destroy.
+func TestAccRouter_restoreAlwaysPossible(t *testing.T) {
+	forEachTarget(t, "accv", 235, func(t *testing.T, tg routerTarget) {
+		tg.setHostname(t, "lab_r1")
+		before := snapshotText(t, tg)
+		tg.addInterface(t, "eth9")
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders,
+			CheckDestroy: func(*terraform.State) error {
+				if after := snapshotText(t, tg); after != before {
+					return fmt.Errorf("router not restored by destroy:\n--- before\n%s--- after\n%s", before, after)
+				}
+				return nil
+			},
+			Steps: []resource.TestStep{
+				{
+					Config: tg.provider() + `
+resource "routerlab_router" "r" {
+  device     = "r"
+  hostname   = "bench-r"
+  interfaces = { eth9 = { mtu = 1400 }, eth1 = { description = "managed" } }
+}
+`,
+				},
+				{
+					PreConfig: func() { tg.deleteInterface(t, "eth9") },
+					Config: tg.provider() + `
+resource "routerlab_router" "r" {
+  device     = "r"
+  hostname   = "bench-r"
+  interfaces = { eth1 = { description = "managed" } }
+}
+`,
+					ConfigStateChecks: []statecheck.StateCheck{
+						statecheck.ExpectKnownValue("routerlab_router.r", tfjsonpath.New("interfaces").AtMapKey("eth1").AtMapKey("description"), knownvalue.StringExact("managed")),
+					},
+				},
+			},
+		})
+	})
+}
+
 // TestAccRouter_hostKeyMismatch pins the wrong host key: the plan fails with
 // both fingerprints and the router is untouched.
 func TestAccRouter_hostKeyMismatch(t *testing.T) {

@@ -29,6 +29,8 @@ type routerTarget interface {
 	setMTU(t *testing.T, ifname string, mtu int)
 	setHostname(t *testing.T, name string)
 	deleteRoute(t *testing.T, dst string)
+	addInterface(t *testing.T, name string)
+	deleteInterface(t *testing.T, name string)
 	// interfaceNames lists r's interfaces as the unknown-interface error
 	// does.
 	interfaceNames() string
@@ -99,13 +101,25 @@ func (s *simTarget) setMTU(t *testing.T, ifname string, mtu int) {
 		t.Fatal(err)
 	}
 }
+// setHostname sets the kernel's name, as /etc/hostname does at boot: it
+// takes names hostname(1) refuses, such as "lab_r1".
 func (s *simTarget) setHostname(t *testing.T, name string) {
-	if err := s.r.SetHostname(name); err != nil {
+	if err := s.r.SetSysctl("kernel.hostname", name); err != nil {
 		t.Fatal(err)
 	}
 }
 func (s *simTarget) deleteRoute(t *testing.T, dst string) {
 	if err := s.r.DeleteRoute(dst); err != nil {
+		t.Fatal(err)
+	}
+}
+func (s *simTarget) addInterface(t *testing.T, name string) {
+	if err := s.r.AddInterface(linuxsim.Interface{Name: name}); err != nil {
+		t.Fatal(err)
+	}
+}
+func (s *simTarget) deleteInterface(t *testing.T, name string) {
+	if err := s.r.DeleteInterface(name); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -137,9 +151,20 @@ func (lt *labTarget) endpoint() sshx.Endpoint {
 func (lt *labTarget) setMTU(t *testing.T, ifname string, mtu int) {
 	labExec(t, lt.l, "r", "ip", "link", "set", "dev", ifname, "mtu", fmt.Sprint(mtu))
 }
-func (lt *labTarget) setHostname(t *testing.T, name string) { labExec(t, lt.l, "r", "hostname", name) }
+func (lt *labTarget) setHostname(t *testing.T, name string) {
+	labExec(t, lt.l, "r", "sysctl", "-qw", "kernel.hostname="+name)
+}
 func (lt *labTarget) deleteRoute(t *testing.T, dst string) {
 	labExec(t, lt.l, "r", "ip", "route", "del", dst)
+}
+func (lt *labTarget) addInterface(t *testing.T, name string) {
+	// A veth pair inside r (this kernel has no dummy module); deleting one
+	// end deletes both.
+	labExec(t, lt.l, "r", "ip", "link", "add", name, "type", "veth", "peer", "name", name+"p")
+	labExec(t, lt.l, "r", "ip", "link", "set", name, "up")
+}
+func (lt *labTarget) deleteInterface(t *testing.T, name string) {
+	labExec(t, lt.l, "r", "ip", "link", "del", name)
 }
 func (lt *labTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
 func (lt *labTarget) pinnedWrongKey(t *testing.T) (string, string, string) {

@@ -45,8 +45,23 @@ func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return Vali
 // the first failing command stops it and its error is returned.
 func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, observed device.RouterState) error {
 	script, err := RenderRouter(desired, observed)
-	if err != nil || script == "" {
+	if err != nil {
 		return err
+	}
+	return d.run(ctx, script)
+}
+
+// RestoreRouter implements device.RouterSettings.
+func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
+	script, warnings := RenderRestore(original, observed)
+	return warnings, d.run(ctx, script)
+}
+
+// run applies a script under `sh -e`: the first failing command stops it
+// and its error is returned.
+func (d *Driver) run(ctx context.Context, script string) error {
+	if script == "" {
+		return nil
 	}
 	res, err := d.t.RunStdin(ctx, "sh -e -x -s", []byte(script))
 	if err != nil {

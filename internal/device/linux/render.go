@@ -77,9 +77,26 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) (str
 	if err := device.CheckInterfacesExist(desired, observed); err != nil {
 		return "", err
 	}
+	return render(desired, observed), nil
+}
+
+// RenderRestore returns the script that puts back values the device itself
+// had (saved originals): no validation against today's rules, since Linux
+// accepted these values once (every value is still quoted), and what
+// vanished from the device is dropped with a warning.
+func RenderRestore(original device.RouterConfig, observed device.RouterState) (script string, warnings []string) {
+	original, warnings = device.DropVanished(original, observed)
+	return render(original, observed), warnings
+}
+
+// render writes the commands that move observed to desired.
+func render(desired device.RouterConfig, observed device.RouterState) string {
 	var cmds []string
 	if desired.Hostname != nil && *desired.Hostname != observed.Hostname {
-		cmds = append(cmds, "hostname "+shell.Quote(*desired.Hostname))
+		// The kernel's UTS name, not hostname(1): that tool refuses names
+		// the kernel holds happily ("lab_r1" from /etc/hostname at boot),
+		// and restoring such a name must never fail.
+		cmds = append(cmds, "sysctl -qw "+shell.Quote("kernel.hostname="+*desired.Hostname))
 	}
 	for _, name := range device.SortedKeys(desired.Interfaces) {
 		cmds = append(cmds, renderInterface(name, desired.Interfaces[name], observed.Interfaces[name])...)
@@ -93,9 +110,9 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) (str
 		cmds = append(cmds, renderConntrack(*desired.ConnectionTracking)...)
 	}
 	if len(cmds) == 0 {
-		return "", nil
+		return ""
 	}
-	return strings.Join(cmds, "\n") + "\n", nil
+	return strings.Join(cmds, "\n") + "\n"
 }
 
 func renderInterface(name string, want device.InterfaceConfig, have device.InterfaceState) []string {

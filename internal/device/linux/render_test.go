@@ -119,3 +119,25 @@ func TestValidateRouterGateway(t *testing.T) {
 		t.Errorf("valid IPv6 route: %v", err)
 	}
 }
+
+// Restoring what the device itself had is never refused by today's rules:
+// Linux accepted "lab_r1" as a host name, so destroy must put it back
+// (quoted), while a new configuration may not use it.
+func TestRenderRestoreSkipsValidation(t *testing.T) {
+	orig := "lab_r1"
+	observed := device.RouterState{Hostname: "bench-r", Interfaces: map[string]device.InterfaceState{"eth1": {Name: "eth1", MTU: 1400}}}
+	if _, err := RenderRouter(device.RouterConfig{Hostname: &orig}, observed); err == nil {
+		t.Fatal("RenderRouter accepted lab_r1: the test premise is gone")
+	}
+	mtu := 1500
+	script, warnings := RenderRestore(device.RouterConfig{
+		Hostname:   &orig,
+		Interfaces: map[string]device.InterfaceConfig{"eth1": {MTU: &mtu}, "eth9": {MTU: &mtu}},
+	}, observed)
+	if script != "sysctl -qw kernel.hostname=lab_r1\nip link set dev eth1 mtu 1500\n" {
+		t.Errorf("script = %q", script)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "interface eth9 no longer exists") {
+		t.Errorf("warnings = %q", warnings)
+	}
+}

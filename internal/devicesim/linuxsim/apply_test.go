@@ -52,7 +52,7 @@ func TestApplyRenderedScriptOverSSH(t *testing.T) {
 	}
 	// sh -x traced every command, quoted like shell.Quote quotes.
 	for _, want := range []string{
-		"+ hostname lab-r1\n",
+		"+ sysctl -qw kernel.hostname=lab-r1\n",
 		`+ ip link set dev eth1 alias 'it'\''s a '\''test'\''; $(reboot)'` + "\n",
 		"+ ip addr add 2001:db8:1::1/64 dev eth1\n",
 		"+ ip -6 route add 2001:db8:9::/48 via 2001:db8:1::10 proto 244\n",

@@ -136,8 +136,17 @@ func cmdHostname(c *call) int {
 	return 1
 }
 
+// validHostname is the check of Debian's hostname(1): letters, digits,
+// '-' and '.', not starting with '-' or '.', at most 64 bytes. The kernel
+// itself takes more (see sysctlHostname).
 func validHostname(h string) *cmdErr {
-	if h == "" || len(h) > 64 {
+	bad := h == "" || len(h) > 64 || h[0] == '-' || h[0] == '.'
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			bad = true
+		}
+	}
+	if bad {
 		return errf(1, "hostname: the specified hostname is invalid")
 	}
 	return nil
@@ -270,6 +279,9 @@ func cmdSysctl(c *call) int {
 			continue
 		}
 		v, ok := r.sysctl[key]
+		if key == sysctlHostname {
+			v, ok = r.hostname, true
+		}
 		if !ok {
 			c.errorf("sysctl: cannot stat %s: No such file or directory", sysctlPath(key))
 			status = 255

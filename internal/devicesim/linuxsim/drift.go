@@ -141,3 +141,39 @@ func (r *Router) SetConntrack(on bool) error {
 	r.setConntrack(on)
 	return nil
 }
+
+// AddInterface is `ip link add NAME type dummy; ip link set NAME up`, with
+// the given MTU, alias and addresses.
+func (r *Router) AddInterface(spec Interface) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.findIface(spec.Name); err == nil {
+		return fmt.Errorf("RTNETLINK answers: File exists")
+	}
+	return r.addInterface(spec)
+}
+
+// DeleteInterface is `ip link del NAME`: the interface goes with its
+// addresses, and the kernel drops every route through it.
+func (r *Router) DeleteInterface(name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.findIface(name); err != nil {
+		return err
+	}
+	kept := r.ifaces[:0]
+	for _, ifc := range r.ifaces {
+		if ifc.name != name {
+			kept = append(kept, ifc)
+		}
+	}
+	r.ifaces = kept
+	routes := r.routes[:0]
+	for _, rt := range r.routes {
+		if rt.dev != name {
+			routes = append(routes, rt)
+		}
+	}
+	r.routes = routes
+	return nil
+}

@@ -51,7 +51,7 @@ func TestDriftShowsInNextSnapshot(t *testing.T) {
 
 	repair, err := linux.RenderRouter(desired, st)
 	must(t, err)
-	for _, want := range []string{"hostname lab-r1", "ip link set dev eth1 mtu 9000", "ip addr del 198.18.9.1/24 dev eth2",
+	for _, want := range []string{"sysctl -qw kernel.hostname=lab-r1", "ip link set dev eth1 mtu 9000", "ip addr del 198.18.9.1/24 dev eth2",
 		"ip -4 route add 198.18.6.0/24 via 198.18.1.10 metric 5 proto 244", "sysctl -qw net.ipv6.conf.all.forwarding=1", "nft -f - <<'EOF'"} {
 		if !strings.Contains(repair, want+"\n") {
 			t.Errorf("repair script lacks %q:\n%s", want, repair)
@@ -194,5 +194,58 @@ func TestConcurrentSnapshotsAndApplies(t *testing.T) {
 	}
 	if s.r.Snapshots() < 20 {
 		t.Errorf("snapshots %d, want at least 20", s.r.Snapshots())
+	}
+}
+
+func TestAddDeleteInterface(t *testing.T) {
+	r := New(Options{})
+	if err := r.AddInterface(Interface{Name: "eth9", MTU: 1400, Addresses: []string{"198.18.9.1/24"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.AddRoute(Route{Dst: "198.18.90.0/24", Gateway: "198.18.9.254", Protocol: "244"}); err != nil {
+		t.Fatal(err)
+	}
+	if ifc, ok := r.State().Interface("eth9"); !ok || ifc.MTU != 1400 {
+		t.Fatalf("eth9 = %+v, %v", ifc, ok)
+	}
+	if err := r.AddInterface(Interface{Name: "eth9"}); err == nil {
+		t.Fatal("duplicate interface accepted")
+	}
+	if err := r.DeleteInterface("eth9"); err != nil {
+		t.Fatal(err)
+	}
+	st := r.State()
+	if _, ok := st.Interface("eth9"); ok {
+		t.Fatal("eth9 still there")
+	}
+	for _, rt := range st.Routes {
+		if rt.Dst == "198.18.90.0/24" {
+			t.Fatal("route through the deleted interface kept")
+		}
+	}
+	if err := r.DeleteInterface("eth9"); err == nil || !strings.Contains(err.Error(), `Cannot find device "eth9"`) {
+		t.Fatalf("second delete: %v", err)
+	}
+	// A new interface never reuses an index.
+	if err := r.AddInterface(Interface{Name: "eth10"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hostname(1) refuses "lab_r1" as Debian's does; the kernel (sysctl
+// kernel.hostname, what /etc/hostname at boot ends up as) takes it.
+func TestHostnameKernelVersusTool(t *testing.T) {
+	r := New(Options{})
+	if _, stderr, code := exec(r, "hostname lab_r1", ""); code != 1 || !strings.Contains(stderr, "the specified hostname is invalid") {
+		t.Fatalf("hostname lab_r1: %d %q", code, stderr)
+	}
+	if _, stderr, code := exec(r, "sysctl -qw kernel.hostname=lab_r1", ""); code != 0 {
+		t.Fatalf("sysctl: %d %q", code, stderr)
+	}
+	if out, _, _ := exec(r, "hostname", ""); out != "lab_r1\n" {
+		t.Fatalf("hostname now %q", out)
+	}
+	if out, _, _ := exec(r, "sysctl -n kernel.hostname", ""); out != "lab_r1\n" {
+		t.Fatalf("sysctl -n: %q", out)
 	}
 }

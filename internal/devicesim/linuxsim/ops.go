@@ -196,7 +196,19 @@ func (r *Router) delRoute(f routeFilter) *cmdErr {
 	return errNoProcess
 }
 
+// sysctlHostname is the UTS name as the kernel holds it: any bytes up to
+// 64 (__NEW_UTS_LEN), which is why a Linux box can be called "lab_r1"
+// although hostname(1) refuses to set that name.
+const sysctlHostname = "kernel.hostname"
+
 func (r *Router) setSysctl(key, value string) *cmdErr {
+	if key == sysctlHostname {
+		if value == "" || len(value) > 64 {
+			return errf(255, "sysctl: setting key %q: Invalid argument", key)
+		}
+		r.hostname = value
+		return nil
+	}
 	if _, ok := r.sysctl[key]; !ok {
 		return errf(255, "sysctl: cannot stat %s: No such file or directory", sysctlPath(key))
 	}

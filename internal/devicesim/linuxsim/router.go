@@ -149,7 +149,12 @@ func New(opts Options) *Router {
 }
 
 func (r *Router) addInterface(spec Interface) error {
-	ifc := &iface{index: len(r.ifaces) + 1, name: spec.Name, mtu: spec.MTU, alias: spec.Alias, mac: spec.MAC}
+	// ifindex never reused, as the kernel does (interfaces may be deleted).
+	index := 1
+	for _, other := range r.ifaces {
+		index = max(index, other.index+1)
+	}
+	ifc := &iface{index: index, name: spec.Name, mtu: spec.MTU, alias: spec.Alias, mac: spec.MAC}
 	if ifc.mtu == 0 {
 		ifc.mtu = 1500
 		if ifc.loopback() {
