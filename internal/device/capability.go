@@ -18,6 +18,9 @@ type RouterSettings interface {
 	// ValidateRouter checks a desired router configuration against the
 	// platform's limits without touching the device.
 	ValidateRouter(desired RouterConfig) error
+	// CheckRouter checks desired against the device as it is (snap), at
+	// plan time: what the configuration needs that the device lacks.
+	CheckRouter(desired RouterConfig, snap *Snapshot) error
 	// ApplyRouter moves the device from observed to desired, changing only
 	// the keys desired manages.
 	ApplyRouter(ctx context.Context, desired RouterConfig, observed RouterState) error

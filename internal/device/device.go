@@ -54,6 +54,9 @@ type Facts struct {
 	Serial   string
 	Hostname string
 	CPUCount int
+	// Missing lists the tools the driver uses that the device lacks (on
+	// Linux: nft), so a configuration needing one fails at plan.
+	Missing []string
 }
 
 // Snapshot is everything one read of a device yields: its facts, a parsed

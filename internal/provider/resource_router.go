@@ -216,6 +216,8 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	}
 	if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("interfaces"), "Unknown Interface", fmt.Sprintf("device %q: %s", dev.Name, err))
+	} else if err := rs.CheckRouter(desired, snap); err != nil {
+		resp.Diagnostics.AddError("Router Configuration Not Possible", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
 	}
 	if !req.State.Raw.IsNull() {
 		var state routerModel

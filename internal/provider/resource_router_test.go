@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
 
@@ -266,6 +267,75 @@ resource "routerlab_router" "r" {
 			},
 		})
 	})
+}
+
+// TestAccRouter_failedApplyKeepsOriginals: an apply whose script fails
+// after it changed the host name and an MTU (the route's gateway is on no
+// connected subnet, so `ip route add` fails) keeps the resource in state
+// (tainted) with the originals, so destroy puts the router back byte for
+// byte, as it was before the create.
+func TestAccRouter_failedApplyKeepsOriginals(t *testing.T) {
+	forEachTarget(t, "accf", 236, func(t *testing.T, tg routerTarget) {
+		before := snapshotText(t, tg)
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders,
+			CheckDestroy: func(*terraform.State) error {
+				if after := snapshotText(t, tg); after != before {
+					return fmt.Errorf("router not restored after the failed apply:\n--- before\n%s--- after\n%s", before, after)
+				}
+				return nil
+			},
+			Steps: []resource.TestStep{
+				{
+					Config: tg.provider() + `
+resource "routerlab_router" "r" {
+  device        = "r"
+  hostname      = "half-applied"
+  interfaces    = { eth1 = { mtu = 1400 } }
+  static_routes = { "198.18.200.0/24" = { gateway = "198.18.99.1" } }
+}
+`,
+					ExpectError: regexp.MustCompile(`(?s)Unable to Create Router.*Nexthop has invalid gateway`),
+				},
+				{
+					// What the failure left behind is in state: the
+					// host name and MTU that were written, no route.
+					RefreshState:       true,
+					ExpectNonEmptyPlan: true, // tainted: the next plan replaces it
+					Check: resource.ComposeTestCheckFunc(
+						resource.TestCheckResourceAttr("routerlab_router.r", "hostname", "half-applied"),
+						resource.TestCheckResourceAttr("routerlab_router.r", "interfaces.eth1.mtu", "1400"),
+						resource.TestCheckNoResourceAttr("routerlab_router.r", "static_routes.198.18.200.0/24.gateway"),
+					),
+				},
+			},
+		})
+	})
+}
+
+// TestAccRouter_missingNftAtPlan: connection tracking on a router without
+// nftables fails at plan, before anything is written, instead of half-way
+// through the apply.
+func TestAccRouter_missingNftAtPlan(t *testing.T) {
+	requireAcc(t)
+	tg := newSimTargetWith(t, linuxsim.Options{NoNft: true})
+	before := snapshotText(t, tg)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{{
+			Config: tg.provider() + `
+resource "routerlab_router" "r" {
+  device              = "r"
+  hostname            = "not-written"
+  connection_tracking = false
+}
+`,
+			ExpectError: wrapTolerant("connection_tracking needs nftables on the device, and nft is not installed there"),
+		}},
+	})
+	if after := snapshotText(t, tg); after != before {
+		t.Fatalf("router changed although the plan failed:\n%s", after)
+	}
 }
 
 // TestAccRouter_hostKeyMismatch pins the wrong host key: the plan fails with

@@ -74,12 +74,17 @@ type simTarget struct {
 	other *devicesim.Device
 }
 
-func newSimTarget(t *testing.T) *simTarget {
-	r := linuxsim.New(linuxsim.Options{Interfaces: []linuxsim.Interface{
+func newSimTarget(t *testing.T) *simTarget { return newSimTargetWith(t, linuxsim.Options{}) }
+
+// newSimTargetWith is newSimTarget with the lab router's interfaces put
+// into opts (e.g. NoNft).
+func newSimTargetWith(t *testing.T, opts linuxsim.Options) *simTarget {
+	opts.Interfaces = []linuxsim.Interface{
 		{Name: "eth1", Addresses: []string{"198.18.1.1/24"}},
 		{Name: "eth2", Addresses: []string{"198.18.2.1/24"}},
 		{Name: "mgmt0", Addresses: []string{"198.18.230.2/24"}},
-	}})
+	}
+	r := linuxsim.New(opts)
 	return &simTarget{
 		r:     r,
 		dev:   devicesim.New(t, r, devicesim.Options{}),

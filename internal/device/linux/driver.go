@@ -3,6 +3,7 @@ package linux
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
@@ -40,6 +41,19 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 
 // ValidateRouter implements device.RouterSettings.
 func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
+
+// CheckRouter implements device.RouterSettings: the interfaces named must
+// exist, and connection tracking needs nftables (without it the notrack
+// rules cannot be written, and a missing nft must not read as "no rules").
+func (d *Driver) CheckRouter(desired device.RouterConfig, snap *device.Snapshot) error {
+	if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
+		return err
+	}
+	if desired.ConnectionTracking != nil && slices.Contains(snap.Facts.Missing, "nft") {
+		return fmt.Errorf("connection_tracking needs nftables on the device, and nft is not installed there: apt-get install nftables, or leave connection_tracking unset")
+	}
+	return nil
+}
 
 // ApplyRouter implements device.RouterSettings. The script runs under `sh -e`, so
 // the first failing command stops it and its error is returned.

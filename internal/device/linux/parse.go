@@ -57,6 +57,8 @@ echo '##sysctl'
 sysctl -n net.ipv4.ip_forward net.ipv6.conf.all.forwarding
 echo '##nft'
 nft -j list table inet ` + nftTable + ` 2>/dev/null || echo '{}'
+echo '##missing'
+command -v nft >/dev/null 2>&1 || echo nft
 `
 
 // sections splits the snapshot output into its "##name" sections.
@@ -164,6 +166,9 @@ func ParseSnapshot(out string) (*device.Snapshot, error) {
 		}
 	}
 
+	// Tools a managed key needs but the device lacks (an older capture
+	// without the section knows of none).
+	facts.Missing = strings.Fields(sec["missing"])
 	status, err := parseStatus(sec["link"])
 	if err != nil {
 		return nil, err
