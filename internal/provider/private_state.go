@@ -9,10 +9,12 @@ import (
 )
 
 // Private state keys.
+//
+// The values destroy restores are not kept here but in the computed
+// attribute restore_values: Terraform drops a tainted object's private
+// state when it plans the replacement, so a create that failed half-way
+// could otherwise never be undone.
 const (
-	// privateOriginal holds, as JSON device.RouterConfig, the values the
-	// managed keys had before routerlab changed them; Delete puts them back.
-	privateOriginal = "original"
 	// privateAdopt marks a fresh import: the next Read adopts what the
 	// device has instead of only what the configuration names.
 	privateAdopt = "adopt"

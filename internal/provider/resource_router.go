@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
@@ -129,6 +130,11 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				Computed: true, MarkdownDescription: "Number of CPU cores.",
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 			},
+			"restore_values": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "The values the managed settings had before routerlab changed them, as JSON: what destroy puts back. " +
+					"Kept in state (not in private data) so that even a create that failed half-way, and is therefore tainted, can be undone. Null for an imported router.",
+			},
 			"config_sha256": schema.StringAttribute{
 				Computed:            true,
 				MarkdownDescription: "SHA-256 of the device's normalised running configuration after the last apply or refresh. Benchmarks record it to tie results to a configuration.",
@@ -222,9 +228,11 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !req.State.Raw.IsNull() {
 		var state routerModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		// The digest changes only when something is written.
+		// The digest and the saved originals change only when something
+		// is written.
 		if !plan.differsFrom(state) {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("config_sha256"), state.ConfigSHA256)...)
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("restore_values"), state.RestoreValues)...)
 		}
 	}
 }
@@ -237,7 +245,7 @@ func (r *routerResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	// Nothing was managed before: every managed key's original is read
 	// from the device now.
-	r.write(ctx, "Create", plan, device.RouterConfig{}, resp.Private, &resp.State, &resp.Diagnostics)
+	r.write(ctx, "Create", plan, device.RouterConfig{}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -273,24 +281,28 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 }
 
 func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan routerModel
+	var plan, state routerModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var saved device.RouterConfig
-	resp.Diagnostics.Append(getPrivateJSON(ctx, req.Private, privateOriginal, &saved)...)
-	r.write(ctx, "Update", plan, saved, resp.Private, &resp.State, &resp.Diagnostics)
+	saved, err := state.originals()
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("restore_values"), "Unable to Update Router", err.Error())
+		return
+	}
+	r.write(ctx, "Update", plan, saved, &resp.State, &resp.Diagnostics)
 }
 
 // write applies plan to the device in one device.Session write sequence:
 // it first hands back the keys the saved original covers but plan no
-// longer manages, then applies plan, then stores the merged original (for
-// Delete) and what the device reports. When a step fails after the
+// longer manages, then applies plan, then stores the merged original (in
+// restore_values, for Delete) and what the device reports. When a step fails after the
 // originals were captured, they and what the device now reports are still
 // stored, so a failed create stays in state (tainted) and destroy can put
 // the device back.
-func (r *routerResource) write(ctx context.Context, action string, plan routerModel, saved device.RouterConfig, private privateSetter, state stateSetter, diags *diag.Diagnostics) {
+func (r *routerResource) write(ctx context.Context, action string, plan routerModel, saved device.RouterConfig, state stateSetter, diags *diag.Diagnostics) {
 	summary := "Unable to " + action + " Router"
 	dev, rs, err := r.routerDevice(plan.Device.ValueString())
 	if err != nil {
@@ -322,22 +334,32 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 		tx.Wrote()
 		return rs.ApplyRouter(ctx, desired, snap.Router)
 	})
-	if captured {
-		diags.Append(setPrivateJSON(ctx, private, privateOriginal, merged)...)
-	}
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
 		if !captured {
 			return
 		}
 	}
-	// Re-read: state is what the device reports, also after a failure.
-	snap, rerr := dev.Snapshot(ctx)
+	// Re-read: state is what the device reports, also after a failure,
+	// and also when the failure was Ctrl-C or a deadline: then the read
+	// gets a short context of its own, or Terraform would forget what was
+	// already written.
+	readCtx := ctx
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		readCtx, cancel = context.WithTimeout(context.WithoutCancel(ctx), interruptedReadTimeout)
+		defer cancel()
+	}
+	snap, rerr := dev.Snapshot(readCtx)
 	if rerr != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: reading back: %s", dev.Name, rerr))
 		return
 	}
 	m := fromDevice(plan, snap, false)
+	if m.RestoreValues, err = restoreValues(merged); err != nil {
+		diags.AddError(summary, err.Error())
+		return
+	}
 	tflog.Debug(ctx, "router written", map[string]any{"device": dev.Name, "config_sha256": snap.SHA256})
 	diags.Append(state.Set(ctx, &m)...)
 }
@@ -353,8 +375,11 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Delete Router", err.Error())
 		return
 	}
-	var original device.RouterConfig
-	resp.Diagnostics.Append(getPrivateJSON(ctx, req.Private, privateOriginal, &original)...)
+	original, err := state.originals()
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("restore_values"), "Unable to Delete Router", err.Error())
+		return
+	}
 	if original.Routes == nil && state.StaticRoutes != nil {
 		// Imported and never updated: nothing to restore, but the routes
 		// carry routerlab's tag and are ours to remove.
@@ -400,6 +425,9 @@ func (r *routerResource) ImportState(ctx context.Context, req resource.ImportSta
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("device"), name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), name)...)
 }
+
+// interruptedReadTimeout bounds the read-back after a cancelled write.
+const interruptedReadTimeout = 30 * time.Second
 
 // addWarnings reports what a device could not do as warnings the user
 // sees, one per item.

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 
@@ -26,6 +28,7 @@ type routerModel struct {
 	Serial             types.String              `tfsdk:"serial"`
 	CPUCount           types.Int64               `tfsdk:"cpu_count"`
 	ConfigSHA256       types.String              `tfsdk:"config_sha256"`
+	RestoreValues      types.String              `tfsdk:"restore_values"`
 }
 
 type interfaceModel struct {
@@ -198,4 +201,26 @@ func boolPtr(v types.Bool) *bool {
 	}
 	b := v.ValueBool()
 	return &b
+}
+
+// restoreValues encodes the originals destroy puts back (restore_values).
+func restoreValues(orig device.RouterConfig) (types.String, error) {
+	b, err := json.Marshal(orig)
+	if err != nil {
+		return types.StringNull(), fmt.Errorf("encoding restore_values: %w", err)
+	}
+	return types.StringValue(string(b)), nil
+}
+
+// originals decodes restore_values; null (an imported router) is nothing
+// to restore.
+func (m routerModel) originals() (device.RouterConfig, error) {
+	var orig device.RouterConfig
+	if m.RestoreValues.IsNull() || m.RestoreValues.IsUnknown() || m.RestoreValues.ValueString() == "" {
+		return orig, nil
+	}
+	if err := json.Unmarshal([]byte(m.RestoreValues.ValueString()), &orig); err != nil {
+		return orig, fmt.Errorf("restore_values is not what routerlab wrote: %w", err)
+	}
+	return orig, nil
 }

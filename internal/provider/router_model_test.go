@@ -175,3 +175,27 @@ func TestDataSourceConversions(t *testing.T) {
 		t.Errorf("running config = %+v", rc)
 	}
 }
+
+// restore_values carries the originals through state: what write stores,
+// Delete reads back unchanged; null (imported) restores nothing.
+func TestRestoreValuesRoundTrip(t *testing.T) {
+	orig := device.RouterConfig{
+		Hostname:   ptr("lab_r1"),
+		Interfaces: map[string]device.InterfaceConfig{"eth1": {MTU: ptr(1500), Description: ptr("")}},
+		Routes:     map[string]*device.Route{"198.18.4.0/24": nil},
+	}
+	v, err := restoreValues(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := routerModel{RestoreValues: v}.originals()
+	if err != nil || !reflect.DeepEqual(got, orig) {
+		t.Fatalf("round trip: %+v, %v", got, err)
+	}
+	if got, err := (routerModel{RestoreValues: types.StringNull()}).originals(); err != nil || !got.IsZero() {
+		t.Fatalf("null: %+v, %v", got, err)
+	}
+	if _, err := (routerModel{RestoreValues: types.StringValue("{not json")}).originals(); err == nil {
+		t.Fatal("garbage accepted")
+	}
+}
