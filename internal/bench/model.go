@@ -136,6 +136,10 @@ type CPUStats struct {
 	MaxPercent     float64
 	MaxCorePercent float64 // busiest single core, where the platform reports cores; 0 otherwise
 	Samples        int
+	// Dropped counts the samples in the window that were left out because
+	// a figure was not a load from 0 to 100 (NaN, ±Inf, negative, over
+	// 100): device output is not trusted.
+	Dropped int
 }
 
 // PowerStats summarises the power meter: idle before the run, and during the

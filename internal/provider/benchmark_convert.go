@@ -52,6 +52,7 @@ type cpuStatModel struct {
 	MaxPercent     types.Float64 `tfsdk:"max_percent"`
 	MaxCorePercent types.Float64 `tfsdk:"max_core_percent"`
 	Samples        types.Int64   `tfsdk:"samples"`
+	Dropped        types.Int64   `tfsdk:"dropped"`
 }
 
 // resultModel is one element of `results`: one pair in one step.
@@ -175,7 +176,7 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 			cpus = append(cpus, cpuStatModel{
 				Device: types.StringValue(c.Device), AvgPercent: types.Float64Value(c.AvgPercent),
 				MaxPercent: types.Float64Value(c.MaxPercent), MaxCorePercent: types.Float64Value(c.MaxCorePercent),
-				Samples: types.Int64Value(int64(c.Samples)),
+				Samples: types.Int64Value(int64(c.Samples)), Dropped: types.Int64Value(int64(c.Dropped)),
 			})
 		}
 		for _, p := range s.Pairs {

@@ -96,7 +96,7 @@ func TestFromOutcome(t *testing.T) {
 			Step: bench.Step{Index: 0, MSS: 1460, Direction: bench.Download, Repeat: 1},
 			Pairs: []bench.PairResult{{Pair: "A-B", SenderMbps: 941.2, ReceiverMbps: 935.5, Retransmits: 3, MSS: 1448,
 				ReverseSenderMbps: 1, ReverseReceiverMbps: 2, LineRateMbps: 941.5, LineRatePercent: 99.4, JitterMs: 0.1, LossPercent: 0.2}},
-			CPU:     []bench.CPUStats{{Device: "r", AvgPercent: 41, MaxPercent: 55, MaxCorePercent: 90, Samples: 58}},
+			CPU:     []bench.CPUStats{{Device: "r", AvgPercent: 41, MaxPercent: 55, MaxCorePercent: 90, Samples: 58, Dropped: 2}},
 			Power:   &bench.PowerStats{IdleWatts: 3.1, AvgWatts: 4.2, MaxWatts: 4.5, MbpsPerWatt: 222.7},
 			Started: t0, Finished: t0.Add(30 * time.Second),
 		}, {
@@ -142,7 +142,7 @@ func TestFromOutcome(t *testing.T) {
 	if r.LineRateMbps.ValueFloat64() != 941.5 || r.LineRatePercent.ValueFloat64() != 99.4 {
 		t.Errorf("line rate = %s %s", r.LineRateMbps, r.LineRatePercent)
 	}
-	if len(r.CPU) != 1 || r.CPU[0].MaxCorePercent.ValueFloat64() != 90 || r.CPU[0].Samples.ValueInt64() != 58 || r.CPU[0].AvgPercent.ValueFloat64() != 41 {
+	if len(r.CPU) != 1 || r.CPU[0].MaxCorePercent.ValueFloat64() != 90 || r.CPU[0].Samples.ValueInt64() != 58 || r.CPU[0].Dropped.ValueInt64() != 2 || r.CPU[0].AvgPercent.ValueFloat64() != 41 {
 		t.Errorf("cpu = %+v", r.CPU)
 	}
 	if r.PowerAvgWatts.ValueFloat64() != 4.2 || r.PowerIdleWatts.ValueFloat64() != 3.1 || r.MbpsPerWatt.ValueFloat64() != 222.7 || r.PowerMaxWatts.ValueFloat64() != 4.5 {

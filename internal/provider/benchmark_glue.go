@@ -5,6 +5,13 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
@@ -29,39 +36,131 @@ func (inv *Inventory) benchHost(name string) (command.Runner, error) {
 }
 
 // validateBenchmark checks at plan time everything the engine would refuse:
-// link speed, encapsulation, MSS, ports, targets and the power meter.
+// link speed, encapsulation, MSS, ports and targets. The power meter is
+// checked by powerMeterValidator, the power_meter block's own validator:
+// it sees the configuration, where the write-only url_wo and command_wo
+// are, while the plan holds them as null.
 func validateBenchmark(ctx context.Context, m benchmarkRunModel) error {
 	req, diags := m.toRequest(ctx)
 	if diags.HasError() {
 		return nil // unknown values: checked at apply
 	}
-	errs := []error{engine.Validate(req)}
-	if pm := m.PowerMeter; pm != nil {
-		cfg := powerConfig(pm)
-		if cfg.Type == power.TypeCommand || cfg.Type == power.TypeRouterOSHealth {
-			cfg.Host = command.Local() // stands in for the device, which is checked by name
-		}
-		if err := cfg.Validate(); err != nil {
-			errs = append(errs, fmt.Errorf("power_meter: %w", err))
-		}
-		if cfg.Type == power.TypeRouterOSHealth && pm.Device.IsNull() {
-			// The meter reads a device's own sensor. Caught here, not at
-			// apply, where power's "host is required" would not name the
-			// attribute.
-			errs = append(errs, errors.New("power_meter: device is required for type routeros_health: the device whose own sensor reports its power draw"))
+	return engine.Validate(req)
+}
+
+// powerMeterValidator checks the power_meter block against its type, as
+// configured (write-only values included): which of url/url_wo and
+// command/command_wo the type needs (exactly one of each pair), and
+// everything power.Config.Validate checks. Its errors never quote url or
+// command.
+type powerMeterValidator struct{}
+
+func (powerMeterValidator) Description(context.Context) string {
+	return "power_meter is valid for its type, with exactly one of url and url_wo, command and command_wo where the type uses them"
+}
+
+func (v powerMeterValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (powerMeterValidator) ValidateObject(ctx context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for _, a := range req.ConfigValue.Attributes() {
+		if a.IsUnknown() {
+			return // known at apply, where power.New checks again
 		}
 	}
-	return errors.Join(errs...)
+	var pm powerModel
+	if diags := req.ConfigValue.As(ctx, &pm, basetypes.ObjectAsOptions{}); diags.HasError() {
+		resp.Diagnostics.Append(diags...)
+		return
+	}
+	if err := validatePower(&pm); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Power Meter", "power_meter: "+err.Error())
+	}
+}
+
+// validatePower checks a power_meter block as configured.
+func validatePower(pm *powerModel) error {
+	typ := pm.Type.ValueString()
+	var errs []error
+	for _, p := range []struct {
+		field           string // power.Config's name, and the attribute's
+		plain, wo, woV  attr.Value
+		woName, verName string
+	}{
+		{"url", pm.URL, pm.URLWO, pm.URLWOVersion, "url_wo", "url_wo_version"},
+		{"command", pm.Command, pm.CommandWO, pm.CommandWOVersion, "command_wo", "command_wo_version"},
+	} {
+		plain, wo := !p.plain.IsNull(), !p.wo.IsNull()
+		switch {
+		case plain && wo:
+			errs = append(errs, fmt.Errorf("set %s or %s, not both", p.field, p.woName))
+		case !p.woV.IsNull() && !wo:
+			errs = append(errs, fmt.Errorf("%s is set without %s: it only says when %s changed", p.verName, p.woName, p.woName))
+		case wo && !power.Uses(typ, p.field):
+			errs = append(errs, fmt.Errorf("%s is not used by type %s", p.woName, typ))
+		case !plain && !wo && p.field == "url" && power.Uses(typ, p.field):
+			errs = append(errs, fmt.Errorf("type %s needs url or url_wo (write-only), such as http://192.168.33.1", typ))
+		case !plain && !wo && p.field == "command" && power.Uses(typ, p.field):
+			errs = append(errs, fmt.Errorf("type %s needs command or command_wo (write-only): a shell command that prints the watts", typ))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	cfg := powerConfig(pm)
+	if cfg.Type == power.TypeCommand || cfg.Type == power.TypeRouterOSHealth {
+		cfg.Host = command.Local() // stands in for the device, which is checked by name
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.Type == power.TypeRouterOSHealth && pm.Device.IsNull() {
+		// The meter reads a device's own sensor. Caught here, not at
+		// apply, where power's "host is required" would not name the
+		// attribute.
+		return errors.New("device is required for type routeros_health: the device whose own sensor reports its power draw")
+	}
+	return nil
 }
 
 // powerConfig converts the power_meter block; Host and Probe, which come
-// from the inventory, are the caller's.
+// from the inventory, are the caller's. url_wo and command_wo stand in for
+// url and command (at most one of each pair is set).
 func powerConfig(pm *powerModel) power.Config {
 	return power.Config{
-		Type: pm.Type.ValueString(), URL: pm.URL.ValueString(), JSONPath: pm.JSONPath.ValueString(),
-		Command: pm.Command.ValueString(), Gen: int(pm.Gen.ValueInt64()), Channel: int(pm.Channel.ValueInt64()),
+		Type: pm.Type.ValueString(), URL: orWriteOnly(pm.URL, pm.URLWO), JSONPath: pm.JSONPath.ValueString(),
+		Command: orWriteOnly(pm.Command, pm.CommandWO), Gen: int(pm.Gen.ValueInt64()), Channel: int(pm.Channel.ValueInt64()),
 		IdleWatts: pm.IdleWatts.ValueFloat64(), LoadWatts: pm.LoadWatts.ValueFloat64(),
 	}
+}
+
+// orWriteOnly is the attribute's value, or its write-only twin's when the
+// attribute is not set.
+func orWriteOnly(v, wo types.String) string {
+	if v.IsNull() {
+		return wo.ValueString()
+	}
+	return v.ValueString()
+}
+
+// withPowerSecrets returns m with the power meter's write-only url_wo and
+// command_wo read from the configuration: Terraform sends them only there
+// (the plan and the state hold them as null). m itself is not changed, so
+// what Create stores stays free of them.
+func withPowerSecrets(ctx context.Context, config tfsdk.Config, m benchmarkRunModel) (benchmarkRunModel, diag.Diagnostics) {
+	if m.PowerMeter == nil {
+		return m, nil
+	}
+	pm := *m.PowerMeter
+	var diags diag.Diagnostics
+	diags.Append(config.GetAttribute(ctx, path.Root("power_meter").AtName("url_wo"), &pm.URLWO)...)
+	diags.Append(config.GetAttribute(ctx, path.Root("power_meter").AtName("command_wo"), &pm.CommandWO)...)
+	m.PowerMeter = &pm
+	return m, diags
 }
 
 // runBenchmark builds the engine's environment from the inventory (hosts,

@@ -98,16 +98,24 @@ type encapsulationModel struct {
 	OpenVPNCipher types.String `tfsdk:"openvpn_cipher"`
 }
 
+// powerModel is the power_meter block. URLWO and CommandWO are write-only:
+// Terraform holds them only in the configuration, never in the plan or
+// the state (the framework nulls them there), so Create reads them from
+// req.Config (withPowerSecrets).
 type powerModel struct {
-	Type      types.String  `tfsdk:"type"`
-	URL       types.String  `tfsdk:"url"`
-	JSONPath  types.String  `tfsdk:"json_path"`
-	Command   types.String  `tfsdk:"command"`
-	Device    types.String  `tfsdk:"device"`
-	Gen       types.Int64   `tfsdk:"gen"`
-	Channel   types.Int64   `tfsdk:"channel"`
-	IdleWatts types.Float64 `tfsdk:"idle_watts"`
-	LoadWatts types.Float64 `tfsdk:"load_watts"`
+	Type             types.String  `tfsdk:"type"`
+	URL              types.String  `tfsdk:"url"`
+	URLWO            types.String  `tfsdk:"url_wo"`
+	URLWOVersion     types.Int64   `tfsdk:"url_wo_version"`
+	JSONPath         types.String  `tfsdk:"json_path"`
+	Command          types.String  `tfsdk:"command"`
+	CommandWO        types.String  `tfsdk:"command_wo"`
+	CommandWOVersion types.Int64   `tfsdk:"command_wo_version"`
+	Device           types.String  `tfsdk:"device"`
+	Gen              types.Int64   `tfsdk:"gen"`
+	Channel          types.Int64   `tfsdk:"channel"`
+	IdleWatts        types.Float64 `tfsdk:"idle_watts"`
+	LoadWatts        types.Float64 `tfsdk:"load_watts"`
 }
 
 type expectModel struct {
@@ -219,17 +227,34 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			},
 			"power_meter": schema.SingleNestedAttribute{
 				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
-				MarkdownDescription: "Power meter for the DUT: an idle baseline before the run, average and maximum during each step, and Mbps per watt.",
+				Validators: []validator.Object{powerMeterValidator{}},
+				MarkdownDescription: "Power meter for the DUT: an idle baseline before the run, average and maximum during each step, and Mbps per watt. " +
+					"Errors name the meter type, the device and a URL's scheme and host only: never the command, nor a URL's user information, path or query.",
 				Attributes: map[string]schema.Attribute{
 					"type": schema.StringAttribute{Required: true,
 						Validators:          []validator.String{stringvalidator.OneOf("shelly", "tasmota", "http_json", "command", "routeros_health", "manual")},
 						MarkdownDescription: "`shelly` (Gen1 `/status`, Gen2 `/rpc/Switch.GetStatus`), `tasmota` (`Status 8`), `http_json` (`url` + `json_path`), `command` (prints watts), `routeros_health` (`/system health` power-consumption of `device`), `manual` (fixed figures read off a meter by eye)."},
-					"url":       schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Base URL of the meter (`shelly`, `tasmota`) or the JSON document (`http_json`). Sensitive: it may carry credentials."},
+					"url": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "Base URL of the meter (`shelly`, `tasmota`) or the JSON document (`http_json`); one of `url` and `url_wo` is required for these types. " +
+							"Sensitive: it may carry credentials (`http://user:password@host/`, a token in the path or query), but it is kept in the state; `url_wo` is not. " +
+							"Redirects are followed only to the same scheme, host and port."},
+					"url_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
+						MarkdownDescription: "Write-only `url` (Terraform 1.11 and later): used for the run, never stored in the plan or the state. Set `url` or `url_wo`, not both. " +
+							"Since Terraform cannot tell when a write-only value changed, change `url_wo_version` to run the benchmark again with a new one."},
+					"url_wo_version": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: "Any number, kept in the state: changing it runs the benchmark again with the current `url_wo`. Only with `url_wo`."},
 					"json_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Dotted path to the watts in the `http_json` document, e.g. `emeters.0.power`."},
-					"command":   schema.StringAttribute{Optional: true, MarkdownDescription: "Command that prints the watts (`command`); runs on `device`, or locally without one."},
-					"device":    schema.StringAttribute{Optional: true, MarkdownDescription: "Device that runs `command`, or the RouterOS device for `routeros_health`."},
-					"gen":       schema.Int64Attribute{Optional: true, MarkdownDescription: "Shelly generation (1, or 2 and later); unset: try Gen2, then Gen1."},
-					"channel":   schema.Int64Attribute{Optional: true, MarkdownDescription: "Relay/meter channel (default 0)."},
+					"command": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "Command that prints the watts (`command`); runs on `device`, or locally without one. One of `command` and `command_wo` is required for type `command`. " +
+							"Sensitive: it may carry credentials (`curl -H 'Authorization: Bearer …'`), but it is kept in the state; `command_wo` is not. Errors never quote it."},
+					"command_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
+						MarkdownDescription: "Write-only `command` (Terraform 1.11 and later): used for the run, never stored in the plan or the state. Set `command` or `command_wo`, not both. " +
+							"Change `command_wo_version` to run the benchmark again with a new one."},
+					"command_wo_version": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: "Any number, kept in the state: changing it runs the benchmark again with the current `command_wo`. Only with `command_wo`."},
+					"device":  schema.StringAttribute{Optional: true, MarkdownDescription: "Device that runs `command`, or the RouterOS device for `routeros_health`."},
+					"gen":     schema.Int64Attribute{Optional: true, MarkdownDescription: "Shelly generation (1, or 2 and later); unset: try Gen2, then Gen1."},
+					"channel": schema.Int64Attribute{Optional: true, MarkdownDescription: "Relay/meter channel (default 0)."},
 					"idle_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
 						MarkdownDescription: "`manual`: watts at idle, as read off the meter."},
 					"load_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
@@ -316,6 +341,7 @@ func resultsSchema() schema.ListNestedAttribute {
 					"max_percent":      f("Maximum CPU %."),
 					"max_core_percent": f("Busiest single core %, where the platform reports cores."),
 					"samples":          i("Number of samples."),
+					"dropped":          i("Samples left out because the device reported an impossible figure (not a number, or outside 0–100 %)."),
 				}}},
 			"power_idle_watts": f("Idle baseline before the run."),
 			"power_avg_watts":  f("Average watts during the step."),
@@ -438,8 +464,14 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 	ctx, cancel := context.WithTimeout(ctx, createTimeout)
 	defer cancel()
 
-	out, err := runBenchmark(ctx, r.inv, plan)
-	if out.Run != nil && len(out.Run.Steps) > 0 {
+	run, diags := withPowerSecrets(ctx, req.Config, plan) // write-only: never stored
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	out, err := runBenchmark(ctx, r.inv, run)
+	measured := out.Run != nil && len(out.Run.Steps) > 0
+	if measured {
 		resp.Diagnostics.Append(plan.fromOutcome(ctx, out)...)
 	}
 	if err != nil {
@@ -448,6 +480,12 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 			detail += "\n\nWhat was measured before the failure is in " + out.ArchivePath
 		}
 		resp.Diagnostics.AddError("Unable to Run Benchmark", detail)
+		if measured {
+			// What was measured is kept (the run is tainted, so the next
+			// apply runs it again): a rendering that failed, or a step
+			// that failed late, must not throw away the steps before it.
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		}
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

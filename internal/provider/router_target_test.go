@@ -106,6 +106,7 @@ func (s *simTarget) setMTU(t *testing.T, ifname string, mtu int) {
 		t.Fatal(err)
 	}
 }
+
 // setHostname sets the kernel's name, as /etc/hostname does at boot: it
 // takes names hostname(1) refuses, such as "lab_r1".
 func (s *simTarget) setHostname(t *testing.T, name string) {

@@ -3,14 +3,13 @@ package sshx
 import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/streambuf"
-
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -266,10 +265,34 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 	}
 	defer sess.Close()
 
-	var stdout, stderr streambuf.Locked
-	sess.Stdout, sess.Stderr = &stdout, &stderr
+	overflow := make(chan struct{})
+	over := sync.OnceFunc(func() { close(overflow) })
+	stdout := &cappedBuf{limit: stdoutBufferLimit, over: over}
+	stderr := &cappedBuf{limit: stdoutBufferLimit, over: over}
+	sess.Stdout, sess.Stderr = stdout, stderr
 	if stdin != nil {
 		sess.Stdin = bytes.NewReader(stdin)
+	}
+	limitErr := func() error {
+		var which []string
+		if stdout.overflowed() {
+			which = append(which, "stdout")
+		}
+		if stderr.overflowed() {
+			which = append(which, "stderr")
+		}
+		if len(which) == 0 {
+			return nil
+		}
+		return fmt.Errorf("%w: the command printed more than %d bytes on %s; only the first %d bytes were kept",
+			ErrOutputLimit, stdoutBufferLimit, strings.Join(which, " and "), stdoutBufferLimit)
+	}
+	// A read that floods is killed at once; a write (stdin) is left to
+	// finish, so that it is never cut off half-applied: only its output is
+	// cut short.
+	readOverflow := overflow
+	if stdin != nil {
+		readOverflow = nil // never ready
 	}
 	if err := sess.Start(cmd); err != nil {
 		return Result{}, connLost(err, cn), fmt.Errorf("start command: %w", err)
@@ -280,18 +303,39 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
 	defer cancel()
 
-	select {
-	case err := <-done:
+	finished := func(err error) (Result, bool, error) {
 		res := Result{Stdout: stdout.String(), Stderr: stderr.String()}
-		if err == nil {
-			return res, false, nil
-		}
 		var exit *ssh.ExitError
-		if errors.As(err, &exit) {
-			res.ExitStatus = exit.ExitStatus()
-			return res, false, nil
+		if err != nil && errors.As(err, &exit) {
+			res.ExitStatus, err = exit.ExitStatus(), nil
+		}
+		if err == nil {
+			return res, false, limitErr()
 		}
 		return res, connLost(err, cn), fmt.Errorf("command failed: %w", err)
+	}
+
+	select {
+	case err := <-done:
+		return finished(err)
+
+	case <-readOverflow:
+		select {
+		case err := <-done: // it ended as it overflowed
+			return finished(err)
+		default:
+		}
+		// Output past the limit is never kept: kill the command rather
+		// than let it run (and the device work) for nothing.
+		_ = sess.Signal(ssh.SIGKILL)
+		_ = sess.Close()
+		select {
+		case werr := <-done:
+			_ = werr // killed on purpose: its exit error says nothing new
+		case <-time.After(500 * time.Millisecond):
+		}
+		res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitStatus: -1}
+		return res, false, fmt.Errorf("%w; the remote command was killed", limitErr())
 
 	case <-cctx.Done():
 		// Closing only our end would leave the command running on the
@@ -311,6 +355,53 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		}
 		return res, false, fmt.Errorf("command cancelled, the remote command was killed: %w", ctx.Err())
 	}
+}
+
+// ErrOutputLimit is wrapped by the error of Run and RunStdin when a
+// command printed more on stdout or on stderr than they keep (the limit
+// Start keeps for a stream's unread stdout, 64 MiB): Result holds the
+// first part. A read (Run) is killed when it passes the limit; a write
+// (RunStdin) runs to its end.
+var ErrOutputLimit = errors.New("command output exceeds the limit")
+
+// cappedBuf collects one output stream of a command, keeping at most
+// limit bytes. Past that it drops the rest without failing the write, so
+// the session keeps draining, and calls over once.
+type cappedBuf struct {
+	limit int
+	over  func()
+
+	mu      sync.Mutex
+	b       bytes.Buffer
+	dropped bool
+}
+
+func (b *cappedBuf) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := b.limit - b.b.Len(); len(p) > room {
+		b.b.Write(p[:max(room, 0)])
+		if !b.dropped {
+			b.dropped = true
+			b.over()
+		}
+		return len(p), nil
+	}
+	b.b.Write(p)
+	return len(p), nil
+}
+
+// String returns what was kept.
+func (b *cappedBuf) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func (b *cappedBuf) overflowed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropped
 }
 
 // connLost reports whether err means the connection under the session died.

@@ -17,17 +17,35 @@ import (
 
 // Start implements command.Runner: it runs cmd on the device and returns as
 // soon as the command has started, its stdout streaming (see startProc for
-// sessions, slots and re-dials). CommandTimeout does not apply.
+// sessions, slots and re-dials). CommandTimeout does not apply. Waiting for
+// a free session slot, for the connection and for the command to start
+// ends with ctx.
 //
 // Ending a started command: OpenSSH honours the SIGKILL channel request only
 // under privilege separation, which it drops for root logins, so the signal
 // alone would leave the command running on the device. On a device whose
 // Dialect has a POSIX shell, Start therefore runs the command as its own
 // process group (sshd makes every session a new session, its shell the
-// leader), learns the group's id from a first line it strips from stdout,
-// and on cancel or Close also kills the group by id through Run — only while
-// the command is still running, so a reused id is never hit. Elsewhere (a
-// vendor CLI) only the signal is sent and the session closed.
+// leader) together with a watcher: a member of that group that blocks
+// reading the session's stdin and, when stdin ends, kills the whole group
+// (see groupScript). On cancel or Close, Start's process sends EOF on that
+// stdin. Elsewhere (a vendor CLI) only the signal is sent and the session
+// closed.
+//
+// The kill travels on the command's own session on purpose, rather than as
+// a "kill -9 -- -PGID" in a session of its own (as before) or through a
+// session slot kept free for kills: a kill that needs a session can find
+// none, because the client's MaxSessions slots and the server's own
+// MaxSessions are both per connection and may all be held by the very
+// commands that are to be killed (eight iperf3 servers on one host), and
+// a reserved slot would still be one slot shared by every concurrent kill
+// and would not cover the server's limit being lower than ours. EOF on its
+// own channel needs no slot, no new session and no round trip; the group is
+// also killed when sshd closes the channel for any other reason (the
+// command exited, the connection dropped or the client was closed), so
+// nothing the command left in its group outlives it. The watcher keeps the
+// group's id in use until it has killed the group, so a reused id is never
+// hit.
 func (c *Client) Start(ctx context.Context, cmd string) (command.Process, error) {
 	if !c.cfg.Dialect.POSIXShell {
 		p, err := c.startProc(ctx, cmd)
@@ -36,26 +54,55 @@ func (c *Client) Start(ctx context.Context, cmd string) (command.Process, error)
 		}
 		return p, nil
 	}
-	// The login shell prints its PID (= the session's process group) and
-	// becomes sh running cmd, keeping that PID.
-	p, err := c.startProc(context.WithoutCancel(ctx), "echo "+groupMarker+"$$; exec sh -c "+shell.Quote(cmd))
+	// ctx bounds the start; after it, gp.end (below) ends the command on
+	// ctx's end, by EOF on stdin rather than by the signal.
+	p, err := c.startWith(ctx, groupScript(cmd), procOptions{detached: true, stdin: true})
 	if err != nil {
 		return nil, err
 	}
 	r := bufio.NewReader(p.Stdout())
+	gp := &groupProc{p: p, stdout: r, c: c, exited: make(chan struct{})}
+	// Armed before the first line is read: if ctx ends while the remote
+	// shell is still starting, the stdin EOF reaches the watcher as soon as
+	// it reads (the group dies with it), and the read below ends.
+	stopWatch := context.AfterFunc(ctx, func() { gp.end(ctx.Err()) })
+	go func() {
+		_, _ = p.Wait()
+		stopWatch()
+		close(gp.exited)
+	}()
 	line, err := r.ReadString('\n')
 	pgid, perr := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, groupMarker)))
 	if err != nil || !strings.HasPrefix(line, groupMarker) || perr != nil || pgid <= 1 {
-		_ = p.Close()
+		gp.end(ErrProcClosed)
+		if ctx.Err() != nil {
+			return nil, c.errorf("starting %q: %w", cmd, ctx.Err())
+		}
 		return nil, fmt.Errorf("%s: starting %q: no process id from the remote shell (got %q): %w", c.name, cmd, line, errors.Join(err, perr))
 	}
-	gp := &groupProc{p: p, stdout: r, c: c, pgid: pgid, exited: make(chan struct{})}
-	go func() {
-		_, _ = p.Wait()
-		close(gp.exited)
-	}()
-	gp.stopWatch = context.AfterFunc(ctx, func() { gp.end(ctx.Err()) })
+	gp.pgid = pgid
 	return gp, nil
+}
+
+// groupScript is what Start runs on a POSIX device for cmd. The login shell
+// (pid $$, the leader of the session's process group):
+//   - keeps the channel's stdin as fd 3 and gives itself /dev/null instead
+//     (cmd never reads the stdin that ends it);
+//   - forks the watcher: a subshell, in the same group, that reads fd 3
+//     until EOF, which comes when Close or cancel closes our end or sshd
+//     closes the channel, then kills the group with SIGKILL. Its output
+//     goes to /dev/null so that it never holds the session open;
+//   - prints the group's id on a first line, which Start strips, once the
+//     watcher is forked;
+//   - becomes sh running cmd (exec keeps pid $$, so the session's exit
+//     status is cmd's), without fd 3.
+//
+// "kill -9 -PGID", not "kill -9 -- -PGID": dash's kill takes no "--".
+func groupScript(cmd string) string {
+	return "exec 3<&0 </dev/null; " +
+		"{ read -r _ <&3; kill -9 -$$; } >/dev/null 2>&1 & " +
+		"echo " + groupMarker + "$$; " +
+		"exec sh -c " + shell.Quote(cmd) + " 3<&-"
 }
 
 // groupMarker starts the line that carries the process group id.
@@ -68,12 +115,17 @@ type groupProc struct {
 	stdout io.Reader
 	c      *Client
 
-	pgid      int
-	exited    chan struct{}
-	stopWatch func() bool
-	endOnce   sync.Once
-	cause     error // why end killed the command; nil if it exited first
+	pgid    int           // for messages: the watcher kills the group, not us
+	exited  chan struct{} // closed when the session ended
+	endOnce sync.Once
+	cause   error // why end killed the command; nil if it exited first
 }
+
+// groupKillGrace bounds how long end waits, after the EOF that makes the
+// watcher kill the group, for the session to report the command's end
+// before it falls back to the signal and closes the session: long only if
+// the connection hangs.
+const groupKillGrace = 5 * time.Second
 
 func (g *groupProc) Stdout() io.Reader { return g.stdout }
 
@@ -83,7 +135,7 @@ func (g *groupProc) Wait() (Result, error) {
 	g.endOnce.Do(func() {}) // no kill after this point
 	if g.cause != nil {
 		res.ExitStatus = -1
-		return res, fmt.Errorf("%s: the remote command was killed: %w", g.c.name, g.cause)
+		return res, fmt.Errorf("%s: the remote command (process group %d) was killed: %w", g.c.name, g.pgid, g.cause)
 	}
 	return res, err
 }
@@ -94,17 +146,20 @@ func (g *groupProc) Close() error {
 }
 
 // end kills the command's process group unless it has already exited,
-// then releases the session.
+// then releases the session. It needs no session slot: see Start.
 func (g *groupProc) end(cause error) {
 	g.endOnce.Do(func() {
-		g.stopWatch()
 		select {
 		case <-g.exited:
 		default:
 			g.cause = cause
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_, _ = g.c.Run(ctx, fmt.Sprintf("kill -9 -- -%d %d 2>/dev/null; true", g.pgid, g.pgid))
+			g.p.closeStdin() // the watcher kills the group
+			t := time.NewTimer(groupKillGrace)
+			select {
+			case <-g.exited:
+			case <-t.C:
+			}
+			t.Stop()
 		}
 		_ = g.p.Close()
 	})

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -103,135 +101,83 @@ func TestSSHStart(t *testing.T) {
 	}
 }
 
-// TestRealSSHD runs the SSH host against OpenSSH's sshd on 127.0.0.1, which
-// must kill the remote process on the SIGKILL request that cancellation
-// sends. It needs root and /usr/sbin/sshd.
-func TestRealSSHD(t *testing.T) {
-	const sshd = "/usr/sbin/sshd"
-	if testing.Short() {
-		t.Skip("-short")
+// groupScript must work in the login shells POSIX devices have: run it as
+// sshd does (a new session, stdin and stdout pipes) under every one found
+// here. No root or sshd needed.
+func TestGroupScriptShells(t *testing.T) {
+	seen := map[string]bool{}
+	for _, name := range []string{"sh", "dash", "bash", "busybox"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			continue
+		}
+		if resolved, err := filepath.EvalSymlinks(path); err == nil {
+			if seen[resolved] {
+				continue
+			}
+			seen[resolved] = true
+		}
+		argv := []string{path}
+		if name == "busybox" {
+			argv = append(argv, "sh")
+		}
+		t.Run(name, func(t *testing.T) { testGroupScript(t, argv) })
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to run sshd")
+	if len(seen) == 0 {
+		t.Fatal("no shell found")
 	}
-	if _, err := os.Stat(sshd); err != nil {
-		t.Skip("no sshd")
-	}
-	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // privilege separation dir
-		t.Skip(err)
-	}
-	dir := t.TempDir()
-	hostPEM, hostPub := sshtest.ClientKey(t, "")
-	clientPEM, clientPub := sshtest.ClientKey(t, "")
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+}
+
+func testGroupScript(t *testing.T, shellArgv []string) {
+	run := func(cmd string) (*exec.Cmd, io.WriteCloser, *bufio.Reader) {
+		t.Helper()
+		c := exec.Command(shellArgv[0], append(shellArgv[1:], "-c", groupScript(cmd))...)
+		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		stdin, err := c.StdinPipe()
+		if err != nil {
 			t.Fatal(err)
 		}
-		return p
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	conf := write("sshd_config", strings.Join([]string{
-		"ListenAddress 127.0.0.1",
-		fmt.Sprintf("Port %d", port),
-		"HostKey " + write("host_key", hostPEM),
-		"AuthorizedKeysFile " + write("authorized_keys", string(ssh.MarshalAuthorizedKey(clientPub))),
-		"PermitRootLogin prohibit-password",
-		"PasswordAuthentication no",
-		"KbdInteractiveAuthentication no",
-		"StrictModes no",
-		"UsePAM no",
-		"PidFile none",
-		"LogLevel ERROR",
-		"",
-	}, "\n"))
-	logFile := filepath.Join(dir, "sshd.log")
-	log := func() string { b, _ := os.ReadFile(logFile); return string(b) }
-	cmd := exec.Command(sshd, "-D", "-E", logFile, "-f", conf)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for deadline := time.Now().Add(5 * time.Second); ; {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			break
+		stdout, err := c.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sshd not listening on %s: %v; log: %s", addr, err, log())
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		t.Cleanup(func() {
+			_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+			_ = c.Wait()
+		})
+		r := bufio.NewReader(stdout)
+		if got, want := proctest.ReadLine(t, r, 5*time.Second), fmt.Sprintf("%s%d\n", groupMarker, c.Process.Pid); got != want {
+			t.Fatalf("first line %q, want %q", got, want)
+		}
+		return c, stdin, r
 	}
 
-	c := NewClient("real", Config{Endpoint: Endpoint{
-		Host: "127.0.0.1", Port: port, User: "root",
-		Auth:    Auth{PrivateKey: clientPEM},
-		HostKey: string(ssh.MarshalAuthorizedKey(hostPub)),
-	}, Dialect: command.Dialect{POSIXShell: true}}, nil)
-	defer c.Close()
-	h := c
+	// EOF on stdin kills the whole group.
+	c, stdin, r := run("echo $$; sleep 30 & echo $!; wait")
+	pids := proctest.ReadPIDs(t, r, 2)
+	proctest.KillPIDs(t, &pids)
+	if pids[0] != c.Process.Pid {
+		t.Errorf("command pid %d, want the shell's %d (exec)", pids[0], c.Process.Pid)
+	}
+	stdin.Close()
+	if _, err := proctest.WaitWithin(t, func() (any, error) { return nil, c.Wait() }, 3*time.Second); err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("Wait after EOF = %v, want killed", err)
+	}
+	proctest.AssertDead(t, pids)
 
-	out, err := h.Run(ctxT(t), "echo hi; echo err >&2; exit 3")
-	if err != nil || out.Stdout != "hi\n" || out.Stderr != "err\n" || out.ExitStatus != 3 {
-		t.Fatalf("Run = %+v, %v", out, err)
-	}
-	out, err = h.Run(ctxT(t), "iperf3-missing-routerlab")
-	if err != nil || out.ExitStatus != 127 || !strings.Contains(out.Stderr, "not found") {
-		t.Fatalf("not found: %+v, %v", out, err)
-	}
-
-	p, err := h.Start(ctxT(t), "for i in 1 2 3; do echo $i; sleep 0.2; done")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := bufio.NewReader(p.Stdout())
-	first := time.Now()
-	if got := proctest.ReadLine(t, r, 5*time.Second); got != "1\n" {
+	// The command reads /dev/null, not the stdin that ends it, and has
+	// no fd 3; its exit status is the session's.
+	c, stdin, r = run(`cat; if { true <&3; } 2>/dev/null; then echo fd3-open; else echo fd3-closed; fi; exit 4`)
+	defer stdin.Close()
+	if got := proctest.ReadLine(t, r, 5*time.Second); got != "fd3-closed\n" {
 		t.Fatalf("got %q", got)
 	}
-	if rest, _ := io.ReadAll(r); string(rest) != "2\n3\n" {
-		t.Fatalf("rest = %q", rest)
-	}
-	if d := time.Since(first); d < 300*time.Millisecond {
-		t.Errorf("remaining lines came %s after the first: not streamed", d)
-	}
-	if out, err := proctest.WaitWithin(t, p.Wait, 5*time.Second); err != nil || out.ExitStatus != 0 {
-		t.Fatalf("Wait = %+v, %v", out, err)
-	}
-	p.Close()
-
-	// Cancellation ends the remote command too, although OpenSSH ignores
-	// the SIGKILL request for root logins ("session signalling requires
-	// privilege separation"): SSH kills the command's process group by id.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	p, err = h.Start(ctx, "echo $$; sleep 30 & sleep 30; wait")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	var pids []int
-	proctest.KillPIDs(t, &pids)
-	pids = proctest.ReadPIDs(t, bufio.NewReader(p.Stdout()), 1)
-	cancel()
-	start := time.Now()
-	if _, err := proctest.WaitWithin(t, p.Wait, 3*time.Second); err == nil {
-		t.Fatal("Wait after cancel returned no error")
-	}
-	t.Logf("Wait returned %s after cancel", time.Since(start))
-	proctest.AssertDead(t, pids)
-	if l := log(); strings.Contains(l, "fatal") {
-		t.Errorf("sshd log: %s", l)
+	_, err := proctest.WaitWithin(t, func() (any, error) { return nil, c.Wait() }, 3*time.Second)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 4 {
+		t.Fatalf("Wait = %v, want exit status 4", err)
 	}
 }

@@ -42,6 +42,7 @@ type Proc struct {
 	cn *conn
 
 	sess    *ssh.Session
+	stdin   io.WriteCloser // the channel's input; nil unless procOptions.stdin
 	stdout  *streambuf.Pipe
 	stderr  streambuf.Locked
 	release func() // frees the session slot; idempotent
@@ -74,6 +75,21 @@ type Proc struct {
 // The caller must end every Proc with Wait or Close (or cancel ctx);
 // a command that exits by itself releases its session slot on its own.
 func (c *Client) startProc(ctx context.Context, cmd string) (*Proc, error) {
+	return c.startWith(ctx, cmd, procOptions{})
+}
+
+// procOptions vary startProc for Start on a POSIX device (posix.go).
+type procOptions struct {
+	// detached: ctx bounds only the start (the wait for a session slot,
+	// the dial); the caller ends the command itself (Close), so the end of
+	// ctx does not send SIGKILL or close the session.
+	detached bool
+	// stdin keeps the channel's input open (Proc.closeStdin ends it)
+	// instead of sending EOF at once.
+	stdin bool
+}
+
+func (c *Client) startWith(ctx context.Context, cmd string, opts procOptions) (*Proc, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, c.errorf("command not started: %w", err)
 	}
@@ -83,7 +99,7 @@ func (c *Client) startProc(ctx context.Context, cmd string) (*Proc, error) {
 		return nil, c.errorf("waiting for a free session slot: %w", ctx.Err())
 	}
 	release := sync.OnceFunc(func() { <-c.sessions })
-	p, err := c.start(ctx, cmd, release)
+	p, err := c.start(ctx, cmd, release, opts)
 	if err != nil {
 		release()
 		return nil, err
@@ -91,7 +107,7 @@ func (c *Client) startProc(ctx context.Context, cmd string) (*Proc, error) {
 	return p, nil
 }
 
-func (c *Client) start(ctx context.Context, cmd string, release func()) (*Proc, error) {
+func (c *Client) start(ctx context.Context, cmd string, release func(), opts procOptions) (*Proc, error) {
 	cn, err := c.getConn(ctx)
 	if err != nil {
 		return nil, c.errorf("%w", err)
@@ -111,6 +127,9 @@ func (c *Client) start(ctx context.Context, cmd string, release func()) (*Proc, 
 			c.discard(cn)
 		}
 	}
+	if err != nil && rejectedSession(err) {
+		sess, err = c.reopenRejected(ctx, cn, err)
+	}
 	if err != nil {
 		return nil, c.errorf("%w", err)
 	}
@@ -126,6 +145,12 @@ func (c *Client) start(ctx context.Context, cmd string, release func()) (*Proc, 
 		finished: make(chan struct{}),
 	}
 	sess.Stdout, sess.Stderr = p.stdout, &p.stderr
+	if opts.stdin {
+		if p.stdin, err = sess.StdinPipe(); err != nil {
+			_ = sess.Close()
+			return nil, c.errorf("open stdin: %w", err)
+		}
+	}
 	if err := sess.Start(cmd); err != nil {
 		_ = sess.Close()
 		if connLost(err, cn) {
@@ -137,9 +162,53 @@ func (c *Client) start(ctx context.Context, cmd string, release func()) (*Proc, 
 		p.waitErr = sess.Wait()
 		close(p.done)
 	}()
-	p.stopCtx = context.AfterFunc(ctx, func() { p.kill(ctx.Err()) })
+	if opts.detached {
+		p.stopCtx = func() bool { return false }
+	} else {
+		p.stopCtx = context.AfterFunc(ctx, func() { p.kill(ctx.Err()) })
+	}
 	go p.finish()
 	return p, nil
+}
+
+// rejectedRetry bounds how long start keeps opening a session that the
+// server rejected.
+const rejectedRetry = time.Second
+
+// rejectedSession reports whether err is a live server refusing a session.
+func rejectedSession(err error) bool {
+	var rejected *ssh.OpenChannelError
+	return errors.As(err, &rejected)
+}
+
+// reopenRejected retries, for up to rejectedRetry and while ctx lasts, a
+// session the server rejected. A server whose own session limit is no
+// higher than MaxSessions may still count a session whose end we have
+// already seen: OpenSSH (9.2, MaxSessions 2, TestRealSSHDSessionLimit)
+// refuses ("open failed") a session opened in the slot that a command
+// killed a moment before freed, and accepts it a few milliseconds later.
+// Nothing was sent yet, so opening again never runs the command twice. Any
+// other failure, or a refusal that persists, is returned.
+func (c *Client) reopenRejected(ctx context.Context, cn *conn, err error) (*ssh.Session, error) {
+	deadline := time.Now().Add(rejectedRetry)
+	for wait := 10 * time.Millisecond; time.Now().Before(deadline); wait = min(2*wait, 200*time.Millisecond) {
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%w (retrying: %w)", err, ctx.Err())
+		case <-t.C:
+		}
+		sess, lost, rerr := newSession(cn)
+		if lost {
+			c.discard(cn)
+		}
+		if rerr == nil || !rejectedSession(rerr) {
+			return sess, rerr
+		}
+		err = rerr
+	}
+	return nil, err
 }
 
 // newSession opens a session on cn. lost reports that the failure was the
@@ -188,6 +257,13 @@ func (p *Proc) Close() error {
 	p.kill(ErrProcClosed)
 	<-p.finished
 	return nil
+}
+
+// closeStdin sends EOF on the command's input, if Start kept it open.
+func (p *Proc) closeStdin() {
+	if p.stdin != nil {
+		_ = p.stdin.Close()
+	}
 }
 
 // kill sends SIGKILL and closes the session unless the command has already

@@ -79,10 +79,31 @@ func (s *Sampler) Readings() []Reading { return s.readings.All() }
 // StatsBetween summarises the readings with from ≤ At ≤ to (a zero bound
 // is open): average and maximum overall load, the busiest single core
 // (the maximum over readings of their busiest core; 0 when the platform
-// reports no cores) and the number of readings.
+// reports no cores) and the number of readings. A reading with a figure
+// that is not a load from 0 to 100 (see Valid) is left out and counted in
+// Dropped: one NaN would make every figure of the step NaN, and the run's
+// JSON unwritable.
 func (s *Sampler) StatsBetween(device string, from, to time.Time) bench.CPUStats {
 	return Summarise(device, s.readings.Between(from, to), time.Time{}, time.Time{})
 }
+
+// Valid reports whether every figure of r is a load from 0 to 100: not
+// NaN, not ±Inf, not negative, not over 100.
+func (r Reading) Valid() bool {
+	if !isLoad(r.Percent) {
+		return false
+	}
+	for _, c := range r.Cores {
+		if !isLoad(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLoad is false for NaN (every comparison with it is), ±Inf and
+// anything outside 0–100.
+func isLoad(p float64) bool { return p >= 0 && p <= 100 }
 
 // Summarise is StatsBetween over a slice of readings.
 func Summarise(device string, readings []Reading, from, to time.Time) bench.CPUStats {
@@ -90,6 +111,10 @@ func Summarise(device string, readings []Reading, from, to time.Time) bench.CPUS
 	sum := 0.0
 	for _, r := range readings {
 		if !series.Within(r.At, from, to) {
+			continue
+		}
+		if !r.Valid() {
+			st.Dropped++
 			continue
 		}
 		st.Samples++

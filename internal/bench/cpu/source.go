@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -183,7 +182,7 @@ func streamEnd(ctx context.Context, name string, p command.Process, err error) e
 		if werr != nil {
 			return fmt.Errorf("cpu %s: sampling loop ended: %w", name, werr)
 		}
-		return fmt.Errorf("cpu %s: sampling loop ended (exit status %d): %s", name, out.ExitStatus, snippet(out.Stderr))
+		return fmt.Errorf("cpu %s: sampling loop ended (exit status %d): %s", name, out.ExitStatus, device.Snippet(out.Stderr))
 	}
 	return fmt.Errorf("cpu %s: sampling loop: %w", name, err)
 }
@@ -272,7 +271,7 @@ func run(ctx context.Context, h command.Runner, cmd string) (string, error) {
 		if strings.TrimSpace(msg) == "" {
 			msg = out.Stdout
 		}
-		return "", fmt.Errorf("cpu %s: %s: exit status %d: %s", h.Name(), cmd, out.ExitStatus, snippet(msg))
+		return "", fmt.Errorf("cpu %s: %s: exit status %d: %s", h.Name(), cmd, out.ExitStatus, device.Snippet(msg))
 	}
 	return out.Stdout, nil
 }
@@ -285,14 +284,4 @@ func send(ctx context.Context, ch chan<- Reading, r Reading) bool {
 	case <-ctx.Done():
 		return false
 	}
-}
-
-// snippet quotes the start of some output for an error message.
-func snippet(out string) string {
-	const n = 200
-	s := strings.TrimSpace(out)
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return strconv.Quote(s)
 }

@@ -10,7 +10,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
+	"reflect"
+	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
@@ -58,7 +61,8 @@ func Normalize(req Request) (Request, error) {
 }
 
 // Validate reports, without running anything, everything Run would refuse
-// in the request itself (link speed, encapsulation, MSS, ports, targets).
+// in the request itself (link speed, encapsulation, MSS, ports, targets,
+// more processes at once on one host than it can run).
 func Validate(req Request) error {
 	n, err := Normalize(req)
 	errs := []error{err}
@@ -74,6 +78,13 @@ func Validate(req Request) error {
 // returns what it measured (Outcome.Run may have steps) with the error; a
 // run that measured but missed expectations returns no error and the
 // misses in Outcome.Misses.
+//
+// A finished run is never lost to its renderings: a figure that is not a
+// finite number (which JSON cannot hold, nor Terraform's state) is
+// recorded as 0, and a rendering that fails anyway is left out; what
+// rendered is archived (run.json whenever it rendered) and returned with
+// the run, the rendering errors joined to the result, so the caller can
+// still store the run.
 func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 	req, err := Normalize(req)
 	if err != nil {
@@ -84,33 +95,105 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 		return Outcome{}, err
 	}
 	run.Name = req.Name
-	out, rerr := render(*run, req.ArchiveDir)
+	out, rerr := render(run, req.ArchiveDir)
 	out.Run = run
+	if err == nil {
+		out.Misses = req.Expect.Check(*run)
+	}
 	if err != nil || rerr != nil {
 		return out, errors.Join(err, rerr)
 	}
-	out.Misses = req.Expect.Check(*run)
 	return out, nil
 }
 
-// render produces every rendering and, with archiveDir, the archive.
-func render(run bench.Run, archiveDir string) (Outcome, error) {
-	out := Outcome{Markdown: report.Markdown(run), SVG: report.SVG(run)}
-	js, err := report.JSON(run)
-	if err != nil {
-		return out, err
-	}
-	out.JSON = string(js)
-	csv, err := report.CSV(run)
-	if err != nil {
-		return out, err
-	}
-	out.CSV = string(csv)
-	if archiveDir != "" {
-		if _, err := report.WriteArchive(archiveDir, run); err != nil {
-			return out, fmt.Errorf("archive_dir: %w", err)
+// rendering is one of the run's renderings: its archive file, how to make
+// it, and where the Outcome keeps it.
+type rendering struct {
+	file   string
+	render func(bench.Run) ([]byte, error)
+	keep   func(*Outcome, string)
+}
+
+// renderings are made in this order; a variable so tests can break one.
+var renderings = []rendering{
+	{report.RunJSONFile, report.JSON, func(o *Outcome, s string) { o.JSON = s }},
+	{report.ResultsMDFile, func(r bench.Run) ([]byte, error) { return []byte(report.Markdown(r)), nil }, func(o *Outcome, s string) { o.Markdown = s }},
+	{report.ResultsCSVFile, report.CSV, func(o *Outcome, s string) { o.CSV = s }},
+	{report.ChartSVGFile, func(r bench.Run) ([]byte, error) { return []byte(report.SVG(r)), nil }, func(o *Outcome, s string) { o.SVG = s }},
+}
+
+// render makes every rendering of run and, with archiveDir, archives
+// those that rendered. Figures of run that are not finite are set to 0
+// first (named in the error). A rendering that fails or panics is left
+// out and named in the error; the others are still made and archived.
+func render(run *bench.Run, archiveDir string) (Outcome, error) {
+	var errs []error
+	if bad := zeroNonFinite(reflect.ValueOf(run).Elem(), "run"); len(bad) > 0 {
+		const shown = 5
+		more := ""
+		if len(bad) > shown {
+			more = fmt.Sprintf(" and %d more", len(bad)-shown)
+			bad = bad[:shown]
 		}
-		out.ArchivePath = filepath.Join(archiveDir, run.ID)
+		errs = append(errs, fmt.Errorf("run %s: figures that are not finite numbers were recorded as 0: %s%s", run.ID, strings.Join(bad, ", "), more))
 	}
-	return out, nil
+	var out Outcome
+	var files []report.File
+	for _, rd := range renderings {
+		b, err := safely(rd.render, *run)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("rendering %s of run %s: %w", rd.file, run.ID, err))
+			continue
+		}
+		rd.keep(&out, string(b))
+		files = append(files, report.File{Name: rd.file, Data: b})
+	}
+	if archiveDir != "" {
+		if _, err := report.WriteRendered(archiveDir, run.ID, files); err != nil {
+			errs = append(errs, fmt.Errorf("archive_dir: %w", err))
+		} else {
+			out.ArchivePath = filepath.Join(archiveDir, run.ID)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// safely calls a rendering, turning a panic into an error.
+func safely(f func(bench.Run) ([]byte, error), r bench.Run) (b []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			b, err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	return f(r)
+}
+
+// zeroNonFinite sets every NaN or ±Inf float64 reachable from v (exported
+// struct fields, slices, pointers) to 0 and returns where each was, such
+// as "run.Steps[0].CPU[1].AvgPercent = NaN".
+func zeroNonFinite(v reflect.Value, path string) []string {
+	var bad []string
+	switch v.Kind() {
+	case reflect.Float64, reflect.Float32:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			bad = append(bad, fmt.Sprintf("%s = %v", path, f))
+			v.SetFloat(0)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				bad = append(bad, zeroNonFinite(v.Field(i), path+"."+t.Field(i).Name)...)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			bad = append(bad, zeroNonFinite(v.Index(i), fmt.Sprintf("%s[%d]", path, i))...)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			bad = append(bad, zeroNonFinite(v.Elem(), path)...)
+		}
+	}
+	return bad
 }

@@ -3,7 +3,9 @@
 // the client's JSON (-J) report into the numbers a bench.PairResult holds.
 //
 // The JSON model follows what iperf3 3.12 really prints (the fixtures under
-// testdata/ were generated with testdata/gen.sh). A run has failed when the
+// testdata/ were generated with testdata/gen.sh), and reads the UDP report
+// of iperf3 3.10 and earlier, which carries only end.sum (see udpReceived
+// and testdata/README.md). A run has failed when the
 // JSON carries a top-level "error" key — iperf3 -J exits 0 on many failures
 // (refused connection, an MSS the kernel rejects, a busy server), so the
 // exit status is never the deciding signal.
@@ -14,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 )
@@ -58,7 +61,7 @@ type ConnectingTo struct {
 
 // TestStart is start.test_start: the test's parameters.
 type TestStart struct {
-	Protocol      string `json:"protocol"` // "TCP" or "UDP"
+	Protocol      string `json:"protocol"` // "TCP", "UDP" or "SCTP"
 	NumStreams    int    `json:"num_streams"`
 	Blksize       int    `json:"blksize"`
 	Omit          int    `json:"omit"`     // seconds (-O)
@@ -96,7 +99,9 @@ type End struct {
 	// The server→client half of a --bidir test.
 	SumSentBidirReverse     *Sum `json:"sum_sent_bidir_reverse,omitempty"`
 	SumReceivedBidirReverse *Sum `json:"sum_received_bidir_reverse,omitempty"`
-	// Sum is UDP only: the receiver's view with jitter and loss.
+	// Sum is UDP only: jitter and loss as the receiver saw them, bytes and
+	// bits_per_second as the sender sent them. iperf3 3.10 and earlier
+	// print only this total for UDP (see udpReceived).
 	Sum *Sum `json:"sum,omitempty"`
 	// SumBidirReverse is UDP --bidir only: Sum for the reverse half.
 	SumBidirReverse       *Sum            `json:"sum_bidir_reverse,omitempty"`
@@ -244,12 +249,87 @@ func Parse(data []byte) (*Report, error) {
 		return nil, fmt.Errorf("iperf3 JSON report is malformed or truncated (was iperf3 killed?): %w", err)
 	}
 	if r.Error != "" {
-		return nil, &Error{Msg: r.Error, Kind: classify(r.Error)}
+		return nil, &Error{Msg: firstLine(r.Error), Kind: classify(r.Error)} // capped: device output
 	}
 	if r.End.SumSent == nil && r.End.SumReceived == nil && r.End.Sum == nil {
 		return nil, errors.New("iperf3 JSON report has no end totals (the test did not finish)")
 	}
+	if err := r.checkTotals(); err != nil {
+		return nil, err
+	}
 	return &r, nil
+}
+
+// Protocols iperf3 reports in start.test_start.protocol.
+const (
+	protoTCP  = "TCP"
+	protoUDP  = "UDP"
+	protoSCTP = "SCTP"
+)
+
+// checkTotals makes sure the report has the totals its protocol's
+// figures come from, so that a layout this package does not know is an
+// error rather than a silent 0 Mbps:
+//
+//   - TCP and SCTP (iperf3 prints both alike): end.sum_sent and
+//     end.sum_received.
+//   - UDP: end.sum_received (iperf3 3.11 and later), or else end.sum
+//     alone, as iperf3 3.10 and earlier print it (see udpReceived); with
+//     --bidir the same for the reverse half.
+func (r *Report) checkTotals() error {
+	e := r.End
+	switch p := strings.ToUpper(r.Start.TestStart.Protocol); p {
+	case protoTCP, protoSCTP:
+		if e.SumSent == nil || e.SumReceived == nil {
+			return fmt.Errorf("iperf3 %s report lacks end.sum_sent or end.sum_received: this layout is not one iperf3 3.x prints", p)
+		}
+	case protoUDP:
+		if e.SumReceived == nil {
+			if _, err := udpReceived(e.Sum, "end.sum"); err != nil {
+				return err
+			}
+		}
+		if r.Bidir() && e.SumReceivedBidirReverse == nil {
+			if _, err := udpReceived(e.SumBidirReverse, "end.sum_bidir_reverse"); err != nil {
+				return err
+			}
+		}
+	case "":
+		return errors.New("iperf3 JSON report has no start.test_start.protocol: cannot tell which totals hold the goodput")
+	default:
+		return fmt.Errorf("iperf3 JSON report is for protocol %q: only TCP, UDP and SCTP are read", firstLine(r.Start.TestStart.Protocol))
+	}
+	return nil
+}
+
+// udpReceived is the receiver's goodput of a UDP test from the end.sum of
+// iperf3 3.10 and earlier, which have no end.sum_received (esnet/iperf PR
+// #1174 added it in 3.11). In those releases end.sum mixes both ends
+// (iperf_api.c, iperf_print_results): bytes, packets and bits_per_second
+// are the sender's (bits_per_second is bytes over the sender's time, so it
+// is not the goodput), while lost_packets, jitter_ms and seconds (the
+// receiver's time) are the receiver's. Every datagram carries the same
+// payload (-l), so the receiver got (packets − lost_packets)/packets of
+// the bytes, over seconds:
+//
+//	goodput = bytes · (packets − lost_packets) / packets · 8 / seconds
+//
+// On 3.11 and later, whose end.sum has the same fields, this gives
+// end.sum_received.bits_per_second exactly when nothing was lost (checked
+// against the udp.json fixture). name is the object's path for errors.
+func udpReceived(sum *Sum, name string) (bitsPerSecond float64, err error) {
+	switch {
+	case sum == nil:
+		return 0, fmt.Errorf("iperf3 UDP report has neither %s nor its sum_received: cannot tell the goodput", name)
+	case sum.Packets <= 0 || sum.Bytes <= 0:
+		return 0, fmt.Errorf("iperf3 UDP report: %s counts %d datagrams and %d bytes: nothing was sent", name, sum.Packets, sum.Bytes)
+	case sum.LostPackets < 0 || sum.LostPackets > sum.Packets:
+		return 0, fmt.Errorf("iperf3 UDP report: %s has %d lost of %d datagrams", name, sum.LostPackets, sum.Packets)
+	case !(sum.Seconds > 0) || math.IsInf(sum.Seconds, 0):
+		return 0, fmt.Errorf("iperf3 UDP report: %s lasted %v seconds", name, sum.Seconds)
+	}
+	got := float64(sum.Packets-sum.LostPackets) / float64(sum.Packets)
+	return float64(sum.Bytes) * got * 8 / sum.Seconds, nil
 }
 
 // jsonStart finds a '{' that starts a line.
@@ -272,7 +352,7 @@ func parseText(text string) error {
 		if !ok || msg == "exiting" || msg == "" {
 			continue
 		}
-		return &Error{Msg: msg, Kind: classify(msg)}
+		return &Error{Msg: firstLine(msg), Kind: classify(msg)}
 	}
 	return fmt.Errorf("iperf3 output is not JSON: %q", firstLine(text))
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
 
-// The fixtures are real iperf3 3.12 output on 127.0.0.1 (testdata/gen.sh).
+// The fixtures are real iperf3 3.12 output on 127.0.0.1 (testdata/gen.sh),
+// but for udp_sum_only.json, written by hand (testdata/README.md).
 
 func load(t *testing.T, name string) []byte {
 	t.Helper()
@@ -313,7 +314,7 @@ func BenchmarkParseReport(b *testing.B) {
 
 // FuzzParse: any iperf3 output gives a report or an error, never a panic.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"tcp_upload.json", "udp.json", "tcp_bidir.json", "error_refused.json"} {
+	for _, name := range []string{"tcp_upload.json", "udp.json", "udp_sum_only.json", "tcp_bidir.json", "error_refused.json"} {
 		raw, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

@@ -15,8 +15,8 @@ type Summary struct {
 	Streams  int
 	Seconds  float64 // measured time (end.sum_received.seconds)
 
-	SenderMbps   float64 // end.sum_sent
-	ReceiverMbps float64 // end.sum_received: the goodput
+	SenderMbps   float64 // end.sum_sent (UDP before 3.11: end.sum)
+	ReceiverMbps float64 // end.sum_received: the goodput (UDP before 3.11: derived from end.sum, see udpReceived)
 	Retransmits  int     // end.sum_sent.retransmits (TCP)
 	MSS          int     // start.tcp_mss if set (-M), else start.tcp_mss_default; 0 for UDP
 
@@ -41,6 +41,11 @@ type Summary struct {
 
 const bitsPerMbit = 1e6
 
+// SCTP is the Summary.Protocol of an iperf3 --sctp test. The engine never
+// plans one, but a report of one is read like TCP (iperf3 prints the same
+// totals, without retransmits).
+const SCTP bench.Protocol = "sctp"
+
 // Result summarises a parsed report.
 func (r *Report) Result() Summary {
 	var s Summary
@@ -48,10 +53,12 @@ func (r *Report) Result() Summary {
 		return s
 	}
 	switch strings.ToUpper(r.Start.TestStart.Protocol) {
-	case "UDP":
+	case protoUDP:
 		s.Protocol = bench.UDP
-	case "TCP":
+	case protoTCP:
 		s.Protocol = bench.TCP
+	case protoSCTP:
+		s.Protocol = SCTP
 	}
 	s.Streams = r.Start.TestStart.NumStreams
 	s.MSS = r.Start.TCPMSS
@@ -66,6 +73,14 @@ func (r *Report) Result() Summary {
 	if e.SumReceived != nil {
 		s.ReceiverMbps = e.SumReceived.BitsPerSecond / bitsPerMbit
 		s.Seconds = e.SumReceived.Seconds
+	} else if s.Protocol == bench.UDP && e.Sum != nil {
+		// iperf3 3.10 and earlier: end.sum alone (Parse checked it).
+		if e.SumSent == nil {
+			s.SenderMbps = e.Sum.BitsPerSecond / bitsPerMbit
+		}
+		bps, _ := udpReceived(e.Sum, "end.sum")
+		s.ReceiverMbps = bps / bitsPerMbit
+		s.Seconds = e.Sum.Seconds
 	}
 	if u := udpSum(e.Sum, e.SumReceived, s.Protocol); u != nil {
 		s.JitterMs, s.LossPercent = u.JitterMs, u.LostPercent
@@ -78,6 +93,12 @@ func (r *Report) Result() Summary {
 	}
 	if e.SumReceivedBidirReverse != nil {
 		s.ReverseReceiverMbps = e.SumReceivedBidirReverse.BitsPerSecond / bitsPerMbit
+	} else if s.Protocol == bench.UDP && e.SumBidirReverse != nil {
+		if e.SumSentBidirReverse == nil {
+			s.ReverseSenderMbps = e.SumBidirReverse.BitsPerSecond / bitsPerMbit
+		}
+		bps, _ := udpReceived(e.SumBidirReverse, "end.sum_bidir_reverse")
+		s.ReverseReceiverMbps = bps / bitsPerMbit
 	}
 	if u := udpSum(e.SumBidirReverse, e.SumReceivedBidirReverse, s.Protocol); u != nil {
 		s.ReverseJitterMs, s.ReverseLossPercent = u.JitterMs, u.LostPercent

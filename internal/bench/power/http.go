@@ -39,40 +39,69 @@ func parseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// sensitiveParams are query parameters whose values are hidden in errors
-// (Tasmota takes user= and password= in the query).
-var sensitiveParams = []string{"password", "passwd", "pass", "pwd", "token", "access_token", "apikey", "api_key", "key", "secret", "auth"}
-
-func isSensitive(key string) bool {
-	for _, s := range sensitiveParams {
-		if strings.EqualFold(key, s) {
-			return true
-		}
+// redactURL writes a meter URL for an error message as its origin only:
+// scheme://host[:port], with "xxxxx@" standing for any user information
+// (a user name may itself be a token: https://TOKEN@host/) and "/…" for
+// any path, query or fragment the user wrote (a token may sit anywhere in
+// them: /api/TOKEN/status, ?key=TOKEN). Nothing a user wrote after the
+// host reaches an error message; paths a meter type appends itself
+// (/status, /rpc/Switch.GetStatus?id=0, /cm?cmnd=Status%208) are added by
+// showURL, since they hold no secret.
+func redactURL(u *url.URL) string {
+	var b strings.Builder
+	b.WriteString(u.Scheme)
+	b.WriteString("://")
+	if u.User != nil {
+		b.WriteString("xxxxx@")
 	}
-	return false
+	b.WriteString(u.Host)
+	if (u.Path != "" && u.Path != "/") || u.RawPath != "" || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		b.WriteString("/…")
+	}
+	return b.String()
 }
 
-// redactURL writes u for an error message: the password and secret-looking
-// query values replaced by "xxxxx".
-func redactURL(u *url.URL) string {
-	c := *u
-	if c.User != nil {
-		if _, ok := c.User.Password(); ok {
-			c.User = url.UserPassword(c.User.Username(), "xxxxx")
+// showURL is how errors name a request: the redacted base URL the user
+// wrote, then the endpoint the meter type appends to it.
+func showURL(base *url.URL, endpoint string) string {
+	return redactURL(base) + endpoint
+}
+
+// origin is scheme://host:port with the scheme's default port filled in,
+// for comparing where a redirect leads.
+func origin(u *url.URL) string {
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		switch scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
 		}
 	}
-	if c.RawQuery != "" {
-		// Redact in place, keeping the order and encoding that was sent.
-		parts := strings.Split(c.RawQuery, "&")
-		for i, p := range parts {
-			k, _, hasValue := strings.Cut(p, "=")
-			if key, err := url.QueryUnescape(k); hasValue && (err != nil || isSensitive(key)) {
-				parts[i] = k + "=xxxxx"
-			}
-		}
-		c.RawQuery = strings.Join(parts, "&")
+	return scheme + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// maxRedirects is how many same-origin redirects a meter request follows
+// (net/http's default).
+const maxRedirects = 10
+
+// sameOrigin is the meter client's redirect policy: a request carries the
+// meter's credentials (user information, digest answer, a token in the
+// query), so it follows a redirect only within the origin (scheme, host
+// and port) it was sent to. https → http, another host or another port
+// is refused: the credentials are never sent there.
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return fmt.Errorf("stopped after %d redirects", maxRedirects)
 	}
-	return c.String()
+	from, to := origin(via[0].URL), origin(req.URL)
+	if from != to {
+		return fmt.Errorf("the meter redirected to another origin (%s): refused, as the request carries the meter's credentials; "+
+			"set url to the address the meter answers on", redactURL(&url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host}))
+	}
+	return nil
 }
 
 // client GETs meter URLs: basic auth from the URL's user info, switching
@@ -85,7 +114,7 @@ type client struct {
 }
 
 func newClient(kind string, timeout time.Duration) *client {
-	return &client{kind: kind, timeout: timeout, http: &http.Client{}}
+	return &client{kind: kind, timeout: timeout, http: &http.Client{CheckRedirect: sameOrigin}}
 }
 
 // statusError is a non-2xx answer.
@@ -111,13 +140,15 @@ func (e *statusError) Error() string {
 	return msg
 }
 
-// errorf prefixes an error with the meter type and the redacted URL.
-func (c *client) errorf(u *url.URL, err error) error {
-	return fmt.Errorf("%s %s: %w", c.kind, redactURL(u), err)
+// errorf prefixes an error with the meter type and shown, the request as
+// showURL writes it.
+func (c *client) errorf(shown string, err error) error {
+	return fmt.Errorf("%s %s: %w", c.kind, shown, err)
 }
 
-// get fetches u and returns the body of a 2xx answer.
-func (c *client) get(ctx context.Context, u *url.URL) ([]byte, error) {
+// get fetches u and returns the body of a 2xx answer. Errors name the
+// request as shown.
+func (c *client) get(ctx context.Context, u *url.URL, shown string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	var user, pass string
@@ -137,16 +168,16 @@ func (c *client) get(ctx context.Context, u *url.URL) ([]byte, error) {
 		if ch, ok := parseDigestChallenge(resp.Header.Values("WWW-Authenticate")); ok {
 			auth, aerr := digestAuthorization(ch, user, pass, http.MethodGet, reqURL.RequestURI(), newCnonce())
 			if aerr != nil {
-				return nil, c.errorf(u, aerr)
+				return nil, c.errorf(shown, aerr)
 			}
 			body, resp, err = c.do(ctx, &reqURL, func(r *http.Request) { r.Header.Set("Authorization", auth) })
 		}
 	}
 	if err != nil {
-		return nil, c.errorf(u, err)
+		return nil, c.errorf(shown, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.errorf(u, &statusError{Code: resp.StatusCode, Status: resp.Status, Body: string(body), WithCreds: hasUser})
+		return nil, c.errorf(shown, &statusError{Code: resp.StatusCode, Status: resp.Status, Body: string(body), WithCreds: hasUser})
 	}
 	return body, nil
 }
@@ -160,8 +191,8 @@ func (c *client) do(ctx context.Context, u *url.URL, auth func(*http.Request)) (
 	auth(req)
 	resp, err := c.http.Do(req)
 	if err != nil {
-		// *url.Error repeats the URL (with any secret query values): keep
-		// only the cause; the caller adds the redacted URL.
+		// *url.Error repeats the URL (with any secret in it): keep only
+		// the cause; the caller adds the redacted URL.
 		if ue, ok := errors.AsType[*url.Error](err); ok {
 			err = ue.Err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -94,14 +95,14 @@ func TestShellyErrorsNameTheURLWithoutPassword(t *testing.T) {
 	})
 	u := srv.withUser("admin", secret)
 	_, err := mustNew(t, Config{Type: TypeShelly, URL: u, Gen: 2}).Read(t.Context())
-	wantErr(t, err, "shelly http://admin:xxxxx@127.0.0.1", "/rpc/Switch.GetStatus?id=0", "not JSON", "<html>")
+	wantErr(t, err, "shelly http://xxxxx@127.0.0.1", "/rpc/Switch.GetStatus?id=0", "not JSON", "<html>")
 	_, err = mustNew(t, Config{Type: TypeShelly, URL: u, Gen: 1}).Read(t.Context())
-	wantErr(t, err, "http://admin:xxxxx@", "no meters[0].power")
+	wantErr(t, err, "http://xxxxx@", "/status: no meters[0].power")
 
 	// Nothing listens: the dial error names the URL, not the password.
 	srv.Close()
 	_, err = mustNew(t, Config{Type: TypeShelly, URL: u, Gen: 2, Timeout: 2 * time.Second}).Read(t.Context())
-	wantErr(t, err, "shelly http://admin:xxxxx@127.0.0.1")
+	wantErr(t, err, "shelly http://xxxxx@127.0.0.1")
 }
 
 func TestShellyGen1BasicAuth(t *testing.T) {
@@ -212,9 +213,9 @@ func TestTasmotaPasswordInQuery(t *testing.T) {
 	// Tasmota refuses with 401 and a WARNING body.
 	srv.set(func(*http.Request) bool { return false }, "", nil)
 	_, err = mustNew(t, Config{Type: TypeTasmota, URL: srv.withUser("admin", secret)}).Read(t.Context())
-	wantErr(t, err, "password=xxxxx", "HTTP 401")
+	wantErr(t, err, "tasmota http://xxxxx@127.0.0.1", "/cm?cmnd=Status%208", "HTTP 401")
 	_, err = mustNew(t, Config{Type: TypeTasmota, URL: srv.URL + "/?user=admin&password=" + secret}).Read(t.Context())
-	wantErr(t, err, "password=xxxxx", "HTTP 401")
+	wantErr(t, err, "tasmota "+srv.URL+"/…/cm?cmnd=Status%208", "HTTP 401")
 }
 
 func TestTasmotaWarning(t *testing.T) {
@@ -255,7 +256,7 @@ func TestHTTPJSON(t *testing.T) {
 		uri, path string
 		parts     []string
 	}{
-		{"/api/power", "data.watts", []string{"http_json " + srv.URL + "/api/power", `json_path data.watts: no field "watts"`}},
+		{"/api/power", "data.watts", []string{"http_json " + srv.URL + "/…: ", `json_path data.watts: no field "watts"`}},
 		{"/api/power", "data.unit", []string{`json_path data.unit is the string "W", not a number`}},
 		{"/api/power", "data.flag", []string{"a boolean, not a number"}},
 		{"/api/power", "data.power.x", []string{"data.power is a number, not an object or array"}},
@@ -267,7 +268,7 @@ func TestHTTPJSON(t *testing.T) {
 		{"/negative", "power", []string{"negative reading -3 W"}},
 		{"/error", "power", []string{"HTTP 503 Service Unavailable", "meter busy"}},
 		{"/missing", "power", []string{"HTTP 404"}},
-		{"/q?token=" + secret + "&x=1", "power", []string{"token=xxxxx", "HTTP 404"}},
+		{"/q?token=" + secret + "&x=1", "power", []string{"http_json " + srv.URL + "/…: HTTP 404"}},
 	}
 	for _, tt := range errs {
 		_, err := mustNew(t, Config{Type: TypeHTTPJSON, URL: srv.URL + tt.uri, JSONPath: tt.path}).Read(t.Context())
@@ -283,7 +284,7 @@ func TestHTTPTimeout(t *testing.T) {
 	start := time.Now()
 	slow := strings.Replace(srv.URL, "http://", "http://u:"+secret+"@", 1) + "/slow"
 	_, err := mustNew(t, Config{Type: TypeHTTPJSON, URL: slow, JSONPath: "p", Timeout: 100 * time.Millisecond}).Read(t.Context())
-	wantErr(t, err, "no answer within 100ms", "u:xxxxx@")
+	wantErr(t, err, "no answer within 100ms", "http://xxxxx@127.0.0.1")
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Read took %v with a 100ms timeout", d)
 	}
@@ -293,13 +294,22 @@ func TestHTTPTimeout(t *testing.T) {
 	wantErr(t, err, "canceled")
 }
 
+// Errors show a meter URL as its origin: user information (a user name
+// may be a token), path, query and fragment (a token may sit in any of
+// them) are replaced, never quoted.
 func TestRedactURL(t *testing.T) {
 	for raw, want := range map[string]string{
-		"http://plug/status":                      "http://plug/status",
-		"http://admin:" + secret + "@plug/status": "http://admin:xxxxx@plug/status",
-		"http://admin@plug/":                      "http://admin@plug/",
-		"http://t/cm?user=admin&password=" + secret + "&cmnd=Status%208": "http://t/cm?user=admin&password=xxxxx&cmnd=Status%208",
-		"http://m/api?Token=" + secret + "&id=1&API_KEY=" + secret:       "http://m/api?Token=xxxxx&id=1&API_KEY=xxxxx",
+		"http://plug":                                         "http://plug",
+		"http://plug/":                                        "http://plug",
+		"http://plug:8080/status":                             "http://plug:8080/…",
+		"http://admin:" + secret + "@plug/status":             "http://xxxxx@plug/…",
+		"http://admin@plug/":                                  "http://xxxxx@plug",
+		"https://" + secret + "@plug/":                        "https://xxxxx@plug",
+		"https://m/api/" + secret + "/status":                 "https://m/…",
+		"https://m/api/" + url.PathEscape(secret+"/x") + "/s": "https://m/…",
+		"http://t/cm?user=admin&password=" + secret:           "http://t/…",
+		"http://m/?Token=" + secret:                           "http://m/…",
+		"http://m/#" + secret:                                 "http://m/…",
 	} {
 		u, err := parseURL(raw)
 		if err != nil {

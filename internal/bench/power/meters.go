@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -75,26 +76,28 @@ func (s *Shelly) remember(gen int) {
 func (s *Shelly) readGen2(ctx context.Context) (float64, error) {
 	u := withPath(s.base, "/rpc/Switch.GetStatus")
 	u.RawQuery = "id=" + strconv.Itoa(s.channel)
-	body, err := s.c.get(ctx, u)
+	shown := showURL(s.base, "/rpc/Switch.GetStatus?"+u.RawQuery)
+	body, err := s.c.get(ctx, u, shown)
 	if err != nil {
 		return 0, err
 	}
 	w, err := ParseShellyGen2(body)
 	if err != nil {
-		return 0, s.c.errorf(u, err)
+		return 0, s.c.errorf(shown, err)
 	}
 	return w, nil
 }
 
 func (s *Shelly) readGen1(ctx context.Context) (float64, error) {
 	u := withPath(s.base, "/status")
-	body, err := s.c.get(ctx, u)
+	shown := showURL(s.base, "/status")
+	body, err := s.c.get(ctx, u, shown)
 	if err != nil {
 		return 0, err
 	}
 	w, err := ParseShellyGen1(body, s.channel)
 	if err != nil {
-		return 0, s.c.errorf(u, err)
+		return 0, s.c.errorf(shown, err)
 	}
 	return w, nil
 }
@@ -176,13 +179,16 @@ func (t *Tasmota) Read(ctx context.Context) (float64, error) {
 		q = append(q, t.base.RawQuery)
 	}
 	u.RawQuery = strings.Join(append(q, "cmnd=Status%208"), "&")
-	body, err := t.c.get(ctx, u)
+	// The user and password in the query are the base URL's: shown as
+	// its "xxxxx@".
+	shown := showURL(t.base, "/cm?cmnd=Status%208")
+	body, err := t.c.get(ctx, u, shown)
 	if err != nil {
 		return 0, err
 	}
 	w, err := ParseTasmotaStatus8(body, t.channel)
 	if err != nil {
-		return 0, t.c.errorf(u, err)
+		return 0, t.c.errorf(shown, err)
 	}
 	return w, nil
 }
@@ -244,7 +250,8 @@ type HTTPJSON struct {
 
 // Read implements Meter.
 func (h *HTTPJSON) Read(ctx context.Context) (float64, error) {
-	body, err := h.c.get(ctx, h.u)
+	shown := redactURL(h.u)
+	body, err := h.c.get(ctx, h.u, shown)
 	if err != nil {
 		return 0, err
 	}
@@ -253,7 +260,7 @@ func (h *HTTPJSON) Read(ctx context.Context) (float64, error) {
 		w, err = checkWatts(w)
 	}
 	if err != nil {
-		return 0, h.c.errorf(h.u, err)
+		return 0, h.c.errorf(shown, err)
 	}
 	return w, nil
 }
@@ -377,6 +384,10 @@ func (localSh) Run(ctx context.Context, cmd string) (command.Result, error) {
 
 // Command runs a shell command (on Host, or locally) and reads the first
 // number it prints as watts: "9.5", "9.5 W", "power=9.5".
+//
+// The command may carry a credential (curl -H 'Authorization: Bearer …'),
+// so errors never quote it: they name the meter type and the host, and
+// any word of the command that the output it quotes repeats is masked.
 type Command struct {
 	cmd     string
 	host    runner
@@ -388,26 +399,54 @@ func (c *Command) Read(ctx context.Context) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	fail := func(err error) error {
-		return fmt.Errorf("command power meter on %s: %s: %w", c.host.Name(), quoteShort(c.cmd), err)
+		return fmt.Errorf("%s power meter on %s: %w", TypeCommand, c.host.Name(), err)
 	}
 	out, err := c.host.Run(ctx, c.cmd)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %v", c.timeout)
+		} else if m := mask(err.Error(), c.cmd); m != err.Error() {
+			err = errors.New(m) // the transport's error repeated what it ran
 		}
 		return 0, fail(err)
 	}
 	if out.ExitStatus != 0 {
-		return 0, fail(fmt.Errorf("exit status %d: %s", out.ExitStatus, quoteShort(out.Stderr)))
+		return 0, fail(fmt.Errorf("exit status %d: %s", out.ExitStatus, quoteShort(mask(out.Stderr, c.cmd))))
 	}
 	w, err := ParseFirstNumber(out.Stdout)
-	if err == nil {
-		w, err = checkWatts(w)
-	}
 	if err != nil {
+		return 0, fail(fmt.Errorf("no number in the output %s", quoteShort(mask(out.Stdout, c.cmd))))
+	}
+	if w, err = checkWatts(w); err != nil {
 		return 0, fail(err)
 	}
 	return w, nil
+}
+
+// minMaskedWord is the shortest word of a command that mask hides:
+// shorter ones (curl, -H, sh) are no secret and hiding them would garble
+// the message.
+const minMaskedWord = 6
+
+// mask replaces in text every word of cmd that is minMaskedWord
+// characters or longer with "xxxxx", so that output quoted in an error
+// cannot repeat a credential the command carries. Words are runs of
+// letters, digits and - _ . ~ + (a token, a password, a host name); what
+// separates them (blanks, quotes, = : / ? & @) is kept.
+func mask(text, cmd string) string {
+	words := strings.FieldsFunc(cmd, func(r rune) bool {
+		wordRune := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.~+", r)
+		return !wordRune
+	})
+	// Longest first, so that a word inside a longer one is not masked
+	// half-way.
+	slices.SortFunc(words, func(a, b string) int { return len(b) - len(a) })
+	for _, w := range words {
+		if len(w) >= minMaskedWord {
+			text = strings.ReplaceAll(text, w, "xxxxx")
+		}
+	}
+	return text
 }
 
 var firstNumber = regexp.MustCompile(`[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?`)

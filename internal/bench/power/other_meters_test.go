@@ -148,7 +148,7 @@ func TestValidate(t *testing.T) {
 		{Config{Type: TypeShelly, URL: "192.168.33.1"}, []string{"url must start with http:// or https://"}},
 		{Config{Type: TypeShelly, URL: "ftp://192.168.33.1"}, []string{"url must start with http://", `"ftp"`}},
 		{Config{Type: TypeShelly, URL: "http://"}, []string{"url has no host"}},
-		{Config{Type: TypeShelly, URL: "http://admin:" + secret + "@plug/?x=1"}, []string{"without a query", "admin:xxxxx@plug"}},
+		{Config{Type: TypeShelly, URL: "http://admin:" + secret + "@plug/?x=1"}, []string{"without a query", "got http://xxxxx@plug/…"}},
 		{Config{Type: TypeShelly, URL: "http://admin:" + secret + "/"}, []string{"url is not a valid URL", "not shown"}},
 		{Config{Type: TypeShelly, URL: "http://plug", Gen: -1}, []string{"gen must be 0 (detect), 1, or 2 and later"}},
 		{Config{Type: TypeShelly, URL: "http://plug", Channel: -1}, []string{"channel must be 0 or more"}},

@@ -53,8 +53,10 @@ const DefaultTimeout = 5 * time.Second
 //	manual           idle_watts, load_watts
 //
 // Timeout applies to every type. Errors name the fields in snake_case as
-// above. Credentials go in the URL (http://user:password@host/); they never
-// appear in error messages.
+// above. Credentials go in the URL (http://user:password@host/, a token in
+// the path or query) or in the command (curl -H 'Authorization: …'); they
+// never appear in error messages: a URL is shown as its scheme and host
+// only (see redactURL), a command not at all.
 //
 // Validate checks what a user can write, so it passes a routeros_health
 // Config without Probe (at plan time the caller may stand in a host for
@@ -97,6 +99,17 @@ func (c Config) fields() []field {
 		{"idle_watts", c.IdleWatts != 0, []string{TypeManual}},
 		{"load_watts", c.LoadWatts != 0, []string{TypeManual}},
 	}
+}
+
+// Uses reports whether a meter of type typ reads the field named field
+// (snake_case, as in the table on Config: "url", "command", ...).
+func Uses(typ, field string) bool {
+	for _, f := range (Config{}).fields() {
+		if f.name == field {
+			return slices.Contains(f.types, typ)
+		}
+	}
+	return false
 }
 
 // Validate checks cfg for its type.

@@ -43,25 +43,49 @@ func WriteArchive(dir string, r bench.Run) (paths []string, err error) {
 	if err != nil {
 		return nil, err
 	}
-	files := []struct {
-		name string
-		data []byte
-	}{
+	return WriteRendered(dir, r.ID, []File{
 		{RunJSONFile, js},
 		{ResultsMDFile, []byte(Markdown(r))},
 		{ResultsCSVFile, csv},
 		{ChartSVGFile, []byte(SVG(r))},
+	})
+}
+
+// File is one rendering of a run as the archive holds it.
+type File struct {
+	Name string // RunJSONFile, ResultsMDFile, ...
+	Data []byte
+}
+
+// WriteRendered writes renderings already made of run id into
+// <dir>/<id>/, as WriteArchive does (same checks, same clean-up), and
+// returns their paths in the order given. It lets a caller whose other
+// renderings failed still archive those it has; run.json must be among
+// them, since it is what ReadArchive reads back.
+func WriteRendered(dir, id string, files []File) (paths []string, err error) {
+	if err := checkRunID(id); err != nil {
+		return nil, err
+	}
+	hasRun := false
+	for _, f := range files {
+		if strings.ContainsAny(f.Name, `/\`+"\x00") || f.Name == "" || strings.HasPrefix(f.Name, ".") {
+			return nil, fmt.Errorf("archive run %s: file name %q", id, f.Name)
+		}
+		hasRun = hasRun || f.Name == RunJSONFile
+	}
+	if !hasRun {
+		return nil, fmt.Errorf("archive run %s: no %s to write", id, RunJSONFile)
 	}
 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create archive directory: %w", err)
 	}
-	runDir := filepath.Join(dir, r.ID)
+	runDir := filepath.Join(dir, id)
 	if err := os.Mkdir(runDir, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("archive run %s: %s: %w", r.ID, runDir, ErrRunExists)
+			return nil, fmt.Errorf("archive run %s: %s: %w", id, runDir, ErrRunExists)
 		}
-		return nil, fmt.Errorf("archive run %s: %w", r.ID, err)
+		return nil, fmt.Errorf("archive run %s: %w", id, err)
 	}
 	defer func() {
 		if err != nil { // undo only what this call created
@@ -73,9 +97,9 @@ func WriteArchive(dir string, r bench.Run) (paths []string, err error) {
 		}
 	}()
 	for _, f := range files {
-		p := filepath.Join(runDir, f.name)
-		if err := writeNew(p, f.data); err != nil {
-			return paths, fmt.Errorf("archive run %s: %w", r.ID, err)
+		p := filepath.Join(runDir, f.Name)
+		if err := writeNew(p, f.Data); err != nil {
+			return paths, fmt.Errorf("archive run %s: %w", id, err)
 		}
 		paths = append(paths, p)
 	}

@@ -327,6 +327,7 @@ func fullRun() bench.Run {
 	s.Pairs[0].ReverseReceiverMbps = 900.125
 	s.Pairs[0].ReverseRetransmits = 3
 	s.CPU[1].MaxCorePercent = 30
+	s.CPU[0].Dropped, s.CPU[1].Dropped = 1, 2
 	s.Power = &bench.PowerStats{IdleWatts: 7.4, AvgWatts: 8.25, MaxWatts: 8.5, MbpsPerWatt: 1832.4 / 8.25, Samples: 9}
 	r.Started = r.Started.UTC()
 	r.Finished = r.Finished.UTC()

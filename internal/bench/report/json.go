@@ -116,6 +116,7 @@ type cpuJSON struct {
 	MaxPercent     float64 `json:"max_percent"`
 	MaxCorePercent float64 `json:"max_core_percent"`
 	Samples        int     `json:"samples"`
+	Dropped        int     `json:"dropped,omitempty"` // absent: none (and in runs archived before it was counted)
 }
 
 type powerJSON struct {

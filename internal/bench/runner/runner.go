@@ -11,6 +11,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -104,10 +106,71 @@ func Validate(p bench.Plan) error {
 			errs = append(errs, fmt.Sprintf("encapsulation: %v", err))
 		}
 	}
+	errs = append(errs, concurrencyErrors(p)...)
 	if len(errs) > 0 {
 		return errors.New(strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// concurrencyErrors names every device on which a step would keep more
+// long-running commands going at once than command.MaxConcurrentPerDevice
+// allows: the transport would hold the surplus back until a session ended,
+// and in a step none ends before every server and client has started.
+//
+// A step runs, on each device: one iperf3 server per pair served there and
+// one iperf3 client per pair run from there, all at once; and, through the
+// whole run, one CPU sampler per DUT. The plan does not say whether a DUT's
+// probe streams (one long-running command) or polls (one short command at
+// a time); either takes one session at a time, so each DUT counts one.
+// Local, the machine running Terraform, has no such limit.
+func concurrencyErrors(p bench.Plan) []string {
+	type load struct{ servers, clients, samplers int }
+	loads := map[string]*load{}
+	at := func(host string) *load {
+		if loads[host] == nil {
+			loads[host] = &load{}
+		}
+		return loads[host]
+	}
+	for _, pair := range p.Pairs {
+		at(pair.Server).servers++
+		at(pair.Client).clients++
+	}
+	duts := map[string]bool{}
+	for _, d := range p.DUTs {
+		if !duts[d] {
+			duts[d] = true
+			at(d).samplers++
+		}
+	}
+	var errs []string
+	for _, host := range slices.Sorted(maps.Keys(loads)) {
+		l := loads[host]
+		n := l.servers + l.clients + l.samplers
+		if host == bench.LocalHost || n <= command.MaxConcurrentPerDevice {
+			continue
+		}
+		var parts []string
+		for _, c := range []struct {
+			n    int
+			what string
+		}{{l.servers, "iperf3 server"}, {l.clients, "iperf3 client"}, {l.samplers, "CPU sampler"}} {
+			if c.n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s%s", c.n, c.what, plural(c.n)))
+			}
+		}
+		errs = append(errs, fmt.Sprintf("host %s: the plan needs %d processes running there at once (%s), but a device runs at most %d at once over its SSH connection: spread the pairs over more hosts or run fewer pairs",
+			host, n, strings.Join(parts, ", "), command.MaxConcurrentPerDevice))
+	}
+	return errs
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // Run executes every step of the plan. On error it returns what was

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -43,7 +44,7 @@ func ParseProcStat(out string) (device.CPUSample, error) {
 		for _, x := range f[1:] {
 			v, err := strconv.ParseUint(x, 10, 64)
 			if err != nil {
-				return s, fmt.Errorf("/proc/stat: %q: %w", line, err)
+				return s, fmt.Errorf("/proc/stat: line %s: %s is not a counter", device.Snippet(line), device.Snippet(x))
 			}
 			vals = append(vals, v)
 		}
@@ -51,8 +52,16 @@ func ParseProcStat(out string) (device.CPUSample, error) {
 			vals = append(vals, 0)
 		}
 		// user nice system idle iowait irq softirq steal [guest guest_nice]
-		total := vals[0] + vals[1] + vals[2] + vals[3] + vals[4] + vals[5] + vals[6] + vals[7]
-		idle := vals[3] + vals[4]
+		var total uint64
+		for _, v := range vals[:8] {
+			var carry uint64
+			if total, carry = bits.Add64(total, v, 0); carry != 0 {
+				// Wrapped sums would make busy exceed total: loads over
+				// 100 % from what is no counter the kernel keeps.
+				return s, fmt.Errorf("/proc/stat: line %s: the counters overflow 64 bits", device.Snippet(line))
+			}
+		}
+		idle := vals[3] + vals[4] // ≤ total, which did not overflow
 		s.Busy = append(s.Busy, total-idle)
 		s.Total = append(s.Total, total)
 	}

@@ -2,6 +2,7 @@ package routeros
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -49,14 +50,14 @@ func ParseResource(out string) (Resource, error) {
 		case "cpu-count":
 			n, err := strconv.Atoi(val)
 			if err != nil {
-				return r, fmt.Errorf("/system resource print: cpu-count %q is not a number", val)
+				return r, fmt.Errorf("/system resource print: cpu-count %s is not a number", device.Snippet(val))
 			}
 			r.CPUCount = n
 		case "cpu-frequency":
 			// v6 and v7 print "880MHz"; some builds print a bare "1333".
 			n, err := strconv.Atoi(strings.TrimSuffix(val, "MHz"))
 			if err != nil {
-				return r, fmt.Errorf("/system resource print: cpu-frequency %q is not a frequency in MHz", val)
+				return r, fmt.Errorf("/system resource print: cpu-frequency %s is not a frequency in MHz", device.Snippet(val))
 			}
 			r.CPUFrequencyMHz = n
 		case "cpu-load":
@@ -115,11 +116,11 @@ func ParseCPU(out string) (device.CPUSample, error) {
 			}
 		}
 		if cell == "" {
-			return r, fmt.Errorf("/system resource cpu print: no LOAD in row %q", strings.TrimSpace(line))
+			return r, fmt.Errorf("/system resource cpu print: no LOAD in row %s", device.Snippet(line))
 		}
 		p, err := parsePercent(cell)
 		if err != nil {
-			return r, fmt.Errorf("/system resource cpu print: row %q: %w", strings.TrimSpace(line), err)
+			return r, fmt.Errorf("/system resource cpu print: row %s: %w", device.Snippet(line), err)
 		}
 		r.CorePercent = append(r.CorePercent, p)
 	}
@@ -134,11 +135,13 @@ func ParseCPU(out string) (device.CPUSample, error) {
 	return r, nil
 }
 
-// parsePercent reads "12%" (or "12").
+// parsePercent reads a load: "12%" (or "12"), 0 to 100. What the device
+// prints is not trusted: NaN, Inf and figures over 100 % are refused (one
+// of them would spoil every average it enters).
 func parsePercent(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), "%"), 64)
-	if err != nil || v < 0 {
-		return 0, fmt.Errorf("%q is not a percentage", s)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > 100 {
+		return 0, fmt.Errorf("%s is not a percentage (a load from 0 to 100)", device.Snippet(s))
 	}
 	return v, nil
 }

@@ -2,6 +2,7 @@ package rtx
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"strconv"
 
@@ -31,8 +32,10 @@ func ParseEnvironment(out string) (device.CPUSample, error) {
 			continue
 		}
 		p, err := strconv.ParseFloat(m[2], 64)
-		if err != nil {
-			return r, fmt.Errorf("show environment: CPU %q: %w", m[2], err)
+		if err != nil || math.IsInf(p, 0) || p > 100 {
+			// Untrusted output: a load over 100 % would spoil every
+			// average it enters.
+			return r, fmt.Errorf("show environment: CPU%s %s is not a percentage (a load from 0 to 100)", m[1], device.Snippet(m[2]+"%"))
 		}
 		if m[1] == "" {
 			if !overall {

@@ -142,7 +142,8 @@ func cmdHostname(c *call) int {
 func validHostname(h string) *cmdErr {
 	bad := h == "" || len(h) > 64 || h[0] == '-' || h[0] == '.'
 	for _, c := range h {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+		allowed := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.'
+		if !allowed {
 			bad = true
 		}
 	}
