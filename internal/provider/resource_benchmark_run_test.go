@@ -90,7 +90,7 @@ resource "routerlab_benchmark_run" "sweep" {
 				statecheck.ExpectKnownValue(addr, result(2, "line_rate_mbps"), inRange(lr800.GoodputMbps-0.01, lr800.GoodputMbps+0.01)),
 				statecheck.ExpectKnownValue(addr, result(0, "receiver_mbps"), inRange(0.90*lr1460.GoodputMbps, 1.005*lr1460.GoodputMbps)),
 				statecheck.ExpectKnownValue(addr, result(1, "receiver_mbps"), inRange(0.90*lr1460.GoodputMbps, 1.005*lr1460.GoodputMbps)),
-				statecheck.ExpectKnownValue(addr, result(2, "receiver_mbps"), inRange(0.5*lr800.GoodputMbps, 1.005*lr800.GoodputMbps)),
+				statecheck.ExpectKnownValue(addr, result(2, "receiver_mbps"), inRange(0.90*lr800.GoodputMbps, 1.005*lr800.GoodputMbps)),
 				statecheck.ExpectKnownValue(addr, result(0, "cpu").AtSliceIndex(0).AtMapKey("samples"), knownvalue.Int64Func(func(v int64) error {
 					if v < 2 {
 						return fmt.Errorf("only %d CPU samples in a 4 s window", v)
@@ -129,6 +129,14 @@ resource "routerlab_benchmark_run" "sweep" {
 func TestAccBenchmark_pairsDriftExpect(t *testing.T) {
 	l := startRoutingLab(t, "accbp", 226, 4)
 	const addr = "routerlab_benchmark_run.pairs"
+	// Each pair has its own shaped links through r, so each reaches the
+	// 1 Gbit/s line rate on its own; the two cores they share with r cost
+	// a few percent (measured: 97-100 %).
+	lr1460, err := linerate.Goodput(1000, 1460, bench.Encapsulation{Timestamps: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairBand := inRange(0.88*lr1460.GoodputMbps, 1.005*lr1460.GoodputMbps)
 	cfg := func(expect string) string {
 		return labProvider(l) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "pairs" {
@@ -153,8 +161,8 @@ resource "routerlab_benchmark_run" "pairs" {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results"), knownvalue.ListSizeExact(2)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(0).AtMapKey("pair"), knownvalue.StringExact("A-B")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(1).AtMapKey("pair"), knownvalue.StringExact("C-D")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(0).AtMapKey("receiver_mbps"), inRange(300, 1000)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(1).AtMapKey("receiver_mbps"), inRange(300, 1000)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(0).AtMapKey("receiver_mbps"), pairBand),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results").AtSliceIndex(1).AtMapKey("receiver_mbps"), pairBand),
 				},
 				Check: func(s *terraform.State) error {
 					firstID = s.RootModule().Resources[addr].Primary.ID
