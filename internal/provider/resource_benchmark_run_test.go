@@ -266,26 +266,14 @@ func iperf3In(t *testing.T, l *lab.Lab) []string {
 // Ctrl-C would, and checks that no iperf3 is left on any lab host.
 func TestAccBenchmark_cancel(t *testing.T) {
 	l := startRoutingLab(t, "accbc", 228, 2)
-	bin := buildProvider(t)
-	work := t.TempDir()
-	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = %q }\n  direct {}\n}\n", bin))
-	writeFile(t, filepath.Join(work, "main.tf"), `terraform {
-  required_providers {
-    routerlab = { source = "routerlab/routerlab" }
-  }
-}
-`+labProvider(l)+`
+	terraform := terraformWorkdir(t, labProvider(l)+`
 resource "routerlab_benchmark_run" "long" {
   pairs            = [{ client = "a", server = "b", target = "198.18.2.10" }]
   duration_seconds = 60
   omit_seconds     = 0
 }
 `)
-	tf := terraformPath(t)
-	cmd := exec.Command(tf, "apply", "-auto-approve", "-input=false", "-no-color")
-	cmd.Dir = work
-	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+	cmd := terraform("apply", "-auto-approve", "-input=false", "-no-color")
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -314,6 +302,27 @@ resource "routerlab_benchmark_run" "long" {
 	assertNoIperf3(t, l)
 	if !strings.Contains(out.String(), "Interrupt received") {
 		t.Errorf("terraform output does not show the interrupt:\n%s", out.String())
+	}
+}
+
+// terraformWorkdir builds the provider, writes mainTF (with the
+// required_providers block) into a work directory whose CLI configuration
+// points Terraform at the build, and returns a constructor of terraform
+// commands run there, for tests that drive a real terraform process
+// (interrupting it, say) rather than through terraform-plugin-testing.
+func terraformWorkdir(t *testing.T, mainTF string) func(args ...string) *exec.Cmd {
+	t.Helper()
+	bin := buildProvider(t)
+	work := t.TempDir()
+	rc := filepath.Join(work, "terraformrc")
+	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = %q }\n  direct {}\n}\n", bin))
+	writeFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    routerlab = { source = \"routerlab/routerlab\" }\n  }\n}\n"+mainTF)
+	tf := terraformPath(t)
+	return func(args ...string) *exec.Cmd {
+		cmd := exec.Command(tf, args...)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+		return cmd
 	}
 }
 

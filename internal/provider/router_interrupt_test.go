@@ -1,11 +1,8 @@
 package provider
 
 import (
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,15 +42,7 @@ func TestAccRouter_interruptedApply(t *testing.T) {
 	dev := devicesim.New(t, slow, devicesim.Options{})
 	before := r.Config()
 
-	bin := buildProvider(t)
-	work := t.TempDir()
-	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = %q }\n  direct {}\n}\n", bin))
-	writeFile(t, filepath.Join(work, "main.tf"), `terraform {
-  required_providers {
-    routerlab = { source = "routerlab/routerlab" }
-  }
-}
+	terraform := terraformWorkdir(t, `
 provider "routerlab" {
   devices = {
 `+simProvider("r", dev)+`  }
@@ -65,13 +54,6 @@ resource "routerlab_router" "r" {
   ip_forwarding = true
 }
 `)
-	tf := terraformPath(t)
-	terraform := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(tf, args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
-		return cmd
-	}
 
 	apply := terraform("apply", "-auto-approve", "-input=false", "-no-color")
 	var out strings.Builder
