@@ -48,6 +48,12 @@ func (e Expect) Check(r Run) []Miss {
 			}
 		}
 		for _, c := range s.CPU {
+			if e.MaxCPUPercent != nil && c.Samples == 0 {
+				// A figure that was never measured cannot meet a bound:
+				// 0 % would pass any max_cpu_percent.
+				add(c.Device, "max_cpu_percent", fmt.Sprintf("≤ %.1f %%", *e.MaxCPUPercent), "no sample")
+				continue
+			}
 			if e.MaxCPUPercent != nil && c.AvgPercent > *e.MaxCPUPercent {
 				add(c.Device, "max_cpu_percent", fmt.Sprintf("≤ %.1f %%", *e.MaxCPUPercent), fmt.Sprintf("%.1f %%", c.AvgPercent))
 			}

@@ -173,11 +173,16 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 	for _, s := range run.Steps {
 		cpus := make([]cpuStatModel, 0, len(s.CPU))
 		for _, c := range s.CPU {
-			cpus = append(cpus, cpuStatModel{
+			cs := cpuStatModel{
 				Device: types.StringValue(c.Device), AvgPercent: types.Float64Value(c.AvgPercent),
 				MaxPercent: types.Float64Value(c.MaxPercent), MaxCorePercent: types.Float64Value(c.MaxCorePercent),
 				Samples: types.Int64Value(int64(c.Samples)), Dropped: types.Int64Value(int64(c.Dropped)),
-			})
+			}
+			if c.Samples == 0 {
+				// Nothing was measured: null, never a 0 % that reads as idle.
+				cs.AvgPercent, cs.MaxPercent, cs.MaxCorePercent = types.Float64Null(), types.Float64Null(), types.Float64Null()
+			}
+			cpus = append(cpus, cs)
 		}
 		for _, p := range s.Pairs {
 			r := resultModel{

@@ -152,6 +152,17 @@ func TestFromOutcome(t *testing.T) {
 	if !results[1].PowerAvgWatts.IsNull() || !results[1].MbpsPerWatt.IsNull() {
 		t.Errorf("power without a meter: %+v", results[1])
 	}
+	// A DUT with no valid sample in the window: null figures, not 0 %.
+	run.Steps[1].CPU = []bench.CPUStats{{Device: "r", Samples: 0, Dropped: 4}}
+	var m3 benchmarkRunModel
+	if diags := m3.fromOutcome(ctx, engine.Outcome{Run: run}); diags.HasError() {
+		t.Fatal(diags)
+	}
+	var res3 []resultModel
+	m3.Results.ElementsAs(ctx, &res3, false)
+	if c := res3[1].CPU[0]; !c.AvgPercent.IsNull() || !c.MaxPercent.IsNull() || c.Dropped.ValueInt64() != 4 {
+		t.Errorf("cpu without samples = %+v", c)
+	}
 	// No archive: null, not "".
 	var m2 benchmarkRunModel
 	m2.fromOutcome(ctx, engine.Outcome{Run: run})

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -16,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
 // powerMeterAttrs is the power_meter block of routerlab_benchmark_run.
@@ -140,9 +141,7 @@ func TestPowerMeterErrorHidesCommand(t *testing.T) {
 // plan nor the state holds it. A new command_wo_version runs again.
 func TestAccBenchmark_powerMeterWriteOnly(t *testing.T) {
 	requireAcc(t)
-	if _, err := exec.LookPath("iperf3"); err != nil {
-		t.Skip("iperf3 is not installed (apt-get install iperf3)")
-	}
+	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 	const addr = "routerlab_benchmark_run.wo"
 	cfg := func(watts string, version int) string {
 		return providerWith(fmt.Sprintf(`a = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey)) + fmt.Sprintf(`

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
 // testProviders serves the provider in-process to the Terraform CLI that
@@ -54,12 +54,7 @@ func (r *inventoryRecorder) closeAll() {
 // acceptance tier that does not run is a failure, not a skip.
 func requireAcc(t *testing.T) {
 	t.Helper()
-	if os.Getenv("TF_ACC") == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("acceptance tier not run: CI must set TF_ACC=1 (make test-all does)")
-		}
-		t.Skip("acceptance tier skipped: set TF_ACC=1 to run Terraform against the provider")
-	}
+	testenv.RequireEnv(t, "TF_ACC", "the acceptance tier (Terraform against the provider; make test-all sets it)")
 }
 
 // startLab brings up the A — R — B namespace lab for one test.

@@ -337,7 +337,7 @@ func resultsSchema() schema.ListNestedAttribute {
 			"cpu": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "CPU of each DUT inside the measured window.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device":           s("DUT."),
-					"avg_percent":      f("Average CPU %."),
+					"avg_percent":      f("Average CPU %; null when the window holds no valid sample (see `dropped`)."),
 					"max_percent":      f("Maximum CPU %."),
 					"max_core_percent": f("Busiest single core %, where the platform reports cores."),
 					"samples":          i("Number of samples."),

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
 // FuzzShellQuote proves a quoted value reaches a real POSIX shell unchanged.
@@ -11,10 +13,7 @@ func FuzzShellQuote(f *testing.F) {
 	for _, s := range []string{"", "plain", "it's", `a "b" $(c) ; d`, "back\\slash", "tab\tx", "ünïcode", "'", "''", "$HOME", "`id`", "a\nb"} {
 		f.Add(s)
 	}
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		f.Skip("no sh")
-	}
+	sh := testenv.RequireCommand(f, "sh", "install a POSIX sh")
 	f.Fuzz(func(t *testing.T, s string) {
 		if strings.ContainsRune(s, 0) {
 			t.Skip("NUL cannot be an argument")

@@ -2,6 +2,7 @@ package sshx
 
 import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/internal/groupsh"
 
 	"bytes"
 	"context"
@@ -91,6 +92,14 @@ func (c *Client) Name() string { return c.name }
 // status. On error, Result may hold the output received so far. Errors wrap
 // ErrCommandTimeout, ctx.Err(), ErrConnectTimeout, ErrClosed,
 // *HostKeyMismatchError, *UnknownHostError, *AuthError or *ConfigError.
+//
+// A command that ctx or CommandTimeout ends is killed on the device: on a
+// POSIX device (Dialect.POSIXShell) with its whole process group, confirmed
+// by the session's end, and the error says "the remote command was killed";
+// on another device it is sent SIGKILL, and the error says that the device
+// cannot confirm that it ended (see exec). On a POSIX device the command
+// runs as its own process group, and whatever it leaves in that group is
+// killed when it ends.
 func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 	return c.run(ctx, cmd, nil, true)
 }
@@ -99,7 +108,9 @@ func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 // "sh -s" with a script). It is never retried: a write whose connection
 // dropped may or may not have been applied, and only the caller can decide
 // how to reconcile. Writes are not serialised here: device.Session holds
-// the one write lock per device.
+// the one write lock per device. Cancellation and CommandTimeout end it as
+// they end Run; on a POSIX device, a command whose stdin had not been sent
+// whole by then never runs.
 func (c *Client) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
 	if stdin == nil {
 		stdin = []byte{}
@@ -251,6 +262,28 @@ func (c *Client) discard(cn *conn) {
 
 // exec runs one command in a new session on cn. lost reports that the
 // failure was the connection dropping (so a retry on a new one may succeed).
+//
+// Ending a command early (ctx, CommandTimeout, a read flooding its output)
+// must end it on the device too, and the error must not claim more than is
+// known. OpenSSH ignores the SSH "signal" request for root logins (it needs
+// privilege separation), so on a device whose Dialect has a POSIX shell the
+// command runs inside groupsh.Script, as its own process group with a
+// watcher that kills the group when the session's stdin ends: the kill is
+// EOF on stdin, and sshd reporting the command's end by SIGKILL confirms it.
+//
+// RunStdin feeds the command's stdin on that same channel: the script
+// takes exactly len(stdin) bytes for the command (staged whole, so a kill
+// while they are still being sent runs nothing rather than a truncated
+// script) and the channel's stdin stays open after them as the kill
+// switch. The alternatives are worse: a second session that runs
+// "kill -9 -PGID" needs a free session slot, and the client's and the
+// server's MaxSessions may all be held by the very commands to be killed
+// (see Start); an SSH session has no second input stream for a watcher; and
+// the signal request is what OpenSSH ignores.
+//
+// Elsewhere (a vendor CLI) the signal request is all there is: it is sent,
+// the session closed, and the error says that the device cannot confirm
+// that the command ended.
 func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (res Result, lost bool, err error) {
 	select {
 	case c.sessions <- struct{}{}:
@@ -270,7 +303,17 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 	stdout := &cappedBuf{limit: stdoutBufferLimit, over: over}
 	stderr := &cappedBuf{limit: stdoutBufferLimit, over: over}
 	sess.Stdout, sess.Stderr = stdout, stderr
-	if stdin != nil {
+	posix := c.cfg.Dialect.POSIXShell
+	remote := cmd
+	var feed *stdinFeed
+	if posix {
+		remote = groupsh.Script(cmd, len(stdin))
+		w, err := sess.StdinPipe()
+		if err != nil {
+			return Result{}, false, fmt.Errorf("open stdin: %w", err)
+		}
+		feed = &stdinFeed{w: w, data: stdin, done: make(chan struct{})}
+	} else if stdin != nil {
 		sess.Stdin = bytes.NewReader(stdin)
 	}
 	limitErr := func() error {
@@ -294,8 +337,11 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 	if stdin != nil {
 		readOverflow = nil // never ready
 	}
-	if err := sess.Start(cmd); err != nil {
+	if err := sess.Start(remote); err != nil {
 		return Result{}, connLost(err, cn), fmt.Errorf("start command: %w", err)
+	}
+	if feed != nil {
+		go feed.run()
 	}
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()
@@ -315,6 +361,51 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		return res, connLost(err, cn), fmt.Errorf("command failed: %w", err)
 	}
 
+	// kill ends the command and says what is known of its end.
+	kill := func() string {
+		if feed != nil {
+			deadline := time.NewTimer(groupKillGrace)
+			defer deadline.Stop()
+			if feed.closeWithin(deadline.C) { // EOF: the watcher kills the group
+				select {
+				case werr := <-done:
+					var exit *ssh.ExitError
+					switch {
+					case errors.As(werr, &exit) && exit.Signal() == string(ssh.SIGKILL):
+						return "the remote command was killed"
+					case errors.As(werr, &exit) && exit.ExitStatus() == groupsh.NotRunStatus && strings.Contains(stderr.String(), groupsh.NotRunMessage):
+						return "the remote command never ran (its stdin was cut short)"
+					case werr == nil || errors.As(werr, &exit):
+						// It ended by itself as it was being killed.
+						status := 0
+						if exit != nil {
+							status = exit.ExitStatus()
+						}
+						return fmt.Sprintf("the remote command had ended (exit status %d)", status)
+					}
+					// The session ended without an exit status: the
+					// connection dropped, which ends the group too, but
+					// nothing confirmed it.
+					return "the remote command was told to end, but the session ended without confirming it: " + werr.Error()
+				case <-deadline.C:
+				}
+			}
+		}
+		_ = sess.Signal(ssh.SIGKILL)
+		_ = sess.Close()
+		// Give the session a moment to wind down so the partial output is
+		// complete, but never block the caller for long.
+		select {
+		case werr := <-done:
+			_ = werr // killed on purpose: its exit status says nothing
+		case <-time.After(500 * time.Millisecond):
+		}
+		if posix {
+			return fmt.Sprintf("the remote command was sent SIGKILL, but the device did not confirm within %s that its process group ended", groupKillGrace)
+		}
+		return "the remote command was sent SIGKILL; the device's CLI cannot confirm it ended"
+	}
+
 	select {
 	case err := <-done:
 		return finished(err)
@@ -327,34 +418,57 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		}
 		// Output past the limit is never kept: kill the command rather
 		// than let it run (and the device work) for nothing.
-		_ = sess.Signal(ssh.SIGKILL)
-		_ = sess.Close()
-		select {
-		case werr := <-done:
-			_ = werr // killed on purpose: its exit error says nothing new
-		case <-time.After(500 * time.Millisecond):
-		}
+		how := kill()
 		res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitStatus: -1}
-		return res, false, fmt.Errorf("%w; the remote command was killed", limitErr())
+		return res, false, fmt.Errorf("%w; %s", limitErr(), how)
 
 	case <-cctx.Done():
-		// Closing only our end would leave the command running on the
-		// router; OpenSSH's sshd kills the process on a signal request.
-		_ = sess.Signal(ssh.SIGKILL)
-		_ = sess.Close()
-		// Give the session a moment to wind down so the partial output is
-		// complete, but never block the caller for long.
-		select {
-		case waitErr := <-done:
-			_ = waitErr // killed on purpose: its exit status says nothing
-		case <-time.After(500 * time.Millisecond):
-		}
+		how := kill()
 		res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitStatus: -1}
 		if ctx.Err() == nil && errors.Is(context.Cause(cctx), ErrCommandTimeout) {
-			return res, false, fmt.Errorf("%w after %s (command_timeout); the remote command was killed", ErrCommandTimeout, c.cfg.CommandTimeout)
+			return res, false, fmt.Errorf("%w after %s (command_timeout); %s", ErrCommandTimeout, c.cfg.CommandTimeout, how)
 		}
-		return res, false, fmt.Errorf("command cancelled, the remote command was killed: %w", ctx.Err())
+		return res, false, fmt.Errorf("command cancelled, %s: %w", how, ctx.Err())
 	}
+}
+
+// stdinFeed writes a POSIX command's stdin bytes (see exec) and, on a
+// kill, the EOF after them. The two never overlap: x/crypto/ssh does not
+// allow CloseWrite during a Write.
+type stdinFeed struct {
+	w       io.WriteCloser
+	data    []byte
+	stopped atomic.Bool
+	done    chan struct{} // closed when run has returned
+}
+
+// stdinChunk bounds a write, so that a kill waits for one chunk at most.
+const stdinChunk = 32 << 10
+
+func (f *stdinFeed) run() {
+	defer close(f.done)
+	for p := f.data; len(p) > 0 && !f.stopped.Load(); {
+		n, err := f.w.Write(p[:min(len(p), stdinChunk)])
+		if err != nil {
+			return
+		}
+		p = p[n:]
+	}
+}
+
+// closeWithin stops the feed and sends EOF. It gives up (false) if the
+// write in progress does not return before expired (the server stopped
+// reading: a hung connection). An EOF that cannot be sent because the
+// channel is closing already is no failure: the session's end tells.
+func (f *stdinFeed) closeWithin(expired <-chan time.Time) bool {
+	f.stopped.Store(true)
+	select {
+	case <-f.done:
+	case <-expired:
+		return false
+	}
+	_ = f.w.Close()
+	return true
 }
 
 // ErrOutputLimit is wrapped by the error of Run and RunStdin when a

@@ -1,7 +1,8 @@
 // Package sshx is the SSH transport of the provider: it runs commands on
 // routers over golang.org/x/crypto/ssh (never the ssh binary), with strict
 // host key checking, jump host chains, keepalives, per-command timeouts that
-// kill the remote process, and one lazily opened connection per device.
+// kill the remote process (its whole process group on a POSIX device; a
+// vendor CLI is sent SIGKILL), and one lazily opened connection per device.
 package sshx
 
 import (

@@ -13,7 +13,9 @@ import (
 // address and the limit that was hit), so test them with errors.Is.
 var (
 	// ErrCommandTimeout is returned when Config.CommandTimeout elapses before
-	// the remote command finishes. The remote command has been sent SIGKILL.
+	// the remote command finishes. On a POSIX device its process group has
+	// been killed; elsewhere it was sent SIGKILL, which the device may
+	// ignore, and the error says so.
 	ErrCommandTimeout = errors.New("command timed out")
 
 	// ErrConnectTimeout is returned when the TCP connect plus the SSH

@@ -83,6 +83,8 @@ func TestSSHStart(t *testing.T) {
 	cancel()
 	if out, err := proctest.WaitWithin(t, p.Wait, 2*time.Second); !errors.Is(err, context.Canceled) || out.ExitStatus != -1 {
 		t.Fatalf("Wait after cancel = %+v, %v", out, err)
+	} else if !strings.Contains(err.Error(), "the remote command was sent SIGKILL; the device's CLI cannot confirm it ended") {
+		t.Errorf("Wait after cancel = %v, want it to claim no more than the signal", err)
 	}
 	if _, ok := s.WaitExec("sleep 30", 2*time.Second, func(e sshtest.Exec) bool {
 		return e.Done && slices.Contains(e.Signals, ssh.SIGKILL)
@@ -98,6 +100,8 @@ func TestSSHStart(t *testing.T) {
 	p.Close()
 	if _, err := p.Wait(); !errors.Is(err, ErrProcClosed) {
 		t.Fatalf("Wait after Close = %v", err)
+	} else if !strings.Contains(err.Error(), "cannot confirm it ended") || strings.Contains(err.Error(), "was killed") {
+		t.Errorf("Wait after Close = %v, want it to claim no more than the signal", err)
 	}
 }
 

@@ -70,7 +70,8 @@ type Proc struct {
 //
 // CommandTimeout does not apply: the command may run as long as it likes.
 // When ctx is cancelled the remote command is sent SIGKILL and its session is
-// closed (as Run does); Wait then reports ctx's error.
+// closed (as Run does on a device without a POSIX shell); Wait then reports
+// ctx's error.
 //
 // The caller must end every Proc with Wait or Close (or cancel ctx);
 // a command that exits by itself releases its session slot on its own.
@@ -315,10 +316,15 @@ func (p *Proc) finish() {
 	switch {
 	case cause != nil:
 		p.res.ExitStatus = -1
+		// Only a device without a POSIX shell gets here (Start kills a
+		// POSIX command's process group itself): the signal may be
+		// ignored (OpenSSH does for root) and the end of a vendor CLI's
+		// session proves nothing, so claim no more than what was sent.
+		const how = "the remote command was sent SIGKILL; the device's CLI cannot confirm it ended"
 		if errors.Is(cause, ErrProcClosed) {
-			p.err = p.c.errorf("%w, the remote command was killed", ErrProcClosed)
+			p.err = p.c.errorf("%w, %s", ErrProcClosed, how)
 		} else {
-			p.err = p.c.errorf("command cancelled, the remote command was killed: %w", cause)
+			p.err = p.c.errorf("command cancelled, %s: %w", how, cause)
 		}
 	case naturally && p.waitErr == nil:
 	default:

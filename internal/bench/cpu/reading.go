@@ -23,6 +23,11 @@ type Reading struct {
 	// At is when the reading was taken, on the local clock. Sources set it
 	// when the reading arrives; parsers leave it zero.
 	At time.Time
+	// Since is when the period the reading describes began: a reading is
+	// the load over (Since, At] (a /proc/stat delta covers the time since
+	// the previous block). Zero: since the previous reading; the first
+	// reading of a stream without it is a look at one instant, At.
+	Since time.Time
 	// Percent is the overall load, 0–100 (all cores together).
 	Percent float64
 	// Cores is the load of each core, 0–100, where the platform reports

@@ -11,15 +11,20 @@ import (
 )
 
 // Sampler collects the readings of one DUT's Source for a whole run and
-// summarises those inside a measured window.
+// summarises those of a measured window.
 //
 // The runner starts it once per DUT before the first step, and for each
 // step summarises the window in which iperf3 measured (start + omit ..
 // end) with StatsBetween. Readings are kept with their timestamps, so the
-// window may be asked for before, during or after the readings arrive; a
-// reading counts when from ≤ At ≤ to. Since a reading arrives at the end
-// of the second it describes, call WaitPast(ctx, to) before StatsBetween to
-// be sure the last second of the window is in.
+// window may be asked for before, during or after the readings arrive.
+//
+// A reading describes a period, (Since, At] (see Reading), and counts for
+// every window that period overlaps: so a window shorter than the
+// sampling interval (a one-second step sampled once a second) still gets
+// the reading whose period spans it, rather than none. Since a reading
+// arrives at the end of its period, call WaitPast(ctx, to) before
+// StatsBetween to be sure the reading covering the end of the window is
+// in.
 type Sampler struct {
 	src      Source
 	readings *series.Series[Reading]
@@ -76,15 +81,21 @@ func (s *Sampler) WaitPast(ctx context.Context, t time.Time) error {
 // Readings returns a copy of the readings collected so far.
 func (s *Sampler) Readings() []Reading { return s.readings.All() }
 
-// StatsBetween summarises the readings with from ≤ At ≤ to (a zero bound
-// is open): average and maximum overall load, the busiest single core
-// (the maximum over readings of their busiest core; 0 when the platform
-// reports no cores) and the number of readings. A reading with a figure
-// that is not a load from 0 to 100 (see Valid) is left out and counted in
-// Dropped: one NaN would make every figure of the step NaN, and the run's
-// JSON unwritable.
+// StatsBetween summarises the readings whose period overlaps from..to (a
+// zero bound is open; see Summarise): average and maximum overall load,
+// the busiest single core (the maximum over readings of their busiest
+// core; 0 when the platform reports no cores) and the number of readings.
+// A reading with a figure that is not a load from 0 to 100 (see Valid) is
+// left out and counted in Dropped: one NaN would make every figure of the
+// step NaN, and the run's JSON unwritable.
+//
+// Once WaitPast(ctx, to) has returned nil, a window that began after the
+// Source's readings did (a ProbeSource's first period starts when it
+// began asking) always has at least one sample, unless every reading in
+// it was dropped: the first reading that arrived after to covers the time
+// since the one before it.
 func (s *Sampler) StatsBetween(device string, from, to time.Time) bench.CPUStats {
-	return Summarise(device, s.readings.Between(from, to), time.Time{}, time.Time{})
+	return Summarise(device, s.readings.All(), from, to)
 }
 
 // Valid reports whether every figure of r is a load from 0 to 100: not
@@ -105,12 +116,24 @@ func (r Reading) Valid() bool {
 // anything outside 0–100.
 func isLoad(p float64) bool { return p >= 0 && p <= 100 }
 
-// Summarise is StatsBetween over a slice of readings.
+// Summarise is StatsBetween over readings in the order they were taken.
+//
+// Reading i describes the period (start, At]: start is its Since, or the
+// previous reading's At when Since is zero; the first reading without
+// Since is the instant At. A period counts when it overlaps the window by
+// more than an instant (start < to and At > from), an instant when from ≤
+// At ≤ to. Every counted reading weighs the same.
 func Summarise(device string, readings []Reading, from, to time.Time) bench.CPUStats {
 	st := bench.CPUStats{Device: device}
 	sum := 0.0
+	var prev time.Time
 	for _, r := range readings {
-		if !series.Within(r.At, from, to) {
+		start := r.Since
+		if start.IsZero() {
+			start = prev
+		}
+		prev = r.At
+		if !overlaps(start, r.At, from, to) {
 			continue
 		}
 		if !r.Valid() {
@@ -126,4 +149,14 @@ func Summarise(device string, readings []Reading, from, to time.Time) bench.CPUS
 		st.AvgPercent = sum / float64(st.Samples)
 	}
 	return st
+}
+
+// overlaps says whether the period (start, at] shares more than an instant
+// with the window from..to (a zero bound is open); a period with no known
+// or no later start is the instant at, which counts when from ≤ at ≤ to.
+func overlaps(start, at, from, to time.Time) bool {
+	if start.IsZero() || !start.Before(at) {
+		return series.Within(at, from, to)
+	}
+	return (to.IsZero() || start.Before(to)) && (from.IsZero() || at.After(from))
 }

@@ -81,28 +81,35 @@ func (s *ProbeSource) Start(ctx context.Context) (<-chan Reading, error) {
 }
 
 // loads turns samples into readings. A platform may report cumulative
-// counters (which need a previous sample) or loads (which do not).
+// counters (which need a previous sample) or loads (which do not). It
+// stamps each reading with the period it describes: a delta covers the
+// time since the sample it was taken from, a load the time since the
+// previous sample (or, for the first, since the source began asking).
 type loads struct {
 	prev    device.CPUSample
 	hasPrev bool
+	prevAt  time.Time // when prev (counters) or the last sample (loads) arrived
 }
 
-// next returns the reading cur yields, if any: none for the first
-// cumulative sample, nor for one that did not advance (the same block
-// twice, a counter reset).
-func (l *loads) next(cur device.CPUSample) (Reading, bool) {
+// next returns the reading cur, which arrived at at, yields, if any: none
+// for the first cumulative sample, nor for one that did not advance (the
+// same block twice, a counter reset).
+func (l *loads) next(cur device.CPUSample, at time.Time) (Reading, bool) {
 	if len(cur.Total) == 0 {
-		return Reading{Percent: cur.Percent, Cores: cur.CorePercent}, true
+		r := Reading{At: at, Since: l.prevAt, Percent: cur.Percent, Cores: cur.CorePercent}
+		l.prevAt = at
+		return r, true
 	}
 	if !l.hasPrev {
-		l.prev, l.hasPrev = cur, true
+		l.prev, l.hasPrev, l.prevAt = cur, true, at
 		return Reading{}, false
 	}
 	if !advanced(l.prev, cur) {
 		return Reading{}, false
 	}
 	r := Delta(l.prev, cur)
-	l.prev = cur
+	r.At, r.Since = at, l.prevAt
+	l.prev, l.prevAt = cur, at
 	return r, true
 }
 
@@ -110,14 +117,15 @@ func (l *loads) next(cur device.CPUSample) (Reading, bool) {
 // device far less than a new one per sample.
 func (s *ProbeSource) stream(ctx context.Context) (<-chan Reading, error) {
 	name := s.host.Name()
+	l := loads{prevAt: time.Now()}
 	p, err := s.host.Start(ctx, s.probe.Stream(s.every))
 	if err != nil {
 		return nil, fmt.Errorf("cpu %s: starting the sampling loop: %w", name, err)
 	}
 	closeP := sync.OnceFunc(func() { _ = p.Close() })
 	sc := bufio.NewScanner(p.Stdout())
-	var l loads
 	first, err := s.readBlock(sc)
+	firstAt := time.Now()
 	if err != nil {
 		err = streamEnd(ctx, name, p, err)
 		closeP()
@@ -133,10 +141,9 @@ func (s *ProbeSource) stream(ctx context.Context) (<-chan Reading, error) {
 		// A host whose Process does not end with ctx still stops here.
 		stop := context.AfterFunc(ctx, closeP)
 		defer stop()
-		cur := first
+		cur, curAt := first, firstAt
 		for {
-			if r, ok := l.next(cur); ok {
-				r.At = time.Now()
+			if r, ok := l.next(cur, curAt); ok {
 				if !send(ctx, ch, r) {
 					return
 				}
@@ -146,7 +153,7 @@ func (s *ProbeSource) stream(ctx context.Context) (<-chan Reading, error) {
 				s.setErr(streamEnd(ctx, name, p, err))
 				return
 			}
-			cur = next
+			cur, curAt = next, time.Now()
 		}
 	}()
 	return ch, nil
@@ -192,7 +199,7 @@ func streamEnd(ctx context.Context, name string, p command.Process, err error) e
 // shell loop are polled this way; a poll that overruns the interval delays
 // the next one rather than piling up.
 func (s *ProbeSource) poll(ctx context.Context) (<-chan Reading, error) {
-	var l loads
+	l := loads{prevAt: time.Now()}
 	first, err := s.sample(ctx)
 	if err != nil {
 		return nil, err
@@ -201,8 +208,7 @@ func (s *ProbeSource) poll(ctx context.Context) (<-chan Reading, error) {
 	ch := make(chan Reading, 16)
 	go func() {
 		defer close(ch)
-		if r, ok := l.next(first); ok {
-			r.At = firstAt
+		if r, ok := l.next(first, firstAt); ok {
 			if !send(ctx, ch, r) {
 				return
 			}
@@ -229,11 +235,10 @@ func (s *ProbeSource) poll(ctx context.Context) (<-chan Reading, error) {
 				continue
 			}
 			failures = 0
-			r, ok := l.next(cur)
+			r, ok := l.next(cur, time.Now())
 			if !ok {
 				continue
 			}
-			r.At = time.Now()
 			if !send(ctx, ch, r) {
 				return
 			}

@@ -68,6 +68,10 @@ func TestStreamSource(t *testing.T) {
 	if !near(got[0].Percent, 47.25) || len(got[0].Cores) != 4 || got[0].At.IsZero() {
 		t.Errorf("reading = %+v", got[0])
 	}
+	// The delta describes the time since the block it was taken from.
+	if got[0].Since.IsZero() || got[0].Since.After(got[0].At) {
+		t.Errorf("reading period (%v, %v]", got[0].Since, got[0].At)
+	}
 	if err := src.Err(); err == nil || !strings.Contains(err.Error(), "exit status 255") || !strings.Contains(err.Error(), "Connection to dut closed") {
 		t.Errorf("Err() = %v, want the exit status and stderr", err)
 	}
@@ -87,7 +91,12 @@ func TestStreamSourceLoads(t *testing.T) {
 	}
 	got := drain(t, ch)
 	if len(got) != 2 || got[0].Percent != 12 || got[1].Percent != 30 {
-		t.Errorf("readings = %+v", got)
+		t.Fatalf("readings = %+v", got)
+	}
+	// Each load describes the time since the previous block; the first,
+	// the time since the loop was started.
+	if got[0].Since.IsZero() || got[0].Since.After(got[0].At) || !got[1].Since.Equal(got[0].At) {
+		t.Errorf("periods (%v, %v], (%v, %v]", got[0].Since, got[0].At, got[1].Since, got[1].At)
 	}
 }
 
@@ -141,6 +150,9 @@ func TestPollSourceLoads(t *testing.T) {
 	}
 	if !got[1].At.After(got[0].At) || !got[2].At.After(got[1].At) {
 		t.Errorf("timestamps not increasing: %v %v %v", got[0].At, got[1].At, got[2].At)
+	}
+	if got[0].Since.IsZero() || got[0].Since.After(got[0].At) || !got[1].Since.Equal(got[0].At) || !got[2].Since.Equal(got[1].At) {
+		t.Errorf("periods do not follow one another: %+v", got)
 	}
 	cancel()
 	drain(t, ch) // closes on cancel

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
 func TestNormalizeAppliesDefaultsOnce(t *testing.T) {
@@ -59,12 +59,7 @@ func TestValidateNamesEveryProblem(t *testing.T) {
 // A real run over loopback with real iperf3: the Outcome carries the run,
 // every rendering, the archive on disk, and the expectation misses.
 func TestRunRendersArchivesAndChecks(t *testing.T) {
-	if _, err := exec.LookPath("iperf3"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("iperf3 is not installed: CI must run this test (bash .ci/install-deps)")
-		}
-		t.Skip("iperf3 is not installed (apt-get install iperf3)")
-	}
+	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 	dir := t.TempDir()
 	minMbps := 1e9 // no loopback reaches this: one miss per step
 	req := Request{

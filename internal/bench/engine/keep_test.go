@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/report"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
 // nanMeter is a power meter whose step figures are not numbers, as an
@@ -38,12 +38,7 @@ func localEnv() Env {
 
 func requireIperf3(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("iperf3"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("iperf3 is not installed: CI must run this test (bash .ci/install-deps)")
-		}
-		t.Skip("iperf3 is not installed (apt-get install iperf3)")
-	}
+	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 }
 
 // A finished run whose figures JSON cannot hold is still archived and

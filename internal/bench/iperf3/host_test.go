@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
 // testHost is a minimal local command.Runner for these tests: sh -c in its own
@@ -172,9 +173,7 @@ func waitGone(pid int, d time.Duration) bool {
 
 func needIperf3(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("iperf3"); err != nil {
-		t.Skip("iperf3 not installed")
-	}
+	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 }
 
 func (h *testHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {

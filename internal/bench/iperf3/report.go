@@ -19,6 +19,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
 
 // Report is the part of iperf3's JSON output (-J) the benchmark uses.
@@ -244,11 +246,20 @@ func Parse(data []byte) (*Report, error) {
 	if at < 0 {
 		return nil, parseText(string(text))
 	}
-	var r Report
-	if err := json.NewDecoder(bytes.NewReader(text[at:])).Decode(&r); err != nil {
+	// The "error" key is read raw (this field hides Report.Error, one
+	// level deeper): its presence is the failure, whatever it holds.
+	var doc struct {
+		Report
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(text[at:])).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("iperf3 JSON report is malformed or truncated (was iperf3 killed?): %w", err)
 	}
-	if r.Error != "" {
+	r := doc.Report
+	if doc.Error != nil {
+		if err := json.Unmarshal(doc.Error, &r.Error); err != nil || strings.TrimSpace(r.Error) == "" {
+			return nil, &Error{Msg: "failed without a message (\"error\": " + firstLine(string(doc.Error)) + ")", Kind: KindOther}
+		}
 		return nil, &Error{Msg: firstLine(r.Error), Kind: classify(r.Error)} // capped: device output
 	}
 	if r.End.SumSent == nil && r.End.SumReceived == nil && r.End.Sum == nil {
@@ -257,7 +268,54 @@ func Parse(data []byte) (*Report, error) {
 	if err := r.checkTotals(); err != nil {
 		return nil, err
 	}
+	if err := r.checkRates(); err != nil {
+		return nil, err
+	}
 	return &r, nil
+}
+
+// receiverSlack is how far the receiver's rate of a reliable transport
+// (TCP, SCTP) may exceed its sender's. The receiver cannot get more than
+// was sent, but the two ends count apart: bytes in flight when the -O
+// warm-up ends reach the receiver's total and not the sender's, and each
+// end divides by its own time. The real reports in testdata differ by at
+// most 0.06 %.
+const receiverSlack = 1.05
+
+// checkRates refuses figures iperf3 does not print, so that they never
+// reach a result, a threshold or a chart: a rate that is negative or not
+// finite (JSON has no NaN, but a number can be negative, and a UDP goodput
+// derived from end.sum can overflow), and, for TCP and SCTP, a receiver
+// that got more than the sender sent.
+func (r *Report) checkRates() error {
+	s := r.Result()
+	for _, f := range []struct {
+		name string
+		mbps float64
+	}{
+		{"sender", s.SenderMbps}, {"receiver", s.ReceiverMbps},
+		{"reverse sender", s.ReverseSenderMbps}, {"reverse receiver", s.ReverseReceiverMbps},
+	} {
+		if !(f.mbps >= 0) || math.IsInf(f.mbps, 0) {
+			return fmt.Errorf("iperf3 report: the %s rate is %v bit/s, which is not a rate", f.name, f.mbps*bitsPerMbit)
+		}
+	}
+	if s.Protocol != bench.TCP && s.Protocol != SCTP {
+		return nil
+	}
+	for _, h := range []struct {
+		half      string
+		sent, got float64
+	}{
+		{"", s.SenderMbps, s.ReceiverMbps},
+		{" (reverse half)", s.ReverseSenderMbps, s.ReverseReceiverMbps},
+	} {
+		if h.got > h.sent*receiverSlack {
+			return fmt.Errorf("iperf3 %s report%s: the receiver got %.6g Mbit/s but the sender sent %.6g Mbit/s: the totals contradict each other",
+				strings.ToUpper(string(s.Protocol)), h.half, h.got, h.sent)
+		}
+	}
+	return nil
 }
 
 // Protocols iperf3 reports in start.test_start.protocol.

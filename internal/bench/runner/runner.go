@@ -190,8 +190,7 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 	}
 
 	// Samplers live for the whole run; each step reads its own window.
-	// Their first reading takes a second (a /proc/stat delta), so they
-	// start while the hosts are checked.
+	// They start while the hosts are checked.
 	sampleCtx, stopSampling := context.WithCancel(ctx)
 	defer stopSampling()
 	samplers := make([]*cpu.Sampler, len(env.DUTs))
@@ -214,21 +213,6 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 		return nil, err
 	}
 	run.Iperf3Version = run.Hosts[0].Iperf3Version
-	// The samplers' first reading is checked after the first step, so
-	// that its second of waiting overlaps the step's warm-up.
-	samplersChecked := false
-	checkSamplers := func() error {
-		if samplersChecked {
-			return nil
-		}
-		samplersChecked = true
-		for range env.DUTs {
-			if err := <-samplerErrs; err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	var idle float64
 	if env.Power != nil {
 		env.logf("power: measuring the idle baseline")
@@ -240,6 +224,18 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 		}
 	}
 
+	// Every sampler has taken its first sample before the first step
+	// starts (a Source's Start returns once it has): the readings then
+	// cover every step's window from its first instant, so each window
+	// gets at least the reading whose period spans it (cpu.Sampler).
+	// That first sample is the session's first output, not a second's
+	// wait: a /proc/stat delta is taken against it.
+	for range env.DUTs {
+		if err := <-samplerErrs; err != nil {
+			return nil, err
+		}
+	}
+
 	steps := plan.Steps()
 	for _, step := range steps {
 		env.logf("step %d/%d: %s, mss %s, repeat %d: %d pair(s) for %s (+%s warm-up)",
@@ -248,9 +244,6 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 		if err != nil {
 			run.Finished = env.now().UTC()
 			return run, fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
-		}
-		if err := checkSamplers(); err != nil {
-			return run, err
 		}
 		run.Steps = append(run.Steps, *res)
 		env.logf("step %d/%d done: %s", step.Index+1, len(steps), stepSummary(*res))

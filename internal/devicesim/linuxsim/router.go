@@ -8,7 +8,9 @@
 // handful of tools the driver uses as builtins (ip, sysctl, nft, hostname,
 // uname, nproc, grep, echo, command, sh). The snapshot script is recognised
 // by its "##facts" section, whose hardware probes are answered directly; the
-// rest of it runs through the interpreter like any command. The apply
+// rest of it runs through the interpreter like any command. The CPU
+// sampling loop (`while :; do grep '^cpu' /proc/stat; echo END; sleep 1;
+// done`) streams in real time until the client goes away (loop.go). The apply
 // script (`sh -e -x -s`) runs line by line with sh's -e and -x semantics and
 // the real tools' error messages and exit statuses.
 //
@@ -184,8 +186,16 @@ func (r *Router) addInterface(spec Interface) error {
 }
 
 // Exec implements devicesim.Handler. A whole exec runs under the router's
-// lock, so a concurrent snapshot never sees half an apply script.
+// lock, so a concurrent snapshot never sees half an apply script; the one
+// exception is a sampling loop (loop.go), which runs until the client
+// goes away and takes the lock for each command it runs.
 func (r *Router) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if inner, marker, echo, ok := groupCommand(cmd); ok {
+		return r.execGroup(inner, marker, echo, stdin, stdout, stderr) // group.go
+	}
+	if body, ok := loopBody(cmd); ok {
+		return r.loop(body, stdout, stderr, nil) // locks for each command (loop.go)
+	}
 	var in []byte
 	if readsStdin(cmd) {
 		// Read before locking: a slow client must not stall other execs.

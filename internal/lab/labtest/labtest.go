@@ -4,25 +4,20 @@ package labtest
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
-// RequireRoot skips the test when not root, unless CI is set, where it fails.
+// RequireRoot skips the test when not root, unless CI is set, where it
+// fails (testenv.RequireRoot).
 func RequireRoot(t testing.TB) {
 	t.Helper()
-	if os.Geteuid() == 0 {
-		return
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("real-lab tier needs root, and CI must run it: run the tests as root (network namespaces, sshd)")
-	}
-	t.Skip("real-lab tier skipped: needs root (network namespaces, sshd); run the tests as root to include it")
+	testenv.RequireRoot(t, "the real-lab tier (network namespaces, sshd)")
 }
 
 // Start brings up s (60s timeout), registers Down as cleanup and, in that

@@ -21,7 +21,7 @@ import (
 //	tick N        prints "tick 1" ... "tick N", one line every 100ms; a signal
 //	              or hang-up ends it like sleep
 //	spew N        prints N bytes (lines of 63 "x") as fast as the client
-//	              accepts them
+//	              accepts them; a signal or hang-up ends it like sleep
 //
 // Anything else prints "command not found" to stderr and exits 127.
 func DefaultHandler(cmd string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan ssh.Signal) int {
@@ -78,6 +78,14 @@ func DefaultHandler(cmd string, stdin io.Reader, stdout, stderr io.Writer, signa
 		}
 		block := []byte(strings.Repeat(strings.Repeat("x", 63)+"\n", 512))
 		for n > 0 {
+			select {
+			case sig, ok := <-signals:
+				if !ok {
+					return 128 + 1
+				}
+				return 128 + signalNumber(sig)
+			default:
+			}
 			chunk := block[:min(n, len(block))]
 			if _, err := stdout.Write(chunk); err != nil {
 				return 1

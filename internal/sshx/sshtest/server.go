@@ -7,11 +7,13 @@
 package sshtest
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"strconv"
@@ -22,6 +24,8 @@ import (
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/internal/groupsh"
 )
 
 // Handler runs one exec request. stdin is the channel's input (EOF when the
@@ -54,6 +58,17 @@ type Exec struct {
 	ClientClosed bool // the client closed the channel before the handler returned
 	Done         bool // the handler returned
 	Exit         int
+
+	// Group: sshx sent the command wrapped in its POSIX process-group
+	// script (groupsh.Script, for a device whose dialect has a POSIX
+	// shell); Cmd is the command inside, which is what the handler ran.
+	Group bool
+	// GroupKilled: a Group command's stdin ended while it ran, which is
+	// how the client kills it (the script's watcher kills the group).
+	GroupKilled bool
+	// NotRun: a Group command's stdin ended before all its input bytes
+	// arrived; the handler never ran (Exit is groupsh.NotRunStatus).
+	NotRun bool
 }
 
 // Server is a running test SSH server.
@@ -351,10 +366,18 @@ func (s *Server) session(nch ssh.NewChannel) {
 			}
 			req.Reply(true, nil)
 			rec = &Exec{Cmd: p.Command}
+			cmd, stdinLen, group := groupsh.Parse(p.Command)
+			if group {
+				rec.Cmd, rec.Group = cmd, true
+			}
 			s.mu.Lock()
 			s.execs = append(s.execs, rec)
 			s.mu.Unlock()
-			go s.runExec(ch, rec, signals)
+			if group {
+				go s.runGroup(ch, rec, stdinLen, signals)
+			} else {
+				go s.runExec(ch, ch, rec, signals)
+			}
 		case "signal":
 			var p struct{ Signal string }
 			if ssh.Unmarshal(req.Payload, &p) != nil {
@@ -390,14 +413,95 @@ func (s *Server) session(nch ssh.NewChannel) {
 	ch.Close()
 }
 
-func (s *Server) runExec(ch ssh.Channel, rec *Exec, signals <-chan ssh.Signal) {
-	code := s.handler(rec.Cmd, ch, ch, ch.Stderr(), signals)
+func (s *Server) runExec(ch ssh.Channel, stdin io.Reader, rec *Exec, signals <-chan ssh.Signal) {
+	code := s.handler(rec.Cmd, stdin, ch, ch.Stderr(), signals)
+	s.exit(ch, rec, code)
+}
+
+// exit reports the end of rec: its exit status, or, for a group that was
+// killed, the signal (as sshd reports a process that SIGKILL ended).
+func (s *Server) exit(ch ssh.Channel, rec *Exec, code int) {
 	s.mu.Lock()
 	rec.Done, rec.Exit = true, code
+	killed := rec.GroupKilled
 	s.mu.Unlock()
 	_ = ch.CloseWrite()
-	_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(code)}))
+	if killed {
+		_, _ = ch.SendRequest("exit-signal", false, ssh.Marshal(struct {
+			Signal     string
+			CoreDumped bool
+			Error      string
+			Lang       string
+		}{Signal: "KILL"}))
+	} else {
+		_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(code)}))
+	}
 	ch.Close()
+}
+
+// runGroup runs a command that sshx sent wrapped in its POSIX process-group
+// script (groupsh.Script) the way the script runs it: the handler gets
+// exactly stdinLen bytes as its stdin, and does not run at all if the
+// channel's stdin ends before they arrived (groupsh.NotRunStatus); once it
+// runs, the end of the channel's stdin is the group being killed, which the
+// handler sees as SIGKILL on its signals channel (Exec.GroupKilled).
+func (s *Server) runGroup(ch ssh.Channel, rec *Exec, stdinLen int, signals <-chan ssh.Signal) {
+	in := make([]byte, stdinLen)
+	if _, err := io.ReadFull(ch, in); err != nil {
+		s.mu.Lock()
+		rec.NotRun = true
+		s.mu.Unlock()
+		fmt.Fprintln(ch.Stderr(), groupsh.NotRunMessage)
+		s.exit(ch, rec, groupsh.NotRunStatus)
+		return
+	}
+	stdinEnded := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, ch)
+		close(stdinEnded)
+	}()
+	hsig := make(chan ssh.Signal, 16)
+	go func() {
+		ended := stdinEnded
+		for {
+			select {
+			case sig, ok := <-signals:
+				if !ok { // hang-up; the channel's stdin ends with it
+					if ended != nil {
+						<-ended
+						s.groupKilled(rec, hsig)
+					}
+					close(hsig)
+					return
+				}
+				select {
+				case hsig <- sig:
+				default:
+				}
+			case <-ended:
+				ended = nil
+				s.groupKilled(rec, hsig)
+			}
+		}
+	}()
+	s.runExec(ch, bytes.NewReader(in), rec, hsig)
+}
+
+// groupKilled is the watcher of groupsh.Script killing the group: only
+// while the command runs.
+func (s *Server) groupKilled(rec *Exec, hsig chan<- ssh.Signal) {
+	s.mu.Lock()
+	running := !rec.Done
+	if running {
+		rec.GroupKilled = true
+	}
+	s.mu.Unlock()
+	if running {
+		select {
+		case hsig <- ssh.SIGKILL:
+		default:
+		}
+	}
 }
 
 // directTCPIP serves a port-forwarding channel (RFC 4254 7.2), which is how

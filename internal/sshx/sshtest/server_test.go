@@ -3,12 +3,15 @@ package sshtest
 import (
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/internal/groupsh"
 )
 
 func dial(t *testing.T, s *Server, addr string, via *ssh.Client) (*ssh.Client, error) {
@@ -167,5 +170,72 @@ func TestTickAndSpew(t *testing.T) {
 	var ee *ssh.ExitError
 	if err := sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 137 {
 		t.Fatalf("tick after KILL: %v", err)
+	}
+}
+
+// A command that sshx sends inside its POSIX process-group script runs as
+// the script runs it: the handler sees the command inside and exactly the
+// announced stdin bytes; stdin cut short runs nothing; the end of stdin
+// while it runs kills it, without any signal request.
+func TestGroupScript(t *testing.T) {
+	s := New(t, Options{User: "u", Password: "pw"})
+	c, err := dial(t, s, s.Addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := func(cmd string, stdinLen int) (*ssh.Session, io.WriteCloser, *bytes.Buffer, *bytes.Buffer) {
+		t.Helper()
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sess.Close() })
+		stdin, err := sess.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		sess.Stdout, sess.Stderr = &out, &errb
+		if err := sess.Start(groupsh.Script(cmd, stdinLen)); err != nil {
+			t.Fatal(err)
+		}
+		return sess, stdin, &out, &errb
+	}
+	var ee *ssh.ExitError
+
+	// The input, then stdin stays open: cat ends after exactly those bytes.
+	sess, stdin, out, _ := start("cat", 7)
+	if _, err := io.WriteString(stdin, "payload"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Wait(); err != nil || out.String() != "payload" {
+		t.Fatalf("cat: %q, %v", out, err)
+	}
+	if e, _ := s.WaitExec("cat", time.Second, nil); !e.Group || e.GroupKilled || e.NotRun || e.Exit != 0 {
+		t.Fatalf("recorded %+v", e)
+	}
+
+	// Cut short: nothing runs.
+	sess, stdin, out, errb := start("echo ran", 7)
+	io.WriteString(stdin, "pay")
+	stdin.Close()
+	if err := sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != groupsh.NotRunStatus || out.Len() != 0 || !strings.Contains(errb.String(), groupsh.NotRunMessage) {
+		t.Fatalf("cut short: %q %q %v", out, errb, err)
+	}
+	if e, _ := s.WaitExec("echo ran", time.Second, nil); !e.NotRun || e.Exit != groupsh.NotRunStatus {
+		t.Fatalf("recorded %+v", e)
+	}
+
+	// The end of stdin while it runs kills it.
+	sess, stdin, _, _ = start("sleep 30", 0)
+	if _, ok := s.WaitExec("sleep 30", 2*time.Second, func(Exec) bool { return true }); !ok {
+		t.Fatal("exec not recorded")
+	}
+	stdin.Close()
+	if err := sess.Wait(); !errors.As(err, &ee) || ee.Signal() != "KILL" || ee.ExitStatus() != 137 {
+		t.Fatalf("sleep after EOF: %v, want killed by SIGKILL", err)
+	}
+	if e, _ := s.WaitExec("sleep 30", time.Second, nil); !e.GroupKilled || len(e.Signals) != 0 {
+		t.Fatalf("recorded %+v", e)
 	}
 }

@@ -1,0 +1,228 @@
+package linuxsim
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/drivers"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/sshtest"
+)
+
+// hangUpWriter takes n writes, then fails as a closed SSH channel does.
+type hangUpWriter struct {
+	mu     sync.Mutex
+	n      int
+	writes []time.Time
+	buf    bytes.Buffer
+}
+
+func (w *hangUpWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.writes) >= w.n {
+		return 0, errors.New("EOF")
+	}
+	w.writes = append(w.writes, time.Now())
+	return w.buf.Write(p)
+}
+
+// The CPU probe's loop streams a /proc/stat block, END, every interval in
+// real time, and ends at the first write after the client went away.
+func TestSamplingLoopStreamsUntilHangUp(t *testing.T) {
+	r := New(Options{CPUs: 2})
+	out := &hangUpWriter{n: 6} // three blocks and their END lines
+	var errb bytes.Buffer
+	done := make(chan int, 1)
+	start := time.Now()
+	go func() { done <- r.Exec(linux.ProcStatCommand(100*time.Millisecond), nil, out, &errb) }()
+
+	// The router answers other commands while the loop sleeps.
+	time.Sleep(30 * time.Millisecond)
+	if got, _, code := exec(r, "hostname", ""); code != 0 || got != "sim-r\n" {
+		t.Errorf("hostname during the loop: %q, %d", got, code)
+	}
+
+	var code int
+	select {
+	case code = <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the loop did not end after its writes failed")
+	}
+	if code != sigpipeStatus || errb.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want %d (SIGPIPE)", code, errb.String(), sigpipeStatus)
+	}
+	blocks := strings.Split(strings.TrimSuffix(out.buf.String(), "END\n"), "END\n")
+	if len(blocks) != 3 {
+		t.Fatalf("blocks %q", out.buf.String())
+	}
+	for _, b := range blocks {
+		if _, err := linux.ParseProcStat(b); err != nil {
+			t.Errorf("block %q: %v", b, err)
+		}
+	}
+	// Blocks 1 and 2, and 2 and 3, are one sleep apart; the loop ended at
+	// the fourth block's write, after a third sleep.
+	if gap := out.writes[2].Sub(out.writes[0]); gap < 90*time.Millisecond || gap > 600*time.Millisecond {
+		t.Errorf("blocks %s apart, want about 100ms", gap)
+	}
+	if d := time.Since(start); d < 290*time.Millisecond {
+		t.Errorf("loop ended after %s, before its third sleep", d)
+	}
+}
+
+func TestSamplingLoopRefused(t *testing.T) {
+	r := New(Options{})
+	for _, c := range []struct{ cmd, stderr string }{
+		{"while :; do echo x; done", "a loop must sleep and print"},
+		{"while :; do sleep 1; done", "a loop must sleep and print"},
+		{"while :; do echo x; sleep -1; done", "sleep: invalid time interval '-1'"},
+		{"while :; do echo x; sleep 1 2; done", "only `sleep N`"},
+		{"while :; do if true; then echo; fi; sleep 1; done", "no compound commands"},
+	} {
+		_, stderr, code := exec(r, c.cmd, "")
+		if code != 2 || !strings.Contains(stderr, c.stderr) {
+			t.Errorf("%s: exit %d stderr %q, want 2 and %q", c.cmd, code, stderr, c.stderr)
+		}
+	}
+}
+
+// groupWrapped is cmd inside the process-group wrapper with which the SSH
+// transport starts a long-running command on a POSIX device
+// (internal/sshx, posix.go).
+func groupWrapped(cmd string) string {
+	return "exec 3<&0 </dev/null; { read -r _ <&3; kill -9 -$$; } >/dev/null 2>&1 & echo routerlab-pgid:$$; exec sh -c " + shell.Quote(cmd) + " 3<&-"
+}
+
+// Inside the process-group wrapper, the loop prints the group's id first
+// and is killed at once, mid-sleep, when the session's stdin ends.
+func TestSamplingLoopInProcessGroup(t *testing.T) {
+	r := New(Options{})
+	stdinR, stdinW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- r.Exec(groupWrapped(linux.ProcStatCommand(time.Second)), stdinR, outW, io.Discard)
+		outW.Close()
+	}()
+	br := bufio.NewReader(outR)
+	first, _ := br.ReadString('\n')
+	if !regexp.MustCompile(`^routerlab-pgid:[0-9]+\n$`).MatchString(first) {
+		t.Fatalf("first line %q, want the process group id", first)
+	}
+	var block strings.Builder
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading the first block: %v", err)
+		}
+		if line == "END\n" {
+			break
+		}
+		block.WriteString(line)
+	}
+	if _, err := linux.ParseProcStat(block.String()); err != nil {
+		t.Fatalf("block %q: %v", block.String(), err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, br) }()
+	killedAt := time.Now()
+	stdinW.Close() // the watcher's read returns: the group is killed
+	select {
+	case code := <-done:
+		if code != sigkillStatus {
+			t.Errorf("exit %d, want %d (SIGKILL)", code, sigkillStatus)
+		}
+		if d := time.Since(killedAt); d > 500*time.Millisecond {
+			t.Errorf("the loop ended %s after the kill, not at once", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the loop was not killed when its stdin ended")
+	}
+
+	// Any other command runs inside the wrapper too.
+	out, _, code := exec(r, groupWrapped("hostname"), "")
+	if code != 0 || !regexp.MustCompile(`^routerlab-pgid:[0-9]+\nsim-r\n$`).MatchString(out) {
+		t.Errorf("hostname in a group: %q, %d", out, code)
+	}
+}
+
+// Over SSH with the Linux dialect (a POSIX shell: the transport starts the
+// loop in its process-group wrapper), the Linux driver's CPU probe on the
+// engine's Source yields a reading about every interval (the simulated
+// router is 10 % busy), and the loop ends on the device when the Source's
+// context ends.
+func TestSamplingLoopOverSSH(t *testing.T) {
+	r := New(Options{})
+	dev := devicesim.New(t, r, devicesim.Options{})
+	c := sshx.NewClient("sim-r", sshx.Config{Endpoint: dev.Endpoint(), Dialect: drivers.Dialect(device.Linux)}, nil)
+	t.Cleanup(func() { c.Close() })
+	s := &sim{r: r, dev: dev, client: c, drv: linux.New(c)}
+	ctx, cancel := context.WithCancel(ctxT(t))
+	src := cpu.NewSource(s.client, s.drv.CPUProbe(), 200*time.Millisecond)
+	ch, err := src.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []cpu.Reading
+	for r := range ch {
+		got = append(got, r)
+		if len(got) == 3 {
+			break
+		}
+	}
+	// Other commands get through while the loop runs.
+	s.snapshot(t)
+	cancel()
+	for range ch {
+	}
+	if len(got) != 3 {
+		t.Fatalf("readings %+v", got)
+	}
+	for _, r := range got {
+		if r.Percent != 10 || len(r.Cores) != 2 || r.Since.IsZero() {
+			t.Errorf("reading %+v, want 10 %% on 2 cores", r)
+		}
+	}
+	loop := func(e sshtest.Exec) bool {
+		cmd := e.Cmd
+		if inner, _, _, ok := groupCommand(cmd); ok {
+			cmd = inner
+		}
+		return cmd == linux.ProcStatCommand(200*time.Millisecond)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		i := slices.IndexFunc(s.dev.Execs(), loop)
+		if i < 0 {
+			t.Fatalf("no sampling loop among %q", s.dev.Commands())
+		}
+		e := s.dev.Execs()[i]
+		if e.Done {
+			if e.Exit != sigkillStatus {
+				t.Errorf("the loop exited %d, want %d: killed by the end of its stdin", e.Exit, sigkillStatus)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop still runs on the device 2s after the client ended it: %+v", e)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := src.Err(); err != nil {
+		t.Errorf("Err() = %v", err)
+	}
+}

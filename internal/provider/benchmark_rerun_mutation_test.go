@@ -1,0 +1,185 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
+)
+
+// planWarnings serves the provider and keeps the warnings its plans
+// return, which terraform-plugin-testing does not show to a test.
+type planWarnings struct {
+	mu       sync.Mutex
+	warnings []string // "summary: detail"
+}
+
+func (w *planWarnings) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	serve := providerserver.NewProtocol6WithError(New("test")())
+	return map[string]func() (tfprotov6.ProviderServer, error){"routerlab": func() (tfprotov6.ProviderServer, error) {
+		s, err := serve()
+		if err != nil {
+			return nil, err
+		}
+		return &warningServer{ProviderServer: s, w: w}, nil
+	}}
+}
+
+func (w *planWarnings) all() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.warnings...)
+}
+
+type warningServer struct {
+	tfprotov6.ProviderServer
+	w *planWarnings
+}
+
+func (s *warningServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+				s.w.mu.Lock()
+				s.w.warnings = append(s.w.warnings, d.Summary+": "+d.Detail)
+				s.w.mu.Unlock()
+			}
+		}
+	}
+	return resp, err
+}
+
+// A benchmark run remembers the running configuration of each DUT
+// (duts[].config_sha256). When someone changes a DUT by hand afterwards,
+// the next plan replaces the run, with a warning naming the DUT and the
+// run; while nothing changed, the plan is empty.
+//
+// The DUT is a simulated Linux router (its CPU sampled over SSH by the
+// real driver's /proc/stat loop, which the simulator streams); the pair
+// runs iperf3 on this machine over loopback.
+func TestAccBenchmark_simDUTConfigChangeReruns(t *testing.T) {
+	requireAcc(t)
+	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
+	sim := newSimTarget(t)
+	warnings := &planWarnings{}
+	const addr = "routerlab_benchmark_run.sim"
+	cfg := sim.provider() + `
+resource "routerlab_benchmark_run" "sim" {
+  pairs            = [{ name = "lo", client = "local", server = "local", target = "127.0.0.1", port = 5597 }]
+  dut              = ["r"]
+  duration_seconds = 1
+  omit_seconds     = 0
+}
+`
+	result := func(attr string) tfjsonpath.Path { return tfjsonpath.New("results").AtSliceIndex(0).AtMapKey(attr) }
+	// Loopback moves gigabits; a figure of 0, or one in bits rather than
+	// Mbit/s, is a bug.
+	plausibleMbps := knownvalue.Float64Func(func(v float64) error {
+		if !(v >= 100 && v <= 1e6) {
+			return fmt.Errorf("%v Mbit/s over loopback is not plausible", v)
+		}
+		return nil
+	})
+	sha := tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("config_sha256")
+	var firstID, firstSHA string
+	rerun := regexp.MustCompile(`^Benchmark will re-run: The running configuration of DUT "r" changed since run (\S+);`)
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: warnings.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("results"), knownvalue.ListSizeExact(1)),
+					statecheck.ExpectKnownValue(addr, result("sender_mbps"), plausibleMbps),
+					statecheck.ExpectKnownValue(addr, result("receiver_mbps"), plausibleMbps),
+					// The simulated router is 10 % busy.
+					statecheck.ExpectKnownValue(addr, result("cpu").AtSliceIndex(0).AtMapKey("device"), knownvalue.StringExact("r")),
+					statecheck.ExpectKnownValue(addr, result("cpu").AtSliceIndex(0).AtMapKey("avg_percent"), knownvalue.Float64Exact(10)),
+					statecheck.ExpectKnownValue(addr, sha, knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+				},
+				Check: func(s *terraform.State) error {
+					res := s.RootModule().Resources[addr].Primary
+					firstID, firstSHA = res.ID, res.Attributes["duts.0.config_sha256"]
+					return senderReceiverConsistent(res.Attributes)
+				},
+				// Nothing changed on the DUT: no re-run.
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				// Someone at the router's console changes an MTU.
+				PreConfig: func() {
+					if w := warnings.all(); len(w) != 0 {
+						t.Errorf("warnings before the DUT changed: %q", w)
+					}
+					sim.setMTU(t, "eth1", 1400)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("duts")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, result("sender_mbps"), plausibleMbps),
+					statecheck.ExpectKnownValue(addr, result("receiver_mbps"), plausibleMbps),
+				},
+				Check: func(s *terraform.State) error {
+					res := s.RootModule().Resources[addr].Primary
+					if res.ID == firstID {
+						return fmt.Errorf("run id %s unchanged: the benchmark did not re-run", res.ID)
+					}
+					if got := res.Attributes["duts.0.config_sha256"]; got == firstSHA || got == "" {
+						return fmt.Errorf("config_sha256 %q after the MTU change, was %q", got, firstSHA)
+					}
+					var found []string
+					for _, w := range warnings.all() {
+						if m := rerun.FindStringSubmatch(w); m != nil && m[1] == firstID {
+							found = append(found, w)
+						}
+					}
+					if len(found) == 0 {
+						return fmt.Errorf("no re-run warning naming DUT r and run %s; warnings: %q", firstID, warnings.all())
+					}
+					return senderReceiverConsistent(res.Attributes)
+				},
+			},
+		},
+	})
+}
+
+// senderReceiverConsistent checks the first result's receiver against its
+// sender: TCP cannot deliver more than was sent (5 % slack, see
+// iperf3.receiverSlack), and they are distinct figures.
+func senderReceiverConsistent(attrs map[string]string) error {
+	var sender, receiver float64
+	if _, err := fmt.Sscan(attrs["results.0.sender_mbps"], &sender); err != nil {
+		return fmt.Errorf("sender_mbps %q: %w", attrs["results.0.sender_mbps"], err)
+	}
+	if _, err := fmt.Sscan(attrs["results.0.receiver_mbps"], &receiver); err != nil {
+		return fmt.Errorf("receiver_mbps %q: %w", attrs["results.0.receiver_mbps"], err)
+	}
+	if receiver > sender*1.05 || receiver < sender*0.5 {
+		return fmt.Errorf("receiver %.1f Mbit/s against sender %.1f Mbit/s", receiver, sender)
+	}
+	if !strings.Contains(attrs["results.0.direction"], "upload") {
+		return fmt.Errorf("direction %q", attrs["results.0.direction"])
+	}
+	return nil
+}
