@@ -46,20 +46,41 @@ type Pair struct {
 
 // Plan is everything a benchmark run needs to know.
 type Plan struct {
-	Pairs           []Pair
-	DUTs            []string      // devices whose CPU is sampled
-	Duration        time.Duration // iperf3 -t
-	Omit            time.Duration // iperf3 -O: warm-up left out of results and CPU sampling
-	Protocol        Protocol
-	UDPBitrate      string      // iperf3 -b for UDP, e.g. "1G"
-	MSS             []int       // sweep; 0 = the default MSS (no -M)
+	Pairs      []Pair
+	DUTs       []string      // devices whose CPU is sampled
+	Duration   time.Duration // iperf3 -t
+	Omit       time.Duration // iperf3 -O: warm-up left out of results and CPU sampling
+	Protocol   Protocol
+	UDPBitrate string // iperf3 -b for UDP, e.g. "1G"
+	MSS        []int  // sweep; 0 = the default MSS (no -M)
+	// Lengths sweeps iperf3 -l, the size of each write (TCP) or datagram
+	// payload (UDP), as seed 003 sweeps iperf -l 64 … 1460; 0 = iperf3's
+	// default (128 KiB for TCP, the path MTU for UDP).
+	Lengths         []int
 	Directions      []Direction // sweep
 	ParallelStreams int         // iperf3 -P; 0 or 1 = one stream
 	Repeat          int         // repetitions of every step; 0 = 1
 	// LinkMbps and Encapsulation feed the theoretical line rate.
 	LinkMbps      float64
 	Encapsulation Encapsulation
+	// Role says what the run is for: RoleMeasurement (default) or
+	// RoleBaseline, the same hosts without the router (seed 003's
+	// "Direct Connection"), which other runs are compared with.
+	Role Role
 }
+
+// Role of a run.
+type Role string
+
+// The roles a run may have.
+const (
+	RoleMeasurement Role = "measurement"
+	RoleBaseline    Role = "baseline"
+)
+
+// MaxLength is the largest iperf3 -l routerlab accepts: 64 KiB, a UDP
+// datagram's limit, and far past where a TCP write size still matters.
+const MaxLength = 64 << 10
 
 // Encapsulation describes what wraps the TCP segments on the measured path,
 // for the theoretical goodput (see internal/bench/linerate).
@@ -77,20 +98,26 @@ type Encapsulation struct {
 	OpenVPNCipher string // e.g. "AES-256-GCM"
 }
 
-// Step is one measured moment: every pair at one MSS and direction.
+// Step is one measured moment: every pair at one MSS, length and
+// direction.
 type Step struct {
 	Index     int // 0-based position in the run
 	MSS       int // 0 = default
+	Length    int // iperf3 -l; 0 = default
 	Direction Direction
 	Repeat    int // 0-based repetition
 }
 
 // Steps expands a plan in the order a benchmarker reads the table: for each
-// MSS, each direction, each repetition.
+// MSS, each length, each direction, each repetition.
 func (p Plan) Steps() []Step {
 	mss := p.MSS
 	if len(mss) == 0 {
 		mss = []int{0}
+	}
+	lengths := p.Lengths
+	if len(lengths) == 0 {
+		lengths = []int{0}
 	}
 	dirs := p.Directions
 	if len(dirs) == 0 {
@@ -99,9 +126,11 @@ func (p Plan) Steps() []Step {
 	repeat := max(p.Repeat, 1)
 	var steps []Step
 	for _, m := range mss {
-		for _, d := range dirs {
-			for r := 0; r < repeat; r++ {
-				steps = append(steps, Step{Index: len(steps), MSS: m, Direction: d, Repeat: r})
+		for _, l := range lengths {
+			for _, d := range dirs {
+				for r := 0; r < repeat; r++ {
+					steps = append(steps, Step{Index: len(steps), MSS: m, Length: l, Direction: d, Repeat: r})
+				}
 			}
 		}
 	}
@@ -127,6 +156,12 @@ type PairResult struct {
 	// the plan's encapsulation; LineRatePercent the receiver's share of it.
 	LineRateMbps    float64
 	LineRatePercent float64
+
+	// BaselineMbps is what the baseline run measured at the same MSS,
+	// length and direction (0 without a baseline or a matching step);
+	// BaselinePercent the receiver's share of it.
+	BaselineMbps    float64
+	BaselinePercent float64
 }
 
 // CPUStats summarises one DUT's CPU samples inside the measured window.
@@ -169,6 +204,9 @@ type DUTInfo struct {
 	Model        string
 	Firmware     string
 	ConfigSHA256 string
+	// SamplerCPUPercent is what the CPU sampler itself cost the DUT, in
+	// percent of one core, over the run; -1 when the platform cannot tell.
+	SamplerCPUPercent float64
 }
 
 // HostInfo records an iperf3 endpoint.
@@ -189,6 +227,9 @@ type Run struct {
 	Started       time.Time
 	Finished      time.Time
 	Steps         []StepResult
+	// BaselineID names the archived baseline run the steps were compared
+	// with ("" without one).
+	BaselineID string
 }
 
 // DefaultPort is the first iperf3 server port: pair i listens on
@@ -224,6 +265,14 @@ func (p Plan) Normalized() Plan {
 	}
 	if n.Protocol == UDP && n.UDPBitrate == "" {
 		n.UDPBitrate = DefaultUDPBitrate
+	}
+	if n.Role == "" {
+		n.Role = RoleMeasurement
+	}
+	if len(n.Lengths) == 0 {
+		n.Lengths = []int{0}
+	} else {
+		n.Lengths = append([]int(nil), p.Lengths...)
 	}
 	if len(n.MSS) == 0 {
 		n.MSS = []int{0}

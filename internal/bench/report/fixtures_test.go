@@ -329,6 +329,14 @@ func fullRun() bench.Run {
 	s.CPU[1].MaxCorePercent = 30
 	s.CPU[0].Dropped, s.CPU[1].Dropped = 1, 2
 	s.Power = &bench.PowerStats{IdleWatts: 7.4, AvgWatts: 8.25, MaxWatts: 8.5, MbpsPerWatt: 1832.4 / 8.25, Samples: 9}
+	r.Plan.Lengths = []int{64, 1460}
+	r.Plan.Role = bench.RoleBaseline
+	s.Length = 1460
+	s.Pairs[0].BaselineMbps, s.Pairs[0].BaselinePercent = 941.5, 97.5
+	for i := range r.DUTs {
+		r.DUTs[i].SamplerCPUPercent = 0.25 * float64(i+1)
+	}
+	r.BaselineID = "20261101T000000Z-00000000"
 	r.Started = r.Started.UTC()
 	r.Finished = r.Finished.UTC()
 	return r

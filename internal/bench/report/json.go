@@ -31,6 +31,7 @@ type runJSON struct {
 	DUTs          []dutJSON  `json:"duts"`
 	Hosts         []hostJSON `json:"hosts"`
 	Steps         []stepJSON `json:"steps"`
+	BaselineID    string     `json:"baseline_id,omitempty"`
 }
 
 type planJSON struct {
@@ -41,11 +42,13 @@ type planJSON struct {
 	Protocol        string            `json:"protocol"`
 	UDPBitrate      string            `json:"udp_bitrate"`
 	MSS             []int             `json:"mss"`
+	Lengths         []int             `json:"lengths,omitempty"`
 	Directions      []string          `json:"directions"`
 	ParallelStreams int               `json:"parallel_streams"`
 	Repeat          int               `json:"repeat"`
 	LinkMbps        float64           `json:"link_mbps"`
 	Encapsulation   encapsulationJSON `json:"encapsulation"`
+	Role            string            `json:"role,omitempty"`
 }
 
 type pairJSON struct {
@@ -74,6 +77,8 @@ type dutJSON struct {
 	Model        string `json:"model"`
 	Firmware     string `json:"firmware"`
 	ConfigSHA256 string `json:"config_sha256"`
+	// SamplerCPUPercent: absent in runs archived before it was measured.
+	SamplerCPUPercent float64 `json:"sampler_cpu_percent,omitempty"`
 }
 
 type hostJSON struct {
@@ -85,6 +90,7 @@ type hostJSON struct {
 type stepJSON struct {
 	Index             int              `json:"index"`
 	MSS               int              `json:"mss"`
+	Length            int              `json:"length,omitempty"`
 	Direction         string           `json:"direction"`
 	Repeat            int              `json:"repeat"`
 	Started           string           `json:"started"`
@@ -108,6 +114,8 @@ type pairResultJSON struct {
 	ReverseRetransmits  int     `json:"reverse_retransmits"`
 	LineRateMbps        float64 `json:"line_rate_mbps"`
 	LineRatePercent     float64 `json:"line_rate_percent"`
+	BaselineMbps        float64 `json:"baseline_mbps,omitempty"`
+	BaselinePercent     float64 `json:"baseline_percent,omitempty"`
 }
 
 type cpuJSON struct {
@@ -160,6 +168,7 @@ func toJSON(r bench.Run) runJSON {
 		Finished:      timeJSON(r.Finished),
 		Iperf3Version: r.Iperf3Version,
 		Plan:          planToJSON(r.Plan),
+		BaselineID:    r.BaselineID,
 	}
 	v.DUTs = mapSlice(r.DUTs, func(d bench.DUTInfo) dutJSON { return dutJSON(d) })
 	v.Hosts = mapSlice(r.Hosts, func(h bench.HostInfo) hostJSON { return hostJSON(h) })
@@ -175,10 +184,12 @@ func planToJSON(p bench.Plan) planJSON {
 		Protocol:        string(p.Protocol),
 		UDPBitrate:      p.UDPBitrate,
 		MSS:             p.MSS,
+		Lengths:         lengthsJSON(p.Lengths),
 		ParallelStreams: p.ParallelStreams,
 		Repeat:          p.Repeat,
 		LinkMbps:        p.LinkMbps,
 		Encapsulation:   encapsulationJSON(p.Encapsulation),
+		Role:            roleJSON(p.Role),
 	}
 	v.Pairs = mapSlice(p.Pairs, func(pr bench.Pair) pairJSON { return pairJSON(pr) })
 	v.Directions = mapSlice(p.Directions, func(d bench.Direction) string { return string(d) })
@@ -189,6 +200,7 @@ func stepToJSON(s bench.StepResult) stepJSON {
 	v := stepJSON{
 		Index:             s.Index,
 		MSS:               s.MSS,
+		Length:            s.Length,
 		Direction:         string(s.Direction),
 		Repeat:            s.Repeat,
 		Started:           timeJSON(s.Started),
@@ -219,6 +231,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 		Iperf3Version: v.Iperf3Version,
 		Started:       parse("started", v.Started),
 		Finished:      parse("finished", v.Finished),
+		BaselineID:    v.BaselineID,
 		Plan: bench.Plan{
 			DUTs:            v.Plan.DUTs,
 			Duration:        time.Duration(v.Plan.DurationSeconds),
@@ -226,10 +239,12 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			Protocol:        bench.Protocol(v.Plan.Protocol),
 			UDPBitrate:      v.Plan.UDPBitrate,
 			MSS:             v.Plan.MSS,
+			Lengths:         v.Plan.Lengths,
 			ParallelStreams: v.Plan.ParallelStreams,
 			Repeat:          v.Plan.Repeat,
 			LinkMbps:        v.Plan.LinkMbps,
 			Encapsulation:   bench.Encapsulation(v.Plan.Encapsulation),
+			Role:            bench.Role(v.Plan.Role),
 		},
 	}
 	r.Plan.Pairs = mapSlice(v.Plan.Pairs, func(p pairJSON) bench.Pair { return bench.Pair(p) })
@@ -240,7 +255,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 		r.Steps = make([]bench.StepResult, len(v.Steps))
 		for i, s := range v.Steps {
 			st := bench.StepResult{
-				Step:              bench.Step{Index: s.Index, MSS: s.MSS, Direction: bench.Direction(s.Direction), Repeat: s.Repeat},
+				Step:              bench.Step{Index: s.Index, MSS: s.MSS, Length: s.Length, Direction: bench.Direction(s.Direction), Repeat: s.Repeat},
 				TotalReceiverMbps: s.TotalReceiverMbps,
 				Started:           parse(fmt.Sprintf("steps[%d].started", i), s.Started),
 				Finished:          parse(fmt.Sprintf("steps[%d].finished", i), s.Finished),
@@ -268,6 +283,23 @@ func fromJSON(v runJSON) (bench.Run, error) {
 		return bench.Run{}, fmt.Errorf("run JSON %s: %w", v.ID, err)
 	}
 	return r, nil
+}
+
+// lengthsJSON leaves out a length sweep that is only the default, so runs
+// without one read as they did before lengths existed.
+func lengthsJSON(l []int) []int {
+	if len(l) == 1 && l[0] == 0 {
+		return nil
+	}
+	return l
+}
+
+// roleJSON leaves out the default role, for the same reason.
+func roleJSON(r bench.Role) string {
+	if r == bench.RoleMeasurement {
+		return ""
+	}
+	return string(r)
 }
 
 func timeJSON(t time.Time) string {
