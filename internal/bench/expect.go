@@ -14,6 +14,9 @@ type Expect struct {
 	MaxCPUPercent      *float64 // every DUT's average CPU, every step
 	MaxRetransmits     *int     // every pair, every step
 	MinLineRatePercent *float64 // every pair's receiver share of the theoretical goodput
+	// MinPercentOfBaseline: every pair's receiver Mbps as a share of what
+	// the baseline run measured at the same MSS, length and direction.
+	MinPercentOfBaseline *float64
 }
 
 // Miss is one step that did not meet an expectation.
@@ -42,6 +45,14 @@ func (e Expect) Check(r Run) []Miss {
 			}
 			if e.MaxRetransmits != nil && p.Retransmits > *e.MaxRetransmits {
 				add(p.Pair, "max_retransmits", fmt.Sprintf("≤ %d", *e.MaxRetransmits), fmt.Sprintf("%d", p.Retransmits))
+			}
+			if e.MinPercentOfBaseline != nil {
+				switch {
+				case p.BaselineMbps <= 0:
+					add(p.Pair, "min_percent_of_baseline", fmt.Sprintf("≥ %.1f %%", *e.MinPercentOfBaseline), "no baseline step")
+				case p.BaselinePercent < *e.MinPercentOfBaseline:
+					add(p.Pair, "min_percent_of_baseline", fmt.Sprintf("≥ %.1f %% of %.1f Mbps", *e.MinPercentOfBaseline, p.BaselineMbps), fmt.Sprintf("%.1f %%", p.BaselinePercent))
+				}
 			}
 			if e.MinLineRatePercent != nil && p.LineRateMbps > 0 && p.LineRatePercent < *e.MinLineRatePercent {
 				add(p.Pair, "min_line_rate_percent", fmt.Sprintf("≥ %.1f %%", *e.MinLineRatePercent), fmt.Sprintf("%.1f %%", p.LineRatePercent))

@@ -28,6 +28,9 @@ type Request struct {
 	LinkSpeed  string     // e.g. "1gbit"; parsed into Plan.LinkMbps
 	Expect     bench.Expect
 	ArchiveDir string // "" = no archive
+	// Baseline, when set, is the archived run the steps are compared with
+	// (PairResult.BaselinePercent, expect.min_percent_of_baseline).
+	Baseline *bench.Run
 }
 
 // Env is where the run happens: hosts, DUT CPU sources, power meter.
@@ -70,6 +73,13 @@ func Validate(req Request) error {
 		n.Plan.LinkMbps = 1000 // keep checking the rest
 	}
 	errs = append(errs, runner.Validate(n.Plan))
+	needEveryStep := req.Expect.MinPercentOfBaseline != nil
+	switch {
+	case req.Baseline != nil:
+		errs = append(errs, bench.CheckBaseline(n.Plan, *req.Baseline, needEveryStep))
+	case needEveryStep:
+		errs = append(errs, errors.New("expect.min_percent_of_baseline needs a baseline run to compare with (baseline)"))
+	}
 	return errors.Join(errs...)
 }
 
@@ -95,6 +105,9 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 		return Outcome{}, err
 	}
 	run.Name = req.Name
+	if req.Baseline != nil {
+		bench.CompareWithBaseline(run, *req.Baseline)
+	}
 	out, rerr := render(run, req.ArchiveDir)
 	out.Run = run
 	if err == nil {

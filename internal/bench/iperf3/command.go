@@ -41,6 +41,7 @@ type ClientOptions struct {
 	Duration   time.Duration // -t, whole seconds, at least 1s
 	Omit       time.Duration // -O warm-up, whole seconds, may be 0
 	MSS        int           // -M; 0 = the default MSS
+	Length     int           // -l: bytes per write (TCP) or datagram payload (UDP); 0 = iperf3's default
 	Parallel   int           // -P; 0 or 1 = one stream
 	Direction  bench.Direction
 	Protocol   bench.Protocol
@@ -114,6 +115,9 @@ func ClientCommand(o ClientOptions) (string, error) {
 	if o.MSS != 0 && (o.MSS < MinMSS || o.MSS > MaxMSS) {
 		return "", fmt.Errorf("iperf3 MSS %d is out of range %d..%d (0 = default)", o.MSS, MinMSS, MaxMSS)
 	}
+	if o.Length < 0 || o.Length > bench.MaxLength {
+		return "", fmt.Errorf("iperf3 length %d is out of range 1..%d (0 = default)", o.Length, bench.MaxLength)
+	}
 	if o.Parallel < 0 || o.Parallel > MaxParallel {
 		return "", fmt.Errorf("iperf3 parallel streams %d is out of range 0..%d", o.Parallel, MaxParallel)
 	}
@@ -129,6 +133,9 @@ func ClientCommand(o ClientOptions) (string, error) {
 		"-t", strconv.Itoa(secs), "-O", strconv.Itoa(omit)}
 	if o.MSS != 0 {
 		args = append(args, "-M", strconv.Itoa(o.MSS))
+	}
+	if o.Length > 0 {
+		args = append(args, "-l", strconv.Itoa(o.Length))
 	}
 	if o.Parallel > 1 {
 		args = append(args, "-P", strconv.Itoa(o.Parallel))

@@ -342,3 +342,68 @@ func Describe(e bench.Encapsulation) string {
 }
 
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func pppoeBytes(e bench.Encapsulation) int {
+	if e.PPPoE {
+		return PPPoEHeader
+	}
+	return 0
+}
+
+// EthernetMTU is the IP MTU of a plain Ethernet link.
+const EthernetMTU = 1500
+
+// UDPGoodput is the theoretical UDP goodput in Mbit/s of a link of linkMbps
+// carrying datagrams of length bytes of payload (iperf3 -l) wrapped in e.
+// A datagram larger than the path MTU leaves the sender as IP fragments,
+// each with its own IP header and Ethernet framing, so the ceiling drops
+// in steps as the length crosses multiples of the fragment size.
+func UDPGoodput(linkMbps float64, length int, e bench.Encapsulation) (float64, error) {
+	if math.IsNaN(linkMbps) || math.IsInf(linkMbps, 0) || linkMbps <= 0 {
+		return 0, fmt.Errorf("link speed %v Mbit/s is invalid: it must be a positive number", linkMbps)
+	}
+	if length < 1 || length > bench.MaxLength-IPv4Header-UDPHeader {
+		return 0, fmt.Errorf("UDP length %d is out of range 1..%d", length, bench.MaxLength-IPv4Header-UDPHeader)
+	}
+	link := EthernetFraming
+	if e.VLAN {
+		link += VLANTag
+	}
+	mtu := EthernetMTU
+	if e.PPPoE {
+		link += PPPoEHeader
+		mtu -= PPPoEHeader
+	}
+	ipPayload := UDPHeader + length
+	if e.Tunnel != "" {
+		// Fragmentation inside a tunnel depends on where the tunnel
+		// fragments (inner or outer); model only what fits in one packet.
+		inner := IPv4Header + ipPayload
+		t, err := TunnelOverhead(inner, e)
+		if err != nil {
+			return 0, err
+		}
+		wire := inner + link
+		for _, l := range t {
+			wire += l.Bytes
+		}
+		if wire-link > mtu {
+			return 0, fmt.Errorf("UDP length %d does not fit one packet through the %s tunnel (%d bytes > MTU %d): fragmented tunnel traffic is not modelled", length, e.Tunnel, wire-link, mtu)
+		}
+		return linkMbps * float64(length) / float64(wire), nil
+	}
+	// Every fragment but the last carries the largest multiple of 8 bytes
+	// of the IP payload that fits the MTU (RFC 791 fragment offsets).
+	perFragment := (mtu - IPv4Header) / 8 * 8
+	// Short frames are padded to Ethernet's 64-byte minimum (46 bytes of
+	// payload, 42 with an 802.1Q tag).
+	minPayload := 46
+	if e.VLAN {
+		minPayload -= VLANTag
+	}
+	wire := 0
+	for left := ipPayload; left > 0; left -= perFragment {
+		wire += max(IPv4Header+min(left, perFragment)+pppoeBytes(e), minPayload) - pppoeBytes(e) + link
+	}
+	return linkMbps * float64(length) / float64(wire), nil
+}

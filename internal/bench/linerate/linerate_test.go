@@ -468,3 +468,40 @@ func TestLinkMbps(t *testing.T) {
 		}
 	}
 }
+
+func TestUDPGoodput(t *testing.T) {
+	plain := bench.Encapsulation{}
+	cases := []struct {
+		length int
+		want   float64
+	}{
+		// 1472 + 8 UDP + 20 IP = 1500: one full frame of 1538 bytes.
+		{1472, 1000.0 * 1472 / 1538},
+		// 64-byte datagrams: a 92-byte IP packet + 38 of framing.
+		{64, 1000.0 * 64 / (64 + 28 + 38)},
+		// 4 bytes: the 32-byte packet is padded to the 46-byte minimum.
+		{4, 1000.0 * 4 / (46 + 38)},
+		// One byte more than fits: two fragments, 1480 + 1 bytes of IP
+		// payload; the second (21 bytes) is padded to 46.
+		{1473, 1000.0 * 1473 / (1500 + 38 + 46 + 38)},
+	}
+	for _, c := range cases {
+		got, err := UDPGoodput(1000, c.length, plain)
+		if err != nil || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("length %d: %v, %v; want %v", c.length, got, err, c.want)
+		}
+	}
+	// PPPoE takes 8 bytes of the MTU and adds 8 on the wire.
+	got, _ := UDPGoodput(1000, 1464, bench.Encapsulation{PPPoE: true})
+	if want := 1000.0 * 1464 / (1500 + 38); math.Abs(got-want) > 1e-9 {
+		t.Errorf("PPPoE: %v, want %v", got, want)
+	}
+	for _, bad := range []int{0, -1, 70000} {
+		if _, err := UDPGoodput(1000, bad, plain); err == nil {
+			t.Errorf("length %d accepted", bad)
+		}
+	}
+	if _, err := UDPGoodput(1000, 1460, bench.Encapsulation{Tunnel: "wireguard"}); err == nil || !strings.Contains(err.Error(), "fragmented tunnel traffic is not modelled") {
+		t.Errorf("oversize through a tunnel: %v", err)
+	}
+}

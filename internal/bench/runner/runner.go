@@ -101,6 +101,11 @@ func Validate(p bench.Plan) error {
 			errs = append(errs, fmt.Sprintf("mss %d: allowed are 0 (default) or %d to %d", mss, iperf3.MinMSS, iperf3.MaxMSS))
 		}
 	}
+	for _, l := range p.Lengths {
+		if l < 0 || l > bench.MaxLength {
+			errs = append(errs, fmt.Sprintf("length %d: allowed are 1 to %d bytes (64 KiB)", l, bench.MaxLength))
+		}
+	}
 	if p.Protocol == bench.TCP {
 		if _, err := linerate.Goodput(p.LinkMbps, 1460, p.Encapsulation); err != nil {
 			errs = append(errs, fmt.Sprintf("encapsulation: %v", err))
@@ -327,7 +332,7 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 	for i, pair := range plan.Pairs {
 		opts := iperf3.ClientOptions{
 			Target: pair.Target, Port: pair.Port, Duration: plan.Duration, Omit: plan.Omit,
-			MSS: step.MSS, Parallel: plan.ParallelStreams, Direction: step.Direction,
+			MSS: step.MSS, Length: step.Length, Parallel: plan.ParallelStreams, Direction: step.Direction,
 			Protocol: plan.Protocol, UDPBitrate: plan.UDPBitrate,
 		}
 		wg.Add(1)
@@ -354,11 +359,20 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 		} else {
 			pr.MSS = linerate.DefaultMSS(pr.MSS, plan.Encapsulation.Timestamps)
 		}
-		if plan.Protocol == bench.TCP && pr.MSS > 0 {
+		switch {
+		case plan.Protocol == bench.TCP && pr.MSS > 0:
 			if lr, err := linerate.Goodput(plan.LinkMbps, pr.MSS, plan.Encapsulation); err == nil {
 				pr.LineRateMbps = lr.GoodputMbps
-				pr.LineRatePercent = 100 * pr.ReceiverMbps / lr.GoodputMbps
 			}
+		case plan.Protocol == bench.UDP && step.Length > 0:
+			// UDP's ceiling follows the datagram size (and its IP
+			// fragments), not an MSS.
+			if mbps, err := linerate.UDPGoodput(plan.LinkMbps, step.Length, plan.Encapsulation); err == nil {
+				pr.LineRateMbps = mbps
+			}
+		}
+		if pr.LineRateMbps > 0 {
+			pr.LineRatePercent = 100 * pr.ReceiverMbps / pr.LineRateMbps
 		}
 		res.Pairs = append(res.Pairs, pr)
 		res.TotalReceiverMbps += pr.ReceiverMbps + pr.ReverseReceiverMbps
