@@ -33,11 +33,12 @@ var benchmarkListTypes = sync.OnceValue(func() map[string]attr.Type {
 })
 
 type dutInfoModel struct {
-	Device       types.String `tfsdk:"device"`
-	Platform     types.String `tfsdk:"platform"`
-	Model        types.String `tfsdk:"model"`
-	Firmware     types.String `tfsdk:"firmware"`
-	ConfigSHA256 types.String `tfsdk:"config_sha256"`
+	Device            types.String  `tfsdk:"device"`
+	Platform          types.String  `tfsdk:"platform"`
+	Model             types.String  `tfsdk:"model"`
+	Firmware          types.String  `tfsdk:"firmware"`
+	ConfigSHA256      types.String  `tfsdk:"config_sha256"`
+	SamplerCPUPercent types.Float64 `tfsdk:"sampler_cpu_percent"`
 }
 
 type hostInfoModel struct {
@@ -59,6 +60,7 @@ type cpuStatModel struct {
 type resultModel struct {
 	Step                types.Int64    `tfsdk:"step"`
 	MSS                 types.Int64    `tfsdk:"mss"`
+	Length              types.Int64    `tfsdk:"length"`
 	Direction           types.String   `tfsdk:"direction"`
 	Repeat              types.Int64    `tfsdk:"repeat"`
 	Pair                types.String   `tfsdk:"pair"`
@@ -72,6 +74,8 @@ type resultModel struct {
 	ReverseReceiverMbps types.Float64  `tfsdk:"reverse_receiver_mbps"`
 	LineRateMbps        types.Float64  `tfsdk:"line_rate_mbps"`
 	LineRatePercent     types.Float64  `tfsdk:"line_rate_percent"`
+	BaselineMbps        types.Float64  `tfsdk:"baseline_mbps"`
+	BaselinePercent     types.Float64  `tfsdk:"baseline_percent"`
 	CPU                 []cpuStatModel `tfsdk:"cpu"`
 	PowerIdleWatts      types.Float64  `tfsdk:"power_idle_watts"`
 	PowerAvgWatts       types.Float64  `tfsdk:"power_avg_watts"`
@@ -109,6 +113,14 @@ func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.
 	for _, v := range mss {
 		p.MSS = append(p.MSS, int(v))
 	}
+	var lengths []int64
+	if !m.Lengths.IsNull() && !m.Lengths.IsUnknown() {
+		diags.Append(m.Lengths.ElementsAs(ctx, &lengths, false)...)
+	}
+	for _, v := range lengths {
+		p.Lengths = append(p.Lengths, int(v))
+	}
+	p.Role = bench.Role(m.Role.ValueString())
 	var dirs []string
 	diags.Append(m.Directions.ElementsAs(ctx, &dirs, false)...)
 	for _, d := range dirs {
@@ -127,10 +139,11 @@ func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.
 	}
 	if x := m.Expect; x != nil {
 		req.Expect = bench.Expect{
-			MinMbps:            float64Ptr(x.MinMbps),
-			MaxCPUPercent:      float64Ptr(x.MaxCPUPercent),
-			MinLineRatePercent: float64Ptr(x.MinLineRatePercent),
-			MaxRetransmits:     int64Ptr(x.MaxRetransmits),
+			MinMbps:              float64Ptr(x.MinMbps),
+			MaxCPUPercent:        float64Ptr(x.MaxCPUPercent),
+			MinLineRatePercent:   float64Ptr(x.MinLineRatePercent),
+			MaxRetransmits:       int64Ptr(x.MaxRetransmits),
+			MinPercentOfBaseline: float64Ptr(x.MinPercentOfBase),
 		}
 	}
 	return req, diags
@@ -163,6 +176,7 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 		duts = append(duts, dutInfoModel{
 			Device: types.StringValue(d.Device), Platform: types.StringValue(d.Platform), Model: types.StringValue(d.Model),
 			Firmware: types.StringValue(d.Firmware), ConfigSHA256: types.StringValue(d.ConfigSHA256),
+			SamplerCPUPercent: types.Float64Value(d.SamplerCPUPercent),
 		})
 	}
 	hosts := make([]hostInfoModel, 0, len(run.Hosts))
@@ -186,7 +200,7 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 		}
 		for _, p := range s.Pairs {
 			r := resultModel{
-				Step: types.Int64Value(int64(s.Index + 1)), MSS: types.Int64Value(int64(s.MSS)),
+				Step: types.Int64Value(int64(s.Index + 1)), MSS: types.Int64Value(int64(s.MSS)), Length: types.Int64Value(int64(s.Length)),
 				Direction: types.StringValue(string(s.Direction)), Repeat: types.Int64Value(int64(s.Repeat + 1)),
 				Pair: types.StringValue(p.Pair), SenderMbps: types.Float64Value(p.SenderMbps),
 				ReceiverMbps: types.Float64Value(p.ReceiverMbps), Retransmits: types.Int64Value(int64(p.Retransmits)),
@@ -194,6 +208,7 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 				MSSUsed: types.Int64Value(int64(p.MSS)), ReverseSenderMbps: types.Float64Value(p.ReverseSenderMbps),
 				ReverseReceiverMbps: types.Float64Value(p.ReverseReceiverMbps),
 				LineRateMbps:        types.Float64Value(p.LineRateMbps), LineRatePercent: types.Float64Value(p.LineRatePercent),
+				BaselineMbps: types.Float64Value(p.BaselineMbps), BaselinePercent: types.Float64Value(p.BaselinePercent),
 				CPU:            cpus,
 				PowerIdleWatts: types.Float64Null(), PowerAvgWatts: types.Float64Null(), PowerMaxWatts: types.Float64Null(), MbpsPerWatt: types.Float64Null(),
 				Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),

@@ -45,12 +45,14 @@ func TestToRequest(t *testing.T) {
 		Protocol:        types.StringValue("tcp"),
 		UDPBitrate:      types.StringNull(),
 		MSS:             types.ListValueMust(types.Int64Type, []attr.Value{types.Int64Value(1460), types.Int64Value(400)}),
+		Lengths:         types.ListValueMust(types.Int64Type, []attr.Value{types.Int64Value(64), types.Int64Value(1460)}),
+		Role:            types.StringValue("baseline"),
 		Directions:      types.ListValueMust(types.StringType, []attr.Value{types.StringValue("upload"), types.StringValue("download")}),
 		ParallelStreams: types.Int64Value(4),
 		Repeat:          types.Int64Value(3),
 		LinkSpeed:       types.StringValue("1gbit"),
 		Encapsulation:   encapsulationValue(t, "l2tp_ipsec", true),
-		Expect:          &expectModel{MinMbps: types.Float64Value(900), MaxCPUPercent: types.Float64Null(), MaxRetransmits: types.Int64Value(5), MinLineRatePercent: types.Float64Value(95)},
+		Expect:          &expectModel{MinMbps: types.Float64Value(900), MaxCPUPercent: types.Float64Null(), MaxRetransmits: types.Int64Value(5), MinLineRatePercent: types.Float64Value(95), MinPercentOfBase: types.Float64Value(97)},
 		ArchiveDir:      types.StringValue("/tmp/results"),
 	}
 	req, diags := m.toRequest(ctx)
@@ -64,7 +66,7 @@ func TestToRequest(t *testing.T) {
 			{Name: "C-D", Client: "c", Server: "d", Target: "198.18.4.10", Port: 5300},
 		},
 		DUTs: []string{"r"}, Duration: time.Minute, Omit: 2 * time.Second, Protocol: bench.TCP,
-		MSS: []int{1460, 400}, Directions: []bench.Direction{bench.Upload, bench.Download},
+		MSS: []int{1460, 400}, Lengths: []int{64, 1460}, Role: bench.RoleBaseline, Directions: []bench.Direction{bench.Upload, bench.Download},
 		ParallelStreams: 4, Repeat: 3,
 		Encapsulation: bench.Encapsulation{Timestamps: true, VLAN: true, Tunnel: "l2tp_ipsec", ESPCipher: "aes128-sha1", ESPMode: "tunnel", NATT: true},
 	}
@@ -75,7 +77,7 @@ func TestToRequest(t *testing.T) {
 		t.Errorf("request = %+v", req)
 	}
 	e := req.Expect
-	if *e.MinMbps != 900 || e.MaxCPUPercent != nil || *e.MaxRetransmits != 5 || *e.MinLineRatePercent != 95 {
+	if *e.MinMbps != 900 || e.MaxCPUPercent != nil || *e.MaxRetransmits != 5 || *e.MinLineRatePercent != 95 || *e.MinPercentOfBaseline != 97 {
 		t.Errorf("expect = %+v", e)
 	}
 	// Tunnel "none" is no tunnel.
@@ -90,11 +92,11 @@ func TestFromOutcome(t *testing.T) {
 	t0 := time.Date(2026, 11, 30, 2, 15, 0, 123000000, time.UTC)
 	run := &bench.Run{
 		ID: "20261130T021500Z-1a2b3c4d", Iperf3Version: "3.12", Started: t0, Finished: t0.Add(time.Minute),
-		DUTs:  []bench.DUTInfo{{Device: "r", Platform: "linux", Model: "sim", Firmware: "6.1", ConfigSHA256: "abc"}},
+		DUTs:  []bench.DUTInfo{{Device: "r", Platform: "linux", Model: "sim", Firmware: "6.1", ConfigSHA256: "abc", SamplerCPUPercent: 0.3}},
 		Hosts: []bench.HostInfo{{Name: "a", Kernel: "6.1", Iperf3Version: "3.12"}},
 		Steps: []bench.StepResult{{
-			Step: bench.Step{Index: 0, MSS: 1460, Direction: bench.Download, Repeat: 1},
-			Pairs: []bench.PairResult{{Pair: "A-B", SenderMbps: 941.2, ReceiverMbps: 935.5, Retransmits: 3, MSS: 1448,
+			Step: bench.Step{Index: 0, MSS: 1460, Length: 512, Direction: bench.Download, Repeat: 1},
+			Pairs: []bench.PairResult{{Pair: "A-B", SenderMbps: 941.2, ReceiverMbps: 935.5, Retransmits: 3, MSS: 1448, BaselineMbps: 940, BaselinePercent: 99.5,
 				ReverseSenderMbps: 1, ReverseReceiverMbps: 2, LineRateMbps: 941.5, LineRatePercent: 99.4, JitterMs: 0.1, LossPercent: 0.2}},
 			CPU:     []bench.CPUStats{{Device: "r", AvgPercent: 41, MaxPercent: 55, MaxCorePercent: 90, Samples: 58, Dropped: 2}},
 			Power:   &bench.PowerStats{IdleWatts: 3.1, AvgWatts: 4.2, MaxWatts: 4.5, MbpsPerWatt: 222.7},
@@ -117,7 +119,7 @@ func TestFromOutcome(t *testing.T) {
 	}
 	var duts []dutInfoModel
 	m.DUTs.ElementsAs(ctx, &duts, false)
-	if len(duts) != 1 || duts[0].ConfigSHA256.ValueString() != "abc" || duts[0].Platform.ValueString() != "linux" {
+	if len(duts) != 1 || duts[0].ConfigSHA256.ValueString() != "abc" || duts[0].Platform.ValueString() != "linux" || duts[0].SamplerCPUPercent.ValueFloat64() != 0.3 {
 		t.Errorf("duts = %+v", duts)
 	}
 	var results []resultModel
@@ -138,6 +140,9 @@ func TestFromOutcome(t *testing.T) {
 	}
 	if r.ReverseSenderMbps.ValueFloat64() != 1 || r.ReverseReceiverMbps.ValueFloat64() != 2 || r.Retransmits.ValueInt64() != 3 || r.JitterMs.ValueFloat64() != 0.1 || r.LossPercent.ValueFloat64() != 0.2 {
 		t.Errorf("detail fields = %+v", r)
+	}
+	if r.Length.ValueInt64() != 512 || r.BaselineMbps.ValueFloat64() != 940 || r.BaselinePercent.ValueFloat64() != 99.5 {
+		t.Errorf("length/baseline = %s %s %s", r.Length, r.BaselineMbps, r.BaselinePercent)
 	}
 	if r.LineRateMbps.ValueFloat64() != 941.5 || r.LineRatePercent.ValueFloat64() != 99.4 {
 		t.Errorf("line rate = %s %s", r.LineRateMbps, r.LineRatePercent)

@@ -42,8 +42,12 @@ func (inv *Inventory) benchHost(name string) (command.Runner, error) {
 // are, while the plan holds them as null.
 func validateBenchmark(ctx context.Context, m benchmarkRunModel) error {
 	req, diags := m.toRequest(ctx)
-	if diags.HasError() {
+	if diags.HasError() || m.Baseline.IsUnknown() || m.ArchiveDir.IsUnknown() {
 		return nil // unknown values: checked at apply
+	}
+	var err error
+	if req.Baseline, err = loadBaseline(m.Baseline.ValueString(), m.ArchiveDir.ValueString()); err != nil {
+		return err
 	}
 	return engine.Validate(req)
 }
@@ -172,6 +176,10 @@ func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (eng
 	if diags.HasError() {
 		return engine.Outcome{}, fmt.Errorf("reading the configuration: %v", diags)
 	}
+	var err error
+	if req.Baseline, err = loadBaseline(m.Baseline.ValueString(), m.ArchiveDir.ValueString()); err != nil {
+		return engine.Outcome{}, err
+	}
 	env := engine.Env{
 		Host: inv.benchHost,
 		Logf: func(format string, args ...any) {
@@ -185,7 +193,6 @@ func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (eng
 		}
 		env.DUTs = append(env.DUTs, dut)
 	}
-	var err error
 	if env.Power, err = inv.powerRecorder(m.PowerMeter); err != nil {
 		return engine.Outcome{}, err
 	}

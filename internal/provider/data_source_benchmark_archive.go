@@ -70,7 +70,7 @@ func (d *benchmarkArchiveDataSource) Schema(_ context.Context, _ datasource.Sche
 					"steps":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of steps."},
 					"markdown": s("The run's own results table."),
 				}}},
-			"comparison_markdown": s("One table comparing the selected runs: a row per MSS, a column group per run."),
+			"comparison_markdown": s("One table comparing the selected runs: a row per MSS (and length), a column group per run."),
 			"comparison_svg":      s("The comparison as an SVG bar chart."),
 		},
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/float64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -54,6 +55,7 @@ type benchmarkRunModel struct {
 	Protocol        types.String   `tfsdk:"protocol"`
 	UDPBitrate      types.String   `tfsdk:"udp_bitrate"`
 	MSS             types.List     `tfsdk:"mss"`
+	Lengths         types.List     `tfsdk:"lengths"`
 	Directions      types.List     `tfsdk:"directions"`
 	ParallelStreams types.Int64    `tfsdk:"parallel_streams"`
 	Repeat          types.Int64    `tfsdk:"repeat"`
@@ -63,6 +65,8 @@ type benchmarkRunModel struct {
 	Expect          *expectModel   `tfsdk:"expect"`
 	Triggers        types.Map      `tfsdk:"triggers"`
 	ArchiveDir      types.String   `tfsdk:"archive_dir"`
+	Role            types.String   `tfsdk:"role"`
+	Baseline        types.String   `tfsdk:"baseline"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 
 	Started       types.String `tfsdk:"started"`
@@ -123,6 +127,7 @@ type expectModel struct {
 	MaxCPUPercent      types.Float64 `tfsdk:"max_cpu_percent"`
 	MaxRetransmits     types.Int64   `tfsdk:"max_retransmits"`
 	MinLineRatePercent types.Float64 `tfsdk:"min_line_rate_percent"`
+	MinPercentOfBase   types.Float64 `tfsdk:"min_percent_of_baseline"`
 }
 
 func (r *benchmarkRunResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -207,6 +212,10 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"mss": schema.ListAttribute{ElementType: types.Int64Type, Optional: true, PlanModifiers: replaceL,
 				Validators:          []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(0, 9216))},
 				MarkdownDescription: "MSS sweep (iperf3 `-M`); `0` means the default MSS, as the seeds' \"1460(指定なし)\". Default: one step at the default MSS."},
+			"lengths": schema.ListAttribute{ElementType: types.Int64Type, Optional: true, PlanModifiers: replaceL,
+				Validators: []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(1, bench.MaxLength)), listvalidator.UniqueValues()},
+				MarkdownDescription: "Write-size sweep (iperf3 `-l`): bytes per write for TCP, datagram payload for UDP, 1 to 65536, as seed 003 sweeps `iperf -l 64` … `1460`. " +
+					"Steps are MSS × length × direction × repeat. For UDP the theoretical line rate follows the datagram size (IP fragments included). Default: iperf3's own length."},
 			"directions": schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true, PlanModifiers: replaceL,
 				Default:             listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{types.StringValue("upload")})),
 				Validators:          []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf("upload", "download", "bidirectional")), listvalidator.UniqueValues()},
@@ -269,6 +278,9 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"max_cpu_percent":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Maximum average CPU % of every DUT."},
 					"max_retransmits":       schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum TCP retransmits of every pair."},
 					"min_line_rate_percent": schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum share of the theoretical goodput, in %."},
+					"min_percent_of_baseline": schema.Float64Attribute{Optional: true,
+						Validators:          []validator.Float64{float64validator.Between(0, 1000)},
+						MarkdownDescription: "Minimum receiver Mbps of every pair as a share of what the `baseline` run measured at the same MSS, length and direction, in % (e.g. `95`: fail when a firmware is more than 5 % slower). Needs `baseline`, and the baseline must have measured every step."},
 				},
 			},
 			"triggers": schema.MapAttribute{ElementType: types.StringType, Optional: true,
@@ -276,6 +288,12 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
 			"archive_dir": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "Directory (on the machine running Terraform) where each run writes `<id>/{run.json,results.md,results.csv,chart.svg}`. Never deleted or overwritten, so a history builds up in git."},
+			"role": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("measurement"), PlanModifiers: replaceS,
+				Validators:          []validator.String{stringvalidator.OneOf(string(bench.RoleMeasurement), string(bench.RoleBaseline))},
+				MarkdownDescription: "`measurement` (default) or `baseline`: the same hosts without the device under test (seed 003's \"Direct Connection\"), archived for other runs to be compared with. A baseline usually names no `dut`."},
+			"baseline": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
+				MarkdownDescription: "An archived baseline run to compare with: its id in `archive_dir` (e.g. `20261130T021500Z-1a2b3c4d`), or the path of its directory or `run.json`. " +
+					"Tables then show \"% of baseline\" next to each step, and `expect.min_percent_of_baseline` can fail the apply. Read at plan time: a missing run or another protocol is a plan error."},
 			"timeouts": describedTimeouts(ctx),
 
 			"started":        computedS("Start of the run, RFC 3339 UTC with sub-second precision."),
@@ -288,6 +306,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"model":         computedS("Model."),
 					"firmware":      computedS("Firmware or kernel."),
 					"config_sha256": computedS("Digest of the normalised running configuration; a change plans a new run."),
+					"sampler_cpu_percent": schema.Float64Attribute{Computed: true,
+						MarkdownDescription: "What routerlab's own CPU sampling cost the DUT over the run, in % of one core; -1 where the platform cannot tell."},
 				}}},
 			"hosts": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every iperf3 endpoint.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -296,7 +316,7 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"iperf3_version": computedS("iperf3 version."),
 				}}},
 			"results":      resultsSchema(),
-			"markdown":     computedS("Seed-style results table (Markdown)."),
+			"markdown":     computedS("Seed-style results (Markdown): one compact table per direction (MSS or length, Mbps per pair, CPU, W, % of baseline), then a details table."),
 			"json":         computedS("The whole run as JSON (the archive's `run.json`)."),
 			"csv":          computedS("One row per step and pair (CSV)."),
 			"svg":          computedS("Bar chart of receiver Mbps per MSS and direction with the theoretical line rate (SVG)."),
@@ -321,6 +341,7 @@ func resultsSchema() schema.ListNestedAttribute {
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"step":                  i("Step number, from 1."),
 			"mss":                   i("Requested MSS; 0 = default."),
+			"length":                i("Requested iperf3 `-l`; 0 = default."),
 			"direction":             s("`upload`, `download` or `bidirectional`."),
 			"repeat":                i("Repetition, from 1."),
 			"pair":                  s("Pair label."),
@@ -334,6 +355,8 @@ func resultsSchema() schema.ListNestedAttribute {
 			"reverse_receiver_mbps": f("Bidirectional: receiver throughput of the server → client half."),
 			"line_rate_mbps":        f("Theoretical TCP goodput for this MSS, link speed and encapsulation."),
 			"line_rate_percent":     f("`receiver_mbps` as a share of `line_rate_mbps`."),
+			"baseline_mbps":         f("What the `baseline` run measured for this pair at the same MSS, length and direction; 0 without one."),
+			"baseline_percent":      f("`receiver_mbps` as a share of `baseline_mbps`; 0 without a baseline."),
 			"cpu": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "CPU of each DUT inside the measured window.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device":           s("DUT."),

@@ -6,9 +6,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
 
 // A throw-away but well-formed ed25519 host key for configs that must pass
@@ -226,8 +229,25 @@ func TestPlanValidationBenchmark(t *testing.T) {
 		{"shelly without url", bench(pair + "\n power_meter = { type = \"shelly\" }"), `(?s)power_meter: .*url`},
 		{"unknown direction", bench(pair + "\n directions = [\"sideways\"]"), `(?s)directions.*sideways`},
 		{"routeros_health without device", bench(pair + "\n power_meter = { type = \"routeros_health\" }"), `(?s)power_meter: device is required for type routeros_health`},
+		{"length 0", bench(pair + "\n lengths = [64, 0]"), `(?s)lengths\[1\].*value must be between 1 and 65536, got: 0`},
+		{"length above 64 KiB", bench(pair + "\n lengths = [70000]"), `(?s)lengths\[0\].*value must be between 1 and 65536, got: 70000`},
+		{"baseline not in the archive", bench(pair + "\n archive_dir = \"" + baselineArchive(t) + "\"\n baseline = \"20261130T000000Z-deadbeef\""),
+			`(?s)baseline "20261130T000000Z-deadbeef": no archived run.*holds:\s+20261101T000000Z-0000base`},
+		{"baseline of another protocol", bench(pair + "\n protocol = \"udp\"\n archive_dir = \"" + baselineArchive(t) + "\"\n baseline = \"20261101T000000Z-0000base\""),
+			`(?s)baseline run 20261101T000000Z-0000base measured tcp, this run measures\s+udp`},
+		{"min_percent_of_baseline without baseline", bench(pair + "\n expect = { min_percent_of_baseline = 95 }"), `(?s)expect.min_percent_of_baseline needs a baseline run`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { planError(t, c.config, c.want) })
 	}
+}
+
+// baselineArchive is an archive holding one TCP baseline run.
+func baselineArchive(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	archiveRun(t, dir, bench.Run{ID: "20261101T000000Z-0000base", Started: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
+		Plan:  bench.Plan{Protocol: bench.TCP, Role: bench.RoleBaseline},
+		Steps: []bench.StepResult{{Pairs: []bench.PairResult{{Pair: "direct", ReceiverMbps: 941}}}}})
+	return dir
 }

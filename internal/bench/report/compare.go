@@ -11,19 +11,20 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
 )
 
-// comparison lines up several runs: the union of their MSS rows and
-// directions, in the order the runs first name them.
+// comparison lines up several runs: the union of their rows (MSS ×
+// length) and directions, in the order the runs first name them.
 type comparison struct {
 	runs   []bench.Run
 	grids  []*grid
 	labels []string
-	mss    []int
+	rows   []rowKey
 	dirs   []bench.Direction
+	keys   keyer
 }
 
 func newComparison(runs []bench.Run) *comparison {
 	c := &comparison{runs: runs}
-	seenMSS := map[int]bool{}
+	seenRow := map[rowKey]bool{}
 	seenDir := map[bench.Direction]bool{}
 	count := map[string]int{}
 	for _, r := range runs {
@@ -37,10 +38,10 @@ func newComparison(runs []bench.Run) *comparison {
 			label += " (" + r.ID + ")"
 		}
 		c.labels = append(c.labels, label)
-		for _, m := range g.mss {
-			if !seenMSS[m] {
-				seenMSS[m] = true
-				c.mss = append(c.mss, m)
+		for _, row := range g.rows {
+			if !seenRow[row] {
+				seenRow[row] = true
+				c.rows = append(c.rows, row)
 			}
 		}
 		for _, d := range g.dirs {
@@ -50,6 +51,7 @@ func newComparison(runs []bench.Run) *comparison {
 			}
 		}
 	}
+	c.keys = newKeyer(c.rows, c.mssLabel)
 	return c
 }
 
@@ -85,10 +87,10 @@ func (c *comparison) mssLabel(m int) string {
 // sharedLineRate reports whether every run has the same line rate in
 // every row, so that one column serves them all.
 func (c *comparison) sharedLineRate() bool {
-	for _, m := range c.mss {
+	for _, row := range c.rows {
 		first := -1.0
 		for _, g := range c.grids {
-			v := g.lineRate(m)
+			v := g.lineRate(row)
 			if first < 0 {
 				first = v
 			} else if math.Abs(v-first) > 0.05 {
@@ -101,7 +103,7 @@ func (c *comparison) sharedLineRate() bool {
 
 // CompareMarkdown renders one table comparing runs, e.g. seed 002's
 // "forwarding=disable pppoe=disable" / "…pppoe=enable" / "forwarding=enable
-// pppoe=enable": a row per MSS, and per run (labelled with its Name, else
+// pppoe=enable": a row per MSS (and length, when a run sweeps lengths), and per run (labelled with its Name, else
 // its ID) a column group holding, for each direction, the receiver Mbps,
 // each DUT's CPU and the watts. A list above the table ties each label to
 // its run ID, time, DUT firmware and config digest.
@@ -128,7 +130,8 @@ func CompareMarkdown(runs []bench.Run) string {
 	b.WriteString("\n")
 
 	shared := c.sharedLineRate()
-	head := []string{"MSS"}
+	head := c.keys.head()
+	keys := len(head)
 	if shared {
 		head = append(head, "line rate")
 	}
@@ -151,24 +154,27 @@ func CompareMarkdown(runs []bench.Run) string {
 			}
 		}
 	}
-	align := []string{"---"}
-	for range head[1:] {
-		align = append(align, "---:")
+	align := make([]string, len(head))
+	for i := range align {
+		align[i] = "---:"
+		if i < keys {
+			align[i] = "---"
+		}
 	}
 	writeRow(&b, head)
 	writeRow(&b, align)
-	for _, m := range c.mss {
-		row := []string{md(c.mssLabel(m))}
+	for _, key := range c.rows {
+		row := mapSlice(c.keys.cells(key), md)
 		if shared {
-			row = append(row, lineRateCell(c.grids[0].lineRate(m)))
+			row = append(row, lineRateCell(c.grids[0].lineRate(key)))
 		}
 		for _, g := range c.grids {
 			if !shared {
-				row = append(row, lineRateCell(g.lineRate(m)))
+				row = append(row, lineRateCell(g.lineRate(key)))
 			}
 			for _, d := range c.runDirs(g) {
-				steps := g.cells[cellKey{m, d}]
-				row = append(row, md(pairCell(g, steps, d, receiverMbps, formatMbps)))
+				steps := g.cells[cellKey{key, d}]
+				row = append(row, md(pairCell(g, steps, d, figMbps)))
 				for _, dut := range g.duts {
 					row = append(row, cpuCell(steps, dut))
 				}
@@ -192,21 +198,23 @@ func lineRateCell(v float64) string {
 }
 
 // CompareSVG renders runs side by side in one grouped bar chart: a group
-// per MSS, a bar per run × direction (× pair, × half of a bidirectional
+// per row (MSS, length, or both), a bar per run × direction (× pair, × half of a bidirectional
 // step), and dashed lines at the runs' line rates.
 func CompareSVG(runs []bench.Run) string {
 	c := newComparison(runs)
 	ch := chart{
 		title:  fmt.Sprintf("Comparison of %s", plural(len(runs), "run", "runs")),
 		yLabel: "receiver Mbit/s",
-		xLabel: "MSS (bytes)",
+		xLabel: c.keys.axis(),
 	}
 	ch.subtitle = strings.Join(c.labels, " · ")
-	for _, m := range c.mss {
-		ch.groups = append(ch.groups, c.mssLabel(m))
+	for _, row := range c.rows {
+		ch.groups = append(ch.groups, c.keys.label(row))
+		ch.groupDescs = append(ch.groupDescs, c.keys.desc(row))
+		ch.lineRateAt = append(ch.lineRateAt, lineRateAt(c.allTCP(), c.keys, row))
 		var lr []float64
 		for _, g := range c.grids {
-			v := g.lineRate(m)
+			v := g.lineRate(row)
 			if v <= 0 {
 				continue
 			}
@@ -232,9 +240,9 @@ func CompareSVG(runs []bench.Run) string {
 						name += " " + pair
 					}
 					s := series{name: name}
-					for j, m := range c.mss {
-						st := pairStat(g.cells[cellKey{m, d}], pair, h, receiverMbps)
-						s.values = append(s.values, barValue{stat: st, tip: fmt.Sprintf("%s, MSS %s", name, ch.groups[j])})
+					for j, row := range c.rows {
+						st := pairStat(g.cells[cellKey{row, d}], pair, h, receiverMbps)
+						s.values = append(s.values, barValue{stat: st, tip: name + ", " + ch.groupDescs[j]})
 					}
 					ch.series = append(ch.series, s)
 				}
@@ -242,6 +250,16 @@ func CompareSVG(runs []bench.Run) string {
 		}
 	}
 	return ch.render()
+}
+
+// allTCP reports whether every run measured TCP.
+func (c *comparison) allTCP() bool {
+	for _, r := range c.runs {
+		if !isTCP(r.Plan) {
+			return false
+		}
+	}
+	return true
 }
 
 // runDirs is the directions a run measured, in the comparison's order.

@@ -15,7 +15,8 @@ import (
 //	jitter_ms,loss_percent,line_rate_mbps,line_rate_percent,
 //	<dut>_cpu_avg,<dut>_cpu_max,<dut>_cpu_max_core (per DUT),
 //	power_idle_w,power_avg_w,mbps_per_watt,
-//	reverse_sender_mbps,reverse_receiver_mbps,reverse_retransmits,default_mss
+//	reverse_sender_mbps,reverse_receiver_mbps,reverse_retransmits,default_mss,
+//	length,baseline_mbps,baseline_percent
 //
 // step and repeat are 0-based as in the JSON. mss is on the iperf3 -M
 // scale; for a step without -M it is the MSS the pair recorded (which the
@@ -27,6 +28,14 @@ import (
 // power belong to the step, so every pair of a step repeats them;
 // mbps_per_watt is the step's total receiver Mbps per watt. The reverse_*
 // columns carry the server → client half of a bidirectional step.
+//
+// length is the step's iperf3 -l in bytes, empty for iperf3's default;
+// baseline_mbps and baseline_percent are what the baseline run (see the
+// JSON's baseline_id) measured at the same MSS, length and direction and
+// the pair's receiver Mbps (both halves of a bidirectional step) as a
+// share of it, empty without a baseline. These three came after the
+// others and are appended at the end, so that a reader that finds
+// columns by position keeps working; read by header name where you can.
 func CSV(r bench.Run) ([]byte, error) {
 	g := newGrid(r)
 	tcp := isTCP(r.Plan)
@@ -36,7 +45,8 @@ func CSV(r bench.Run) ([]byte, error) {
 		head = append(head, d+"_cpu_avg", d+"_cpu_max", d+"_cpu_max_core")
 	}
 	head = append(head, "power_idle_w", "power_avg_w", "mbps_per_watt",
-		"reverse_sender_mbps", "reverse_receiver_mbps", "reverse_retransmits", "default_mss")
+		"reverse_sender_mbps", "reverse_receiver_mbps", "reverse_retransmits", "default_mss",
+		"length", "baseline_mbps", "baseline_percent")
 
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -66,6 +76,8 @@ func CSV(r bench.Run) ([]byte, error) {
 				optNum(p.ReverseReceiverMbps, s.Direction == bench.Bidirectional),
 				optInt(p.ReverseRetransmits, s.Direction == bench.Bidirectional && tcp),
 				strconv.FormatBool(s.MSS == 0),
+				optInt(s.Length, s.Length > 0),
+				optNum(p.BaselineMbps, p.BaselineMbps > 0), optNum(p.BaselinePercent, p.BaselinePercent > 0),
 			)
 			if err := w.Write(row); err != nil {
 				return nil, fmt.Errorf("write CSV: %w", err)

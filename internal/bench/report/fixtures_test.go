@@ -341,3 +341,107 @@ func fullRun() bench.Run {
 	r.Finished = r.Finished.UTC()
 	return r
 }
+
+// seed003 is seed 003's way of measuring: iperf -l 64 … 1460 (the size
+// of each write) at the default MSS through the RB1100 with connection
+// tracking and a stateful firewall, compared with the "Direct
+// Connection" baseline of the same two PCs. The seed publishes a graph,
+// not a table: the figures follow its text (full line rate directly, the
+// router "maxes out at around 525Mbps").
+func seed003() bench.Run {
+	r := bench.Run{
+		ID:            "20100301T090000Z-5eed0003",
+		Name:          "RB1100 C/t, f/w",
+		Iperf3Version: "3.12",
+		Started:       time.Date(2010, 3, 1, 9, 0, 0, 0, time.UTC),
+		Plan: bench.Plan{
+			Pairs:         []bench.Pair{{Name: "A-B", Client: "pc1", Server: "pc2", Target: "198.18.3.10"}},
+			DUTs:          []string{"rb1100"},
+			Duration:      10 * time.Second,
+			Protocol:      bench.TCP,
+			Lengths:       []int{64, 512, 1460},
+			Directions:    []bench.Direction{bench.Upload},
+			LinkMbps:      1000,
+			Encapsulation: bench.Encapsulation{Timestamps: true},
+		},
+		DUTs:       []bench.DUTInfo{{Device: "rb1100", Platform: "routeros", Model: "RB1100", Firmware: "4.5", SamplerCPUPercent: 0.3}},
+		BaselineID: "20100301T080000Z-d1ec0003",
+	}
+	u := bench.Upload
+	r = build(r, 0, []cell{
+		{0, 1460, u, []float64{182}, 100, 0},
+		{0, 1460, u, []float64{525}, 100, 0},
+		{0, 1460, u, []float64{524}, 100, 0},
+	})
+	direct := []float64{627, 941, 941} // the baseline, per length
+	for i := range r.Steps {
+		s := &r.Steps[i]
+		s.Length = r.Plan.Lengths[i]
+		p := &s.Pairs[0]
+		p.BaselineMbps, p.BaselinePercent = direct[i], 100*p.ReceiverMbps/direct[i]
+	}
+	return r
+}
+
+// udpLengths is a UDP run over two pairs with datagram sizes swept, both
+// directions, twice each: the details table's jitter and loss, and line
+// rates stored per datagram size (1000 Mbit/s × payload / (payload + UDP
+// 8 + IPv4 20 + Ethernet framing 38)). The RTX cannot tell what the CPU
+// sampler costs it.
+func udpLengths() bench.Run {
+	r := bench.Run{
+		ID:            "20261202T000000Z-0000udp1",
+		Name:          "RTX810 UDP datagram sizes",
+		Iperf3Version: "3.12",
+		Started:       time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
+		Plan: bench.Plan{
+			Pairs: []bench.Pair{
+				{Name: "A-B", Client: "a", Server: "b", Target: "198.18.0.2"},
+				{Name: "C-D", Client: "c", Server: "d", Target: "198.18.0.4"},
+			},
+			DUTs:       []string{"rtx810"},
+			Duration:   20 * time.Second,
+			Protocol:   bench.UDP,
+			UDPBitrate: "500M",
+			Lengths:    []int{512, 1472},
+			Directions: []bench.Direction{bench.Upload, bench.Download},
+			Repeat:     2,
+			LinkMbps:   1000,
+		},
+		DUTs: []bench.DUTInfo{{Device: "rtx810", Platform: "rtx", Model: "RTX810", Firmware: "Rev.11.01.33", SamplerCPUPercent: -1}},
+	}
+	type pairFig struct{ recv, jitter, loss float64 }
+	t := r.Started.Add(5 * time.Second)
+	for _, step := range r.Plan.Steps() {
+		lr := 1000 * float64(step.Length) / float64(step.Length+8+20+38)
+		// Small datagrams cost the router more: fewer Mbit/s, more loss.
+		small := step.Length == 512
+		figs := []pairFig{{496.1, 0.021, 0.78}, {495.8, 0.025, 0.84}}
+		cpu := 62.0
+		if small {
+			figs = []pairFig{{301.5, 0.094, 39.7}, {298.2, 0.101, 40.4}}
+			cpu = 99
+		}
+		if step.Direction == bench.Download {
+			for i := range figs {
+				figs[i].recv -= 1.5
+			}
+		}
+		s := bench.StepResult{Step: step, Started: t, Finished: t.Add(r.Plan.Duration)}
+		s.Step.Index = len(r.Steps)
+		for i, f := range figs {
+			recv := f.recv + float64(step.Repeat)*0.4
+			s.Pairs = append(s.Pairs, bench.PairResult{
+				Pair: r.Plan.Pairs[i].Name, SenderMbps: 500, ReceiverMbps: recv,
+				JitterMs: f.jitter + float64(step.Repeat)*0.002, LossPercent: f.loss - float64(step.Repeat)*0.1,
+				LineRateMbps: lr, LineRatePercent: 100 * recv / lr,
+			})
+			s.TotalReceiverMbps += recv
+		}
+		s.CPU = []bench.CPUStats{{Device: "rtx810", AvgPercent: cpu - float64(step.Repeat), MaxPercent: cpu, Samples: 4}}
+		r.Steps = append(r.Steps, s)
+		t = s.Finished.Add(5 * time.Second)
+	}
+	r.Finished = t
+	return r
+}

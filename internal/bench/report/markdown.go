@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,34 +12,51 @@ import (
 )
 
 // Markdown renders a run as the seeds publish results: a header block
-// saying what was measured, then a table with a row per MSS and a column
-// group per direction (the seeds' "receiver" is our download to the
-// client, their "sender" our upload from it). Each group shows the
-// receiver Mbps, the sender Mbps, retransmits (jitter and loss for UDP),
-// each DUT's CPU, the power meter's watts and the share of the theoretical
-// line rate; columns without data (no power meter, no link speed) are left
-// out. Several pairs share a cell as in seed 004 ("A-B 942 / C-D 942");
+// saying what was measured, then one compact table per direction with a
+// row per swept MSS and/or length (iperf3 -l): the receiver Mbps of each
+// pair, each DUT's CPU, the power meter's watts and, when the run was
+// compared with a baseline, each pair's share of it, as seed 004 prints
+// "MSS | A-B Mbps | C-D Mbps | CPU | W". A details table follows with
+// what a reader looks up rather than reads at a glance, a row per step ×
+// direction × pair: sender Mbps, retransmits (jitter and loss for UDP),
+// the share of the theoretical line rate and the baseline's Mbps. Columns
+// without data (no power meter, no line rate, no baseline) are left out;
 // repeated steps show the mean and the min–max.
 func Markdown(r bench.Run) string {
 	g := newGrid(r)
 	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", md(runTitle(r)))
+	writeHeader(&b, g)
+	for _, d := range g.dirs {
+		b.WriteString("\n")
+		writeDirection(&b, g, d)
+	}
+	writeDetails(&b, g)
+	b.WriteString("\n")
+	writeNotes(&b, g)
+	return b.String()
+}
+
+// runTitle is a run's name, else "Benchmark run <id>"; a baseline run
+// says so.
+func runTitle(r bench.Run) string {
 	title := r.Name
 	if title == "" {
 		title = "Benchmark run " + r.ID
 	}
-	fmt.Fprintf(&b, "# %s\n\n", md(title))
-	writeHeader(&b, g)
-	b.WriteString("\n")
-	writeTable(&b, g)
-	b.WriteString("\n")
-	writeNotes(&b, g)
-	return b.String()
+	if r.Plan.Role == bench.RoleBaseline {
+		title += " (baseline)"
+	}
+	return title
 }
 
 func writeHeader(b *strings.Builder, g *grid) {
 	r := g.run
 	p := r.Plan
 	fmt.Fprintf(b, "- Run: %s\n", md(r.ID))
+	if r.BaselineID != "" {
+		fmt.Fprintf(b, "- Baseline: run %s\n", md(r.BaselineID))
+	}
 	fmt.Fprintf(b, "- Started: %s; finished: %s", formatTime(r.Started), formatTime(r.Finished))
 	if !r.Started.IsZero() && !r.Finished.IsZero() {
 		fmt.Fprintf(b, " (%s)", r.Finished.Sub(r.Started).Round(time.Second))
@@ -76,17 +94,33 @@ func writeHeader(b *strings.Builder, g *grid) {
 	if idle, ok := idleWatts(r); ok {
 		fmt.Fprintf(b, "- Power: idle %s\n", formatWatts(idle))
 	}
+	writeLineRates(b, g)
+}
+
+// writeLineRates lists the theoretical goodput: the formula per MSS for
+// TCP, else what the steps stored (UDP: per datagram size), else why
+// there is none.
+func writeLineRates(b *strings.Builder, g *grid) {
 	var lines []string
 	for _, m := range g.mss {
-		res, ok := g.lineRateResult(m)
-		if !ok {
-			continue
+		if res, ok := g.lineRateResult(m); ok {
+			lines = append(lines, fmt.Sprintf("  - MSS %s: %s (%s)", md(g.mssLabel(m)), res.Formula(), res.Breakdown))
 		}
-		lines = append(lines, fmt.Sprintf("  - MSS %s: %s (%s)", md(g.mssLabel(m)), res.Formula(), res.Breakdown))
+	}
+	head := "- Theoretical TCP goodput (line rate):"
+	if g.keys.length {
+		head = "- Theoretical TCP goodput (line rate) per MSS, whatever the write size (-l):"
+	}
+	if len(lines) == 0 {
+		for _, row := range g.rows {
+			if v := g.lineRate(row); v > 0 {
+				lines = append(lines, fmt.Sprintf("  - %s: %s Mbit/s", md(g.keys.desc(row)), strconv.FormatFloat(v, 'f', 1, 64)))
+			}
+		}
+		head = "- Theoretical goodput (line rate), as stored with the steps:"
 	}
 	if len(lines) > 0 {
-		b.WriteString("- Theoretical TCP goodput (line rate):\n")
-		b.WriteString(strings.Join(lines, "\n") + "\n")
+		b.WriteString(head + "\n" + strings.Join(lines, "\n") + "\n")
 	} else if err := lineRateProblem(g); err != "" {
 		fmt.Fprintf(b, "- Theoretical TCP goodput: %s\n", md(err))
 	}
@@ -146,7 +180,27 @@ func dutSummary(d bench.DUTInfo) string {
 	if d.ConfigSHA256 != "" {
 		parts = append(parts, "config "+md(shortSHA(d.ConfigSHA256)))
 	}
+	if c := samplerCost(d.SamplerCPUPercent); c != "" {
+		parts = append(parts, c)
+	}
 	return strings.Join(parts, ", ")
+}
+
+// samplerCost says what sampling the DUT's CPU cost it: nothing for runs
+// that did not measure it (0).
+func samplerCost(v float64) string {
+	switch {
+	case v < 0:
+		return "sampler cost unknown on this platform"
+	case v == 0:
+		return ""
+	case v < 0.01:
+		return "sampler cost < 0.01 % of one core"
+	case v < 10:
+		return "sampler cost " + strconv.FormatFloat(v, 'g', 2, 64) + " % of one core"
+	default:
+		return "sampler cost " + strconv.FormatFloat(v, 'f', 0, 64) + " % of one core"
+	}
 }
 
 func idleWatts(r bench.Run) (float64, bool) {
@@ -165,84 +219,155 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// column is one column of a direction group.
+// column is one column of a direction's table, over the steps of a cell.
 type column struct {
 	name string
-	cell func(steps []bench.StepResult, d bench.Direction) string
+	cell func(steps []bench.StepResult) string
 }
 
-func (g *grid) columns() []column {
+// directionTitle heads a direction's table; directions are seen from
+// each pair's client.
+func directionTitle(d bench.Direction) string {
+	switch d {
+	case bench.Upload:
+		return "upload (client → server)"
+	case bench.Download:
+		return "download (server → client, iperf3 -R)"
+	case bench.Bidirectional:
+		return "bidirectional (iperf3 --bidir: ↑ client → server, ↓ server → client)"
+	}
+	return string(d)
+}
+
+// pairColumns shows a figure in one column for one pair ("Mbps"), in a
+// column per pair for several ("A-B Mbps", "C-D Mbps").
+func (g *grid) pairColumns(d bench.Direction, f figure) []column {
+	if len(g.pairs) <= 1 {
+		return []column{{f.name, func(s []bench.StepResult) string { return pairCell(g, s, d, f) }}}
+	}
 	var cols []column
-	cols = append(cols, column{"Mbps", func(s []bench.StepResult, d bench.Direction) string {
-		return pairCell(g, s, d, receiverMbps, formatMbps)
-	}})
-	if len(g.pairs) > 1 {
-		cols = append(cols, column{"total Mbps", func(s []bench.StepResult, _ bench.Direction) string {
-			if len(s) == 0 {
-				return "-"
-			}
-			return totalCell(s)
-		}})
-	}
-	cols = append(cols, column{"sender Mbps", func(s []bench.StepResult, d bench.Direction) string {
-		return pairCell(g, s, d, senderMbps, formatMbps)
-	}})
-	if isTCP(g.run.Plan) {
-		cols = append(cols, column{"retr", func(s []bench.StepResult, d bench.Direction) string {
-			return pairCell(g, s, d, retransmits, formatInt)
-		}})
-	} else {
-		cols = append(cols,
-			column{"jitter ms", func(s []bench.StepResult, d bench.Direction) string {
-				return pairCell(g, s, d, jitterMs, formatMs)
-			}},
-			column{"loss", func(s []bench.StepResult, d bench.Direction) string {
-				return pairCell(g, s, d, lossPercent, formatPercent1)
-			}})
-	}
-	for _, dut := range g.duts {
-		name := "CPU"
-		if len(g.duts) > 1 {
-			name = "CPU " + dut
-		}
-		cols = append(cols, column{name, func(s []bench.StepResult, _ bench.Direction) string {
-			return cpuCell(s, dut)
-		}})
-	}
-	if g.hasPower() {
-		cols = append(cols, column{"W", func(s []bench.StepResult, _ bench.Direction) string {
-			return wattsCell(s)
-		}})
-	}
-	if g.hasLineRate() {
-		cols = append(cols, column{"line rate", func(s []bench.StepResult, d bench.Direction) string {
-			return pairCell(g, s, d, lineRatePercent, formatPercent1)
+	for _, pair := range g.pairs {
+		cols = append(cols, column{pair + " " + f.name, func(s []bench.StepResult) string {
+			return orDash(pairValue(s, pair, d, f))
 		}})
 	}
 	return cols
 }
 
-func writeTable(b *strings.Builder, g *grid) {
-	cols := g.columns()
-	head := []string{"MSS"}
-	align := []string{"---"}
-	for _, d := range g.dirs {
-		for _, c := range cols {
-			head = append(head, md(string(d)+" "+c.name))
-			align = append(align, "---:")
+// compactColumns are a direction's table as the seeds print it: Mbps per
+// pair, CPU per DUT, watts, the share of the baseline per pair.
+func (g *grid) compactColumns(d bench.Direction) []column {
+	cols := g.pairColumns(d, figMbps)
+	for _, dut := range g.duts {
+		name := "CPU"
+		if len(g.duts) > 1 {
+			name += " " + dut
 		}
+		cols = append(cols, column{name, func(s []bench.StepResult) string { return cpuCell(s, dut) }})
 	}
-	writeRow(b, head)
-	writeRow(b, align)
-	for _, m := range g.mss {
-		row := []string{md(g.mssLabel(m))}
-		for _, d := range g.dirs {
-			steps := g.cells[cellKey{m, d}]
-			for _, c := range cols {
-				row = append(row, md(c.cell(steps, d)))
+	if g.hasPower() {
+		cols = append(cols, column{"W", wattsCell})
+	}
+	if g.hasBaseline() {
+		cols = append(cols, g.pairColumns(d, figBaselinePercent)...)
+	}
+	return cols
+}
+
+func writeDirection(b *strings.Builder, g *grid, d bench.Direction) {
+	fmt.Fprintf(b, "### %s\n\n", md(directionTitle(d)))
+	cols := g.compactColumns(d)
+	head := g.keys.head()
+	for _, c := range cols {
+		head = append(head, c.name)
+	}
+	var rows [][]string
+	for _, row := range g.rows {
+		steps := g.cells[cellKey{row, d}]
+		cells := g.keys.cells(row)
+		for _, c := range cols {
+			cells = append(cells, c.cell(steps))
+		}
+		rows = append(rows, cells)
+	}
+	writeTable(b, head, len(g.keys.head()), rows)
+}
+
+// detailFigures are the per-pair figures of the details table.
+func (g *grid) detailFigures() []figure {
+	figs := []figure{figSender}
+	if isTCP(g.run.Plan) {
+		figs = append(figs, figRetransmits)
+	} else {
+		figs = append(figs, figJitter, figLoss)
+	}
+	if g.hasLineRate() {
+		figs = append(figs, figLineRate)
+	}
+	if g.hasBaseline() {
+		figs = append(figs, figBaselineMbps)
+	}
+	return figs
+}
+
+// writeDetails writes a row per direction × step × pair, so that the
+// table stays narrow however many pairs ran; the direction and pair
+// columns only when there are several.
+func writeDetails(b *strings.Builder, g *grid) {
+	if len(g.pairs) == 0 {
+		return
+	}
+	figs := g.detailFigures()
+	var head []string
+	if len(g.dirs) > 1 {
+		head = append(head, "direction")
+	}
+	head = append(head, g.keys.head()...)
+	if len(g.pairs) > 1 {
+		head = append(head, "pair")
+	}
+	keys := len(head)
+	for _, f := range figs {
+		head = append(head, f.name)
+	}
+	var rows [][]string
+	for _, d := range g.dirs {
+		for _, row := range g.rows {
+			steps := g.cells[cellKey{row, d}]
+			for _, pair := range g.pairs {
+				var cells []string
+				if len(g.dirs) > 1 {
+					cells = append(cells, string(d))
+				}
+				cells = append(cells, g.keys.cells(row)...)
+				if len(g.pairs) > 1 {
+					cells = append(cells, pair)
+				}
+				for _, f := range figs {
+					cells = append(cells, orDash(pairValue(steps, pair, d, f)))
+				}
+				rows = append(rows, cells)
 			}
 		}
-		writeRow(b, row)
+	}
+	b.WriteString("\n### Details\n\n")
+	writeTable(b, head, keys, rows)
+}
+
+// writeTable writes a Markdown table, every cell escaped: the first keys
+// columns left-aligned, the figures right-aligned.
+func writeTable(b *strings.Builder, head []string, keys int, rows [][]string) {
+	align := make([]string, len(head))
+	for i := range align {
+		align[i] = "---:"
+		if i < keys {
+			align[i] = "---"
+		}
+	}
+	writeRow(b, mapSlice(head, md))
+	writeRow(b, align)
+	for _, r := range rows {
+		writeRow(b, mapSlice(r, md))
 	}
 }
 
@@ -252,21 +377,15 @@ func writeRow(b *strings.Builder, cells []string) {
 
 func writeNotes(b *strings.Builder, g *grid) {
 	p := g.run.Plan
-	var notes []string
-	notes = append(notes, "Mbps: iperf3 receiver goodput (end.sum_received); sender Mbps: end.sum_sent.")
-	var dirs []string
-	for _, d := range g.dirs {
-		switch d {
-		case bench.Upload:
-			dirs = append(dirs, "upload = client → server")
-		case bench.Download:
-			dirs = append(dirs, "download = server → client (iperf3 -R)")
-		case bench.Bidirectional:
-			dirs = append(dirs, "bidirectional = both at once (iperf3 --bidir; ↑ client → server, ↓ server → client)")
-		}
+	tcp := isTCP(p)
+	notes := []string{
+		"Mbps: iperf3 receiver goodput (end.sum_received); sender Mbps: end.sum_sent.",
+		"Directions are seen from each pair's client.",
 	}
-	if len(dirs) > 0 {
-		notes = append(notes, "Directions seen from each pair's client: "+strings.Join(dirs, ", ")+".")
+	if g.keys.length && tcp {
+		notes = append(notes, "Length: iperf3 -l, the size of each write in bytes (default: iperf3's 128 KiB); TCP still cuts segments at the MSS.")
+	} else if g.keys.length {
+		notes = append(notes, "Length: iperf3 -l, the UDP payload of each datagram in bytes (default: iperf3's, from the path MTU).")
 	}
 	if max(p.Repeat, 1) > 1 {
 		notes = append(notes, fmt.Sprintf("Each step ran %d times: mean, then min–max in parentheses.", p.Repeat))
@@ -277,8 +396,21 @@ func writeNotes(b *strings.Builder, g *grid) {
 	if g.hasPower() {
 		notes = append(notes, "W: the power meter's average during the step.")
 	}
-	if g.hasLineRate() {
+	if g.hasBaseline() {
+		n := fmt.Sprintf("%% of baseline: receiver Mbps as a share of what the baseline run %s measured at the same MSS, length and direction", md(g.run.BaselineID))
+		if slices.Contains(g.dirs, bench.Bidirectional) {
+			n += " (both halves together for a bidirectional step)"
+		}
+		notes = append(notes, n+"; baseline Mbps: that measurement, the mean of its repeats.")
+	}
+	switch {
+	case !g.hasLineRate():
+	case tcp && g.keys.length:
+		notes = append(notes, "Line rate: receiver Mbps as a share of the theoretical TCP goodput for the row's MSS (the write size does not change it).")
+	case tcp:
 		notes = append(notes, "Line rate: receiver Mbps as a share of the theoretical TCP goodput for the row's MSS.")
+	default:
+		notes = append(notes, "Line rate: receiver Mbps as a share of the theoretical goodput stored with the step, for its datagram size.")
 	}
 	for _, n := range notes {
 		b.WriteString(n + "\n")

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files from the current output")
@@ -75,6 +76,8 @@ func TestGolden(t *testing.T) {
 		{"seed004", seed004(), true},
 		{"lab_repeat_bidir", labRun(), true},
 		{"udp", udpRun(), false},
+		{"seed003_lengths_baseline", seed003(), true},
+		{"udp_lengths", udpLengths(), false},
 	}
 	for _, c := range runs {
 		t.Run(c.name, func(t *testing.T) {
@@ -98,7 +101,8 @@ func TestGolden(t *testing.T) {
 	})
 }
 
-// The seed tables' rows must come out as the seeds print them.
+// The seed tables' rows must come out as the seeds print them: a compact
+// table per direction, the rest in the details.
 func TestMarkdownSeedRows(t *testing.T) {
 	cases := []struct {
 		name string
@@ -106,18 +110,44 @@ func TestMarkdownSeedRows(t *testing.T) {
 		rows []string
 	}{
 		{"seed000", Markdown(seed000()), []string{
-			"| 1310 (default) | 139 | 139 | 0 | 45% | 2.9 W | 15.7% | 143 | 143 | 0 | 40% | 2.9 W | 16.2% |",
-			"| 800 | 88.8 | 88.8 | 0 | 48% | 2.9 W |",
+			"### download (server → client, iperf3 -R)\n\n| MSS | Mbps | CPU | W |\n| --- | ---: | ---: | ---: |\n| 1310 (default) | 139 | 45% | 2.9 W |\n",
+			"### upload (client → server)\n\n| MSS | Mbps | CPU | W |\n| --- | ---: | ---: | ---: |\n| 1310 (default) | 143 | 40% | 2.9 W |\n",
+			"| 800 | 88.8 | 48% | 2.9 W |",
+			"| direction | MSS | sender Mbps | retr | line rate |",
+			"| download | 1310 (default) | 139 | 0 | 15.7% |",
 		}},
 		{"seed004", Markdown(seed004()), []string{
-			"| 1460 (default) | A-B 942 / C-D 942 | 1884 | A-B 942 / C-D 942 | A-B 0 / C-D 0 | 23% | 8.7 W | A-B 100.1% / C-D 100.1% |",
-			"| 400 | A-B 809 / C-D 810 | 1619 | A-B 809 / C-D 810 | A-B 0 / C-D 0 | 33% | 8.7 W | A-B 99.7% / C-D 99.8% |",
+			"| MSS | A-B Mbps | C-D Mbps | CPU | W |",
+			"| 1460 (default) | 942 | 942 | 23% | 8.7 W |",
+			"| 400 | 809 | 810 | 33% | 8.7 W |",
+			"| MSS | pair | sender Mbps | retr | line rate |",
+			"| 400 | C-D | 810 | 0 | 99.8% |",
 		}},
 		{"seed002", Markdown(seed002Runs()[1]), []string{
-			"| 1414 (default) | 929 | 929 | 0 | 16% | 7.7 W | 99.4% | 935 | 935 | 0 | 18% | 7.9 W | 100.0% |",
+			"| 1414 (default) | 929 | 16% | 7.7 W |",
+			"| 1414 (default) | 935 | 18% | 7.9 W |",
+			"| upload | 1414 (default) | 935 | 0 | 100.0% |",
+		}},
+		{"seed003", Markdown(seed003()), []string{
+			"| Length | Mbps | CPU | % of baseline |",
+			"| 64 | 182 | 100% | 29.0% |",
+			"| Length | sender Mbps | retr | line rate | baseline Mbps |",
+			"| 64 | 182 | 0 | 19.3% | 627 |",
 		}},
 		{"lab", Markdown(labRun()), []string{
-			"| 1460 (default) | 936 (935–937) | 938 (937–938) | 12 (4–20) | 36% (88%) | 12% | 99.4% (99.4%–99.5%) | ↑920 (920–922) ↓915 (915–916) |",
+			"| MSS | Mbps | CPU r1 | CPU r2 |",
+			"| 1460 (default) | 936 (935–937) | 36% (88%) | 12% |",
+			"| 1460 (default) | ↑920 (920–922) ↓915 (915–916) | 61% (99%) | 20% |",
+			"| upload | 1460 (default) | 938 (937–938) | 12 (4–20) | 99.4% (99.4%–99.5%) |",
+		}},
+		{"udp", Markdown(udpRun()), []string{
+			"| MSS | sender Mbps | jitter ms | loss |",
+			"| default | 1000 | 0.042 | 80.5% |",
+		}},
+		{"udp lengths", Markdown(udpLengths()), []string{
+			"| Length | A-B Mbps | C-D Mbps | CPU |",
+			"| direction | Length | pair | sender Mbps | jitter ms | loss | line rate |",
+			"  - length 512: 885.8 Mbit/s\n",
 		}},
 	}
 	for _, c := range cases {
@@ -126,6 +156,73 @@ func TestMarkdownSeedRows(t *testing.T) {
 				t.Errorf("%s: no row %q in\n%s", c.name, row, c.md)
 			}
 		}
+	}
+	// The wide table's columns are gone from the compact tables.
+	if md := Markdown(seed004()); strings.Contains(md, "total Mbps") || strings.Contains(md, "A-B 942 / C-D 942") {
+		t.Errorf("seed004 still has the wide table:\n%s", md)
+	}
+}
+
+// Both MSS and length swept: both key columns, "MSS/length" in the
+// chart; a bidirectional step shows its baseline share once per pair.
+func TestMarkdownMSSAndLength(t *testing.T) {
+	r := seed003()
+	r.Plan.MSS = []int{1460, 800}
+	r.Plan.Directions = []bench.Direction{bench.Bidirectional}
+	var steps []bench.StepResult
+	for _, m := range r.Plan.MSS {
+		for i, s := range seed003().Steps {
+			s.Index, s.MSS, s.Direction = len(steps), m, bench.Bidirectional
+			s.Pairs = append([]bench.PairResult(nil), s.Pairs...)
+			p := &s.Pairs[0]
+			lr, err := linerate.Goodput(r.Plan.LinkMbps, m, r.Plan.Encapsulation)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.MSS, p.LineRateMbps, p.LineRatePercent = m, lr.GoodputMbps, 100*p.ReceiverMbps/lr.GoodputMbps
+			p.ReverseSenderMbps, p.ReverseReceiverMbps = p.ReceiverMbps-1, p.ReceiverMbps-2
+			p.BaselinePercent = 100 * (p.ReceiverMbps + p.ReverseReceiverMbps) / (2 * []float64{627, 941, 941}[i])
+			steps = append(steps, s)
+		}
+	}
+	r.Steps = steps
+	md := Markdown(r)
+	for _, want := range []string{
+		"| MSS | Length | Mbps | CPU | % of baseline |",
+		"| 800 | 64 | ↑182 ↓180 | 100% | 28.9% |",
+		"| MSS | Length | sender Mbps | retr | line rate | baseline Mbps |",
+		"(both halves together for a bidirectional step)",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in\n%s", want, md)
+		}
+	}
+	d := parseSVG(t, SVG(r))
+	var groups []string
+	for _, r := range d.group("bars").Rects {
+		if r.Class == "bar" && r.Series == "bidirectional ↑" {
+			groups = append(groups, r.Group)
+		}
+	}
+	if got := strings.Join(groups, ","); got != "1460/64,1460/512,1460/1460,800/64,800/512,800/1460" {
+		t.Errorf("groups %s", got)
+	}
+	if !strings.Contains(SVG(r), ">MSS/length (bytes)</text>") {
+		t.Error("no MSS/length axis")
+	}
+	// A comparison of runs with and without lengths keeps every row.
+	cmp := CompareMarkdown([]bench.Run{seed004(), r})
+	for _, want := range []string{
+		"| MSS | Length | A-B, C-D simultaneous (ipv4 forwarding=enable) line rate |",
+		"| 1460 (default) | default | 941.5 | A-B 942 / C-D 942 | 23% | 8.7 W | - | - | - |",
+		"| 800 | 1460 | - | - | - | - | 897.5 | ↑524 ↓522 | 100% |",
+	} {
+		if !strings.Contains(cmp, want) {
+			t.Errorf("comparison: no %q in\n%s", want, cmp)
+		}
+	}
+	if s := CompareSVG([]bench.Run{seed004(), r}); !validXML(s) || !strings.Contains(s, `data-group="800/64"`) {
+		t.Errorf("comparison chart:\n%s", s)
 	}
 }
 
@@ -155,6 +252,52 @@ func TestMarkdownHeader(t *testing.T) {
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("no %q in\n%s", want, md)
+		}
+	}
+	// The baseline it was compared with, and what sampling the CPU cost.
+	md = Markdown(seed003())
+	for _, want := range []string{
+		"- Run: 20100301T090000Z-5eed0003\n- Baseline: run 20100301T080000Z-d1ec0003\n",
+		"- DUT rb1100: RB1100 (routeros), firmware 4.5, sampler cost 0.3 % of one core\n",
+		"- Theoretical TCP goodput (line rate) per MSS, whatever the write size (-l):\n  - MSS 1460 (default): ",
+		"% of baseline: receiver Mbps as a share of what the baseline run 20100301T080000Z-d1ec0003 measured at the same MSS, length and direction; ",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("no %q in\n%s", want, md)
+		}
+	}
+	if md := Markdown(udpLengths()); !strings.Contains(md, "- DUT rtx810: RTX810 (rtx), firmware Rev.11.01.33, sampler cost unknown on this platform\n") {
+		t.Errorf("no unknown sampler cost in\n%s", md)
+	}
+	if md := Markdown(seed004()); strings.Contains(md, "sampler") || strings.Contains(md, "Baseline") || strings.Contains(md, "baseline") {
+		t.Errorf("a run without sampler cost or baseline mentions them:\n%s", md)
+	}
+	// A baseline run says so in its title and chart.
+	r := seed003()
+	r.Name, r.BaselineID, r.Plan.Role = "Direct Connection", "", bench.RoleBaseline
+	if md := Markdown(r); !strings.HasPrefix(md, "# Direct Connection (baseline)\n") {
+		t.Errorf("baseline run:\n%s", md)
+	}
+	if d := parseSVG(t, SVG(r)); d.Title != "Direct Connection (baseline)" {
+		t.Errorf("baseline chart title %q", d.Title)
+	}
+}
+
+func TestSamplerCost(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0, ""},
+		{-1, "sampler cost unknown on this platform"},
+		{0.3, "sampler cost 0.3 % of one core"},
+		{0.254, "sampler cost 0.25 % of one core"},
+		{1.26, "sampler cost 1.3 % of one core"},
+		{0.004, "sampler cost < 0.01 % of one core"},
+		{12.4, "sampler cost 12 % of one core"},
+	} {
+		if got := samplerCost(c.v); got != c.want {
+			t.Errorf("samplerCost(%v) = %q, want %q", c.v, got, c.want)
 		}
 	}
 }
@@ -192,9 +335,24 @@ func TestCSVColumns(t *testing.T) {
 	if len(recs) != 1+4*2 {
 		t.Errorf("%d rows, want 8 + header", len(recs)-1)
 	}
+	// The columns added later come last, so that positions stay.
+	if got := strings.Join(recs[0][len(recs[0])-4:], ","); got != "default_mss,length,baseline_mbps,baseline_percent" {
+		t.Errorf("last columns %s", got)
+	}
 	// The default step's MSS on the -M scale.
-	if recs[1][1] != "1460" || recs[1][len(recs[1])-1] != "true" || recs[3][1] != "1200" {
+	if recs[1][1] != "1460" || recs[1][len(recs[1])-4] != "true" || recs[3][1] != "1200" {
 		t.Errorf("rows %v %v", recs[1], recs[3])
+	}
+	// No length, no baseline: empty.
+	if got := strings.Join(recs[1][len(recs[1])-3:], ","); got != ",," {
+		t.Errorf("length and baseline %q without them", got)
+	}
+	recs, err = csv.NewReader(strings.NewReader(mustCSV(t, seed003()))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(recs[1][len(recs[1])-3:], ","); got != "64,627,29.027113237639554" {
+		t.Errorf("length and baseline %q", got)
 	}
 }
 
@@ -278,6 +436,9 @@ func TestSVGBars(t *testing.T) {
 		// 2 MSS × (upload 1 + bidirectional 2 halves), 3 repetitions each as one mean.
 		{"lab", SVG(labRun()), 2 * (1 + 2), 2},
 		{"udp", SVG(udpRun()), 1, 0},
+		{"seed003 lengths", SVG(seed003()), 3, 3},
+		// 2 lengths × 2 directions × 2 pairs; a line rate per datagram size.
+		{"udp lengths", SVG(udpLengths()), 2 * 2 * 2, 2},
 		{"seed002 compare", CompareSVG(seed002Runs()), 3 * 8, 4},
 	}
 	for _, c := range cases {
@@ -303,16 +464,18 @@ func TestSVGBars(t *testing.T) {
 				t.Errorf("%d line-rate lines, want %d", lines, c.lineRates)
 			}
 			// Heights proportional to Mbps, all bars standing on one baseline.
-			var scale, base float64
+			// Coordinates are rounded to 0.005: the first bar's rounding
+			// grows with the others' Mbps.
+			var scale, base, first float64
 			for i, r := range rects {
 				if r.Mbps <= 0 {
 					t.Fatalf("bar %d has %v Mbps", i, r.Mbps)
 				}
 				if i == 0 {
-					scale, base = r.Height/r.Mbps, r.Y+r.Height
+					scale, base, first = r.Height/r.Mbps, r.Y+r.Height, r.Mbps
 					continue
 				}
-				if math.Abs(r.Height-scale*r.Mbps) > 0.01 {
+				if math.Abs(r.Height-scale*r.Mbps) > 0.005*(1+r.Mbps/first)+1e-9 {
 					t.Errorf("bar %s/%s: height %v for %v Mbps, want %v", r.Series, r.Group, r.Height, r.Mbps, scale*r.Mbps)
 				}
 				if math.Abs(r.Y+r.Height-base) > 0.02 {

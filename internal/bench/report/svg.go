@@ -11,24 +11,28 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
 
-// SVG renders a run as a grouped bar chart: a group per MSS, a bar per
+// SVG renders a run as a grouped bar chart: a group per row of the
+// results (MSS, length, or "MSS/length" when both are swept), a bar per
 // direction (and per pair when there are several; a bidirectional step
 // draws both halves), bar height = receiver Mbps (the mean of the
 // repetitions, with a min–max whisker), and a dashed line across each
-// group at the theoretical line rate. The document is standalone SVG 1.1
-// with every text escaped.
+// group at the theoretical line rate the steps stored (per MSS for TCP,
+// per datagram size for UDP). The document is standalone SVG 1.1 with
+// every text escaped.
 func SVG(r bench.Run) string {
 	g := newGrid(r)
 	c := chart{
-		title:    chartTitle(r),
+		title:    runTitle(r),
 		subtitle: chartSubtitle(r),
 		yLabel:   "receiver Mbit/s",
-		xLabel:   "MSS (bytes)",
+		xLabel:   g.keys.axis(),
 	}
-	for _, m := range g.mss {
-		c.groups = append(c.groups, g.mssLabel(m))
+	for _, row := range g.rows {
+		c.groups = append(c.groups, g.keys.label(row))
+		c.groupDescs = append(c.groupDescs, g.keys.desc(row))
+		c.lineRateAt = append(c.lineRateAt, lineRateAt(isTCP(r.Plan), g.keys, row))
 		var lr []float64
-		if v := g.lineRate(m); v > 0 {
+		if v := g.lineRate(row); v > 0 {
 			lr = append(lr, v)
 		}
 		c.lineRates = append(c.lineRates, lr)
@@ -44,9 +48,9 @@ func SVG(r bench.Run) string {
 					name += " " + pair
 				}
 				s := series{name: name}
-				for i, m := range g.mss {
-					st := pairStat(g.cells[cellKey{m, d}], pair, h, receiverMbps)
-					s.values = append(s.values, barValue{stat: st, tip: fmt.Sprintf("%s, MSS %s", name, c.groups[i])})
+				for i, row := range g.rows {
+					st := pairStat(g.cells[cellKey{row, d}], pair, h, receiverMbps)
+					s.values = append(s.values, barValue{stat: st, tip: name + ", " + c.groupDescs[i]})
 				}
 				c.series = append(c.series, s)
 			}
@@ -55,11 +59,13 @@ func SVG(r bench.Run) string {
 	return c.render()
 }
 
-func chartTitle(r bench.Run) string {
-	if r.Name != "" {
-		return r.Name
+// lineRateAt names what a group's line rate depends on: for TCP the MSS
+// alone (the write size does not change it), for UDP the row.
+func lineRateAt(tcp bool, k keyer, row rowKey) string {
+	if tcp {
+		return "MSS " + k.mssLabel(row.mss)
 	}
-	return "Benchmark run " + r.ID
+	return k.desc(row)
 }
 
 func chartSubtitle(r bench.Run) string {
@@ -85,6 +91,8 @@ type chart struct {
 	title, subtitle string
 	xLabel, yLabel  string
 	groups          []string    // x axis labels
+	groupDescs      []string    // per group: its name in tooltips, "MSS 1200, length 64"
+	lineRateAt      []string    // per group: what its line rate depends on, "MSS 1460 (default)"
 	lineRates       [][]float64 // per group: dashed lines
 	series          []series
 }
@@ -213,7 +221,7 @@ func (c chart) render() string {
 		}
 		for _, lr := range c.lineRates[gi] {
 			fmt.Fprintf(&b, `<line class="line-rate" data-mbps="%s" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000" stroke-width="1.5" stroke-dasharray="6 4"><title>%s</title></line>`+"\n",
-				num(lr), f(x0+4), f(y(lr)), f(x0+groupW-4), f(y(lr)), esc(fmt.Sprintf("line rate at MSS %s: %.1f Mbit/s", label, lr)))
+				num(lr), f(x0+4), f(y(lr)), f(x0+groupW-4), f(y(lr)), esc(fmt.Sprintf("line rate at %s: %.1f Mbit/s", c.lineRateAt[gi], lr)))
 		}
 		fmt.Fprintf(&b, `<text class="group" x="%s" y="%s" text-anchor="middle">%s</text>`+"\n", f(x0+groupW/2), f(marginTop+plotHeight+18), esc(label))
 	}

@@ -16,12 +16,14 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
 )
 
-// grid arranges a run's steps as the results table reads: a row per MSS,
-// a column group per direction, the repetitions of a step in one cell.
+// grid arranges a run's steps as the results tables read: a row per
+// MSS × length, a table per direction, the repetitions of a step in one
+// cell.
 type grid struct {
 	run   bench.Run
-	mss   []int             // rows, plan order
-	dirs  []bench.Direction // column groups, plan order
+	rows  []rowKey          // plan order: MSS, then length
+	mss   []int             // the rows' distinct MSS, plan order
+	dirs  []bench.Direction // plan order
 	pairs []string          // pair names, first-seen order
 	duts  []string          // CPU columns: plan order, then any other device reported
 	cells map[cellKey][]bench.StepResult
@@ -29,29 +31,42 @@ type grid struct {
 	// recorded for it (the runner stores it on the -M scale, converted
 	// with linerate.DefaultMSS); 0 when no pair recorded one.
 	defaultMSS int
+	keys       keyer
+}
+
+// rowKey is what a row of the results stands for: an MSS (iperf3 -M)
+// and a length (iperf3 -l), 0 meaning iperf3's default.
+type rowKey struct {
+	mss, length int
 }
 
 type cellKey struct {
-	mss int
+	row rowKey
 	dir bench.Direction
 }
 
 func newGrid(r bench.Run) *grid {
 	g := &grid{run: r, cells: map[cellKey][]bench.StepResult{}}
+	seenRow := map[rowKey]bool{}
 	seenMSS := map[int]bool{}
 	seenDir := map[bench.Direction]bool{}
-	addRow := func(m int, d bench.Direction) {
-		if !seenMSS[m] {
-			seenMSS[m] = true
-			g.mss = append(g.mss, m)
+	addRow := func(s bench.Step) {
+		k := rowKey{s.MSS, s.Length}
+		if !seenRow[k] {
+			seenRow[k] = true
+			g.rows = append(g.rows, k)
 		}
-		if !seenDir[d] {
-			seenDir[d] = true
-			g.dirs = append(g.dirs, d)
+		if !seenMSS[s.MSS] {
+			seenMSS[s.MSS] = true
+			g.mss = append(g.mss, s.MSS)
+		}
+		if !seenDir[s.Direction] {
+			seenDir[s.Direction] = true
+			g.dirs = append(g.dirs, s.Direction)
 		}
 	}
 	for _, s := range r.Plan.Steps() {
-		addRow(s.MSS, s.Direction)
+		addRow(s)
 	}
 	seenPair := map[string]bool{}
 	seenDUT := map[string]bool{}
@@ -62,8 +77,8 @@ func newGrid(r bench.Run) *grid {
 		}
 	}
 	for _, s := range r.Steps {
-		addRow(s.MSS, s.Direction)
-		k := cellKey{s.MSS, s.Direction}
+		addRow(s.Step)
+		k := cellKey{rowKey{s.MSS, s.Length}, s.Direction}
 		g.cells[k] = append(g.cells[k], s)
 		for _, p := range s.Pairs {
 			if !seenPair[p.Pair] {
@@ -86,7 +101,101 @@ func newGrid(r bench.Run) *grid {
 			g.pairs = append(g.pairs, p.Label())
 		}
 	}
+	g.keys = newKeyer(g.rows, g.mssLabel)
 	return g
+}
+
+// keyer names rows by what the run sweeps: the MSS, the length, or both.
+// A run that sweeps lengths at the default MSS only is keyed by length.
+type keyer struct {
+	mss, length bool             // which key columns show
+	mssLabel    func(int) string // the MSS cell: "1200", "1460 (default)"
+}
+
+func newKeyer(rows []rowKey, mssLabel func(int) string) keyer {
+	k := keyer{mssLabel: mssLabel}
+	for _, r := range rows {
+		k.length = k.length || r.length != 0
+	}
+	k.mss = !k.length
+	for _, r := range rows {
+		k.mss = k.mss || r.mss != 0
+	}
+	return k
+}
+
+// head is the key columns' header: "MSS", "Length" or both.
+func (k keyer) head() []string {
+	var h []string
+	if k.mss {
+		h = append(h, "MSS")
+	}
+	if k.length {
+		h = append(h, "Length")
+	}
+	return h
+}
+
+// cells are a row's key cells, as text.
+func (k keyer) cells(r rowKey) []string {
+	var c []string
+	if k.mss {
+		c = append(c, k.mssLabel(r.mss))
+	}
+	if k.length {
+		c = append(c, lengthLabel(r.length))
+	}
+	return c
+}
+
+// label is a row's x-axis label in a chart: "1460 (default)", "64", or
+// with both keys "1200/64" (MSS/length).
+func (k keyer) label(r rowKey) string {
+	switch {
+	case k.mss && k.length:
+		m := "default"
+		if r.mss > 0 {
+			m = strconv.Itoa(r.mss)
+		}
+		return m + "/" + lengthLabel(r.length)
+	case k.length:
+		return lengthLabel(r.length)
+	default:
+		return k.mssLabel(r.mss)
+	}
+}
+
+// desc names a row in prose: "MSS 1460 (default)", "length 64",
+// "MSS 1200, length 64".
+func (k keyer) desc(r rowKey) string {
+	var parts []string
+	if k.mss {
+		parts = append(parts, "MSS "+k.mssLabel(r.mss))
+	}
+	if k.length {
+		parts = append(parts, "length "+lengthLabel(r.length))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// axis is the chart's x-axis title.
+func (k keyer) axis() string {
+	switch {
+	case k.mss && k.length:
+		return "MSS/length (bytes)"
+	case k.length:
+		return "length, iperf3 -l (bytes)"
+	default:
+		return "MSS (bytes)"
+	}
+}
+
+// lengthLabel is a length cell: "64", or "default" without -l.
+func lengthLabel(l int) string {
+	if l > 0 {
+		return strconv.Itoa(l)
+	}
+	return "default"
 }
 
 // effectiveMSS is a row's MSS on the -M scale: the MSS given, or for the
@@ -98,7 +207,7 @@ func (g *grid) effectiveMSS(m int) int {
 	return g.defaultMSS
 }
 
-// mssLabel is the row label: "1200", "1460 (default)" or "default".
+// mssLabel is the MSS cell: "1200", "1460 (default)" or "default".
 func (g *grid) mssLabel(m int) string {
 	return mssLabel(m, g.defaultMSS)
 }
@@ -117,15 +226,16 @@ func mssLabel(m, def int) string {
 // isTCP reports whether the plan measures TCP ("" is iperf3's default).
 func isTCP(p bench.Plan) bool { return p.Protocol != bench.UDP }
 
-// lineRate is the theoretical goodput of a row: what the steps stored,
-// else computed from the plan when it names a link speed; 0 if unknown or
-// if the run has no such row.
-func (g *grid) lineRate(m int) float64 {
-	if !slices.Contains(g.mss, m) {
+// lineRate is the theoretical goodput of a row: what the steps stored
+// (per MSS for TCP, per datagram size for UDP), else computed from the
+// plan's link speed and the row's MSS for TCP; 0 if unknown or if the run
+// has no such row.
+func (g *grid) lineRate(row rowKey) float64 {
+	if !slices.Contains(g.rows, row) {
 		return 0
 	}
 	for _, d := range g.dirs {
-		for _, s := range g.cells[cellKey{m, d}] {
+		for _, s := range g.cells[cellKey{row, d}] {
 			for _, p := range s.Pairs {
 				if p.LineRateMbps > 0 {
 					return p.LineRateMbps
@@ -133,7 +243,7 @@ func (g *grid) lineRate(m int) float64 {
 			}
 		}
 	}
-	if res, ok := g.lineRateResult(m); ok {
+	if res, ok := g.lineRateResult(row.mss); ok {
 		return res.GoodputMbps
 	}
 	return 0
@@ -234,6 +344,38 @@ func lineRatePercent(p bench.PairResult, h half) (float64, bool) {
 	return 100 * p.ReceiverMbps / p.LineRateMbps, true
 }
 
+// baselineMbps and baselinePercent describe the pair as a whole (both
+// halves of a bidirectional step together, as bench.CompareWithBaseline
+// sums them); steps without a matching baseline step carry none.
+func baselineMbps(p bench.PairResult, _ half) (float64, bool) {
+	return p.BaselineMbps, p.BaselineMbps > 0
+}
+
+func baselinePercent(p bench.PairResult, _ half) (float64, bool) {
+	return p.BaselinePercent, p.BaselinePercent > 0
+}
+
+// figure is a per-pair figure as the tables show it.
+type figure struct {
+	name   string // column name: "Mbps", "sender Mbps"
+	metric pairMetric
+	format func(float64) string
+	// whole: one figure for the pair, not one per half of a
+	// bidirectional step.
+	whole bool
+}
+
+var (
+	figMbps            = figure{"Mbps", receiverMbps, formatMbps, false}
+	figSender          = figure{"sender Mbps", senderMbps, formatMbps, false}
+	figRetransmits     = figure{"retr", retransmits, formatInt, false}
+	figJitter          = figure{"jitter ms", jitterMs, formatMs, false}
+	figLoss            = figure{"loss", lossPercent, formatPercent1, false}
+	figLineRate        = figure{"line rate", lineRatePercent, formatPercent1, false}
+	figBaselineMbps    = figure{"baseline Mbps", baselineMbps, formatMbps, true}
+	figBaselinePercent = figure{"% of baseline", baselinePercent, formatPercent1, true}
+)
+
 // pairStat aggregates a metric of one pair over the steps of a cell.
 func pairStat(steps []bench.StepResult, pair string, h half, m pairMetric) stat {
 	var st stat
@@ -271,42 +413,52 @@ func halfMark(d bench.Direction, h half) string {
 	return "↑"
 }
 
-// pairCell renders a metric for every pair of a cell in seed 004's style:
-// "942" for one pair, "A-B 942 / C-D 942" for several; bidirectional
-// halves as "↑942 ↓940". Repetitions show the mean and "(min–max)".
-func pairCell(g *grid, steps []bench.StepResult, d bench.Direction, m pairMetric, format func(float64) string) string {
-	if len(steps) == 0 {
+// pairValue renders a figure of one pair over a cell's steps: "942",
+// bidirectional halves as "↑920 ↓915", repetitions as the mean and
+// "(min–max)"; "" when the steps do not carry it.
+func pairValue(steps []bench.StepResult, pair string, d bench.Direction, f figure) string {
+	if f.whole {
+		return statString(pairStat(steps, pair, forward, f.metric), f.format)
+	}
+	var hs []string
+	for _, h := range halves(d) {
+		if st := pairStat(steps, pair, h, f.metric); st.n > 0 {
+			hs = append(hs, halfMark(d, h)+statString(st, f.format))
+		}
+	}
+	return strings.Join(hs, " ")
+}
+
+// orDash is a cell's text: "-" for a figure the run does not have.
+func orDash(s string) string {
+	if s == "" {
 		return "-"
 	}
+	return s
+}
+
+// pairCell renders a figure for every pair of a cell in one, as seed 004
+// does: "942" for one pair, "A-B 942 / C-D 942" for several.
+func pairCell(g *grid, steps []bench.StepResult, d bench.Direction, f figure) string {
 	var parts []string
 	for _, pair := range g.pairs {
-		var hs []string
-		for _, h := range halves(d) {
-			st := pairStat(steps, pair, h, m)
-			if st.n == 0 {
-				continue
-			}
-			hs = append(hs, halfMark(d, h)+statString(st, format))
-		}
-		if len(hs) == 0 {
+		v := pairValue(steps, pair, d, f)
+		if v == "" {
 			continue
 		}
-		v := strings.Join(hs, " ")
 		if len(g.pairs) > 1 {
 			v = pair + " " + v
 		}
 		parts = append(parts, v)
 	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, " / ")
+	return orDash(strings.Join(parts, " / "))
 }
 
-// statString is the mean, with "(min–max)" when there were repetitions.
+// statString is the mean, with "(min–max)" when there were repetitions;
+// "" without a figure.
 func statString(st stat, format func(float64) string) string {
 	if st.n == 0 {
-		return "-"
+		return ""
 	}
 	s := format(st.mean())
 	if st.n > 1 {
@@ -378,30 +530,26 @@ func wattsCell(steps []bench.StepResult) string {
 	return formatWatts(w.mean())
 }
 
-// stepTotal is the sum of the receivers of a step, both halves.
-func stepTotal(s bench.StepResult) float64 {
-	if s.TotalReceiverMbps > 0 {
-		return s.TotalReceiverMbps
-	}
-	t := 0.0
-	for _, p := range s.Pairs {
-		t += p.ReceiverMbps + p.ReverseReceiverMbps
-	}
-	return t
-}
-
-func totalCell(steps []bench.StepResult) string {
-	var st stat
-	for _, s := range steps {
-		st.add(stepTotal(s))
-	}
-	return statString(st, formatMbps)
-}
-
 func (g *grid) hasPower() bool {
 	for _, s := range g.run.Steps {
 		if s.Power != nil {
 			return true
+		}
+	}
+	return false
+}
+
+// hasBaseline reports whether the run was compared with a baseline run
+// that measured at least one of its steps.
+func (g *grid) hasBaseline() bool {
+	if g.run.BaselineID == "" {
+		return false
+	}
+	for _, s := range g.run.Steps {
+		for _, p := range s.Pairs {
+			if p.BaselinePercent > 0 {
+				return true
+			}
 		}
 	}
 	return false
