@@ -54,6 +54,14 @@ type CPUProbe struct {
 	// commands in order. Samples may be cumulative counters (Busy/Total,
 	// turned into loads by differences) or loads (Percent/CorePercent).
 	Parse func(outputs ...string) (CPUSample, error)
+	// SelfCPU, where the platform can tell, reads from one Stream block
+	// the CPU time the Stream command itself has used on the device so
+	// far: cumulative, every process of it together (on Linux the loop's
+	// shell and the children it waited for). The engine reports its growth
+	// over wall time as the sampler's own cost. nil: the platform cannot
+	// tell (Poll probes). An error makes that block's cost unknown; it
+	// does not stop the stream.
+	SelfCPU func(block string) (time.Duration, error)
 }
 
 // PowerReader is a platform that reports its own power draw (RouterOS

@@ -98,6 +98,9 @@ resource "routerlab_benchmark_run" "sweep" {
 					return nil
 				})),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("config_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+				// The lab router's sampler measured its own cost: a real
+				// figure (not -1), far under one core's percent.
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("sampler_cpu_percent"), inRange(0, 2)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("iperf3_version"), knownvalue.StringRegexp(regexp.MustCompile(`^3\.`))),
 			},
 			Check: resource.ComposeTestCheckFunc(

@@ -33,6 +33,11 @@ type Reading struct {
 	// Cores is the load of each core, 0–100, where the platform reports
 	// it; nil otherwise.
 	Cores []float64
+	// Self is the CPU time the sampling itself used on the device during
+	// the reading's period, where SelfKnown (the probe reports its own
+	// cost: device.CPUProbe.SelfCPU); Sampler.CostPercent sums it.
+	Self      time.Duration
+	SelfKnown bool
 }
 
 // MaxCore is the load of the busiest core, or 0 without per-core figures.

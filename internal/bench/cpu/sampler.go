@@ -25,6 +25,9 @@ import (
 // arrives at the end of its period, call WaitPast(ctx, to) before
 // StatsBetween to be sure the reading covering the end of the window is
 // in.
+//
+// CostPercent says what the sampling itself cost the DUT over the run
+// (bench.DUTInfo.SamplerCPUPercent), where the probe reports it.
 type Sampler struct {
 	src      Source
 	readings *series.Series[Reading]
@@ -96,6 +99,40 @@ func (s *Sampler) Readings() []Reading { return s.readings.All() }
 // since the one before it.
 func (s *Sampler) StatsBetween(device string, from, to time.Time) bench.CPUStats {
 	return Summarise(device, s.readings.All(), from, to)
+}
+
+// CostPercent is what the sampling itself has cost the device since the
+// first reading, in percent of one core: the sampler's own CPU time
+// (Reading.Self) over the wall time of the readings that report it, so a
+// block whose cost could not be read leaves its period out rather than
+// counting it as free. It is -1 when no reading reports the cost (the
+// probe cannot tell, as with polled vendor CLIs, or no period has passed
+// yet).
+func (s *Sampler) CostPercent() float64 {
+	return CostPercent(s.readings.All())
+}
+
+// CostPercent is Sampler.CostPercent over readings in the order they were
+// taken (periods as in Summarise).
+func CostPercent(readings []Reading) float64 {
+	var used, wall time.Duration
+	var prev time.Time
+	for _, r := range readings {
+		start := r.Since
+		if start.IsZero() {
+			start = prev
+		}
+		prev = r.At
+		if !r.SelfKnown || start.IsZero() || !start.Before(r.At) {
+			continue
+		}
+		used += r.Self
+		wall += r.At.Sub(start)
+	}
+	if wall <= 0 {
+		return -1
+	}
+	return 100 * used.Seconds() / wall.Seconds()
 }
 
 // Valid reports whether every figure of r is a load from 0 to 100: not

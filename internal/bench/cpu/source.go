@@ -73,6 +73,9 @@ func (s *ProbeSource) Start(ctx context.Context) (<-chan Reading, error) {
 	if stream == poll || s.probe.Parse == nil {
 		return nil, fmt.Errorf("cpu %s: the platform's CPU probe must set Parse and exactly one of Stream and Poll", s.host.Name())
 	}
+	if poll && s.probe.SelfCPU != nil {
+		return nil, fmt.Errorf("cpu %s: the platform's CPU probe sets SelfCPU, which only a Stream has", s.host.Name())
+	}
 	s.setErr(nil)
 	if stream {
 		return s.stream(ctx)
@@ -85,32 +88,56 @@ func (s *ProbeSource) Start(ctx context.Context) (<-chan Reading, error) {
 // stamps each reading with the period it describes: a delta covers the
 // time since the sample it was taken from, a load the time since the
 // previous sample (or, for the first, since the source began asking).
+// The sampler's own CPU time (cumulative, where known) is differenced
+// over the same periods.
 type loads struct {
 	prev    device.CPUSample
 	hasPrev bool
 	prevAt  time.Time // when prev (counters) or the last sample (loads) arrived
+	// The sampler's own cumulative CPU time at prevAt, if known.
+	prevSelf   time.Duration
+	prevSelfOK bool
+}
+
+// probeSample is one parsed block or poll: the counters or loads, and the
+// sampler's own cumulative CPU time where the probe reports it.
+type probeSample struct {
+	device.CPUSample
+	self   time.Duration
+	selfOK bool
 }
 
 // next returns the reading cur, which arrived at at, yields, if any: none
 // for the first cumulative sample, nor for one that did not advance (the
 // same block twice, a counter reset).
-func (l *loads) next(cur device.CPUSample, at time.Time) (Reading, bool) {
-	if len(cur.Total) == 0 {
-		r := Reading{At: at, Since: l.prevAt, Percent: cur.Percent, Cores: cur.CorePercent}
-		l.prevAt = at
-		return r, true
-	}
-	if !l.hasPrev {
-		l.prev, l.hasPrev, l.prevAt = cur, true, at
+func (l *loads) next(cur probeSample, at time.Time) (Reading, bool) {
+	var r Reading
+	switch {
+	case len(cur.Total) == 0:
+		r = Reading{Percent: cur.Percent, Cores: cur.CorePercent}
+	case !l.hasPrev:
+		l.prev, l.hasPrev = cur.CPUSample, true
+		l.mark(cur, at)
 		return Reading{}, false
-	}
-	if !advanced(l.prev, cur) {
+	case !advanced(l.prev, cur.CPUSample):
 		return Reading{}, false
+	default:
+		r = Delta(l.prev, cur.CPUSample)
+		l.prev = cur.CPUSample
 	}
-	r := Delta(l.prev, cur)
 	r.At, r.Since = at, l.prevAt
-	l.prev, l.prevAt = cur, at
+	// A sampler's CPU time never goes backwards; if it seems to, the
+	// block came from another process than the one before: unknown.
+	if cur.selfOK && l.prevSelfOK && cur.self >= l.prevSelf {
+		r.Self, r.SelfKnown = cur.self-l.prevSelf, true
+	}
+	l.mark(cur, at)
 	return r, true
+}
+
+// mark makes cur, which arrived at at, the start of the next period.
+func (l *loads) mark(cur probeSample, at time.Time) {
+	l.prevAt, l.prevSelf, l.prevSelfOK = at, cur.self, cur.selfOK
 }
 
 // stream runs the probe's command once: one session per DUT costs the
@@ -159,21 +186,33 @@ func (s *ProbeSource) stream(ctx context.Context) (<-chan Reading, error) {
 	return ch, nil
 }
 
-// readBlock reads lines up to END and parses them.
-func (s *ProbeSource) readBlock(sc *bufio.Scanner) (device.CPUSample, error) {
+// readBlock reads lines up to END and parses them: the sample, and the
+// sampler's own CPU time where the probe reads it (a block whose cost
+// does not parse still yields its sample).
+func (s *ProbeSource) readBlock(sc *bufio.Scanner) (probeSample, error) {
 	var b strings.Builder
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
-		if line == "END" {
-			return s.probe.Parse(b.String())
+		if line != "END" {
+			b.WriteString(line)
+			b.WriteByte('\n')
+			continue
 		}
-		b.WriteString(line)
-		b.WriteByte('\n')
+		smp, err := s.probe.Parse(b.String())
+		if err != nil {
+			return probeSample{}, err
+		}
+		out := probeSample{CPUSample: smp}
+		if s.probe.SelfCPU != nil {
+			self, err := s.probe.SelfCPU(b.String())
+			out.self, out.selfOK = self, err == nil && self >= 0
+		}
+		return out, nil
 	}
 	if err := sc.Err(); err != nil {
-		return device.CPUSample{}, err
+		return probeSample{}, err
 	}
-	return device.CPUSample{}, io.EOF
+	return probeSample{}, io.EOF
 }
 
 // streamEnd explains why a stream stopped: nil when ctx ended it, the
@@ -247,21 +286,22 @@ func (s *ProbeSource) poll(ctx context.Context) (<-chan Reading, error) {
 	return ch, nil
 }
 
-// sample runs every Poll command once, in order, and parses their outputs.
-func (s *ProbeSource) sample(ctx context.Context) (device.CPUSample, error) {
+// sample runs every Poll command once, in order, and parses their
+// outputs. Polls do not report their own cost.
+func (s *ProbeSource) sample(ctx context.Context) (probeSample, error) {
 	outs := make([]string, 0, len(s.probe.Poll))
 	for _, cmd := range s.probe.Poll {
 		out, err := run(ctx, s.host, cmd)
 		if err != nil {
-			return device.CPUSample{}, err
+			return probeSample{}, err
 		}
 		outs = append(outs, out)
 	}
 	smp, err := s.probe.Parse(outs...)
 	if err != nil {
-		return device.CPUSample{}, fmt.Errorf("cpu %s: %w", s.host.Name(), err)
+		return probeSample{}, fmt.Errorf("cpu %s: %w", s.host.Name(), err)
 	}
-	return smp, nil
+	return probeSample{CPUSample: smp}, nil
 }
 
 // run executes one read-only command and insists on exit status 0.

@@ -243,8 +243,8 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 
 	steps := plan.Steps()
 	for _, step := range steps {
-		env.logf("step %d/%d: %s, mss %s, repeat %d: %d pair(s) for %s (+%s warm-up)",
-			step.Index+1, len(steps), step.Direction, mssLabel(step.MSS), step.Repeat+1, len(plan.Pairs), plan.Duration, plan.Omit)
+		env.logf("step %d/%d: %s, mss %s, length %s, repeat %d: %d pair(s) for %s (+%s warm-up)",
+			step.Index+1, len(steps), step.Direction, mssLabel(step.MSS), mssLabel(step.Length), step.Repeat+1, len(plan.Pairs), plan.Duration, plan.Omit)
 		res, err := runStep(ctx, plan, step, clients, servers)
 		if err != nil {
 			run.Finished = env.now().UTC()
@@ -259,8 +259,20 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 	if err := summariseSamples(ctx, run, plan, env, samplers, idle); err != nil {
 		return run, err
 	}
+	recordSamplerCost(run, samplers)
 	run.Finished = env.now().UTC()
 	return run, nil
+}
+
+// recordSamplerCost notes what each DUT's CPU sampler cost the DUT itself,
+// so the reported CPU can be read knowing how much of it was ours.
+func recordSamplerCost(run *bench.Run, samplers []*cpu.Sampler) {
+	for i := range run.DUTs {
+		run.DUTs[i].SamplerCPUPercent = -1
+		if i < len(samplers) && samplers[i] != nil {
+			run.DUTs[i].SamplerCPUPercent = samplers[i].CostPercent()
+		}
+	}
 }
 
 // summariseSamples fills each step's CPU and power figures from the

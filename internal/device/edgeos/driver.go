@@ -37,12 +37,14 @@ func (d *Driver) Snapshot(context.Context) (*device.Snapshot, error) {
 }
 
 // CPUProbe implements device.CPUReader with Linux's /proc/stat loop: one
-// persistent session per DUT streaming cumulative counters.
+// persistent session per DUT streaming cumulative counters and the loop's
+// own CPU time.
 func (d *Driver) CPUProbe() device.CPUProbe {
 	return device.CPUProbe{
 		Stream: linux.ProcStatCommand,
 		Parse: func(out ...string) (device.CPUSample, error) {
 			return linux.ParseProcStat(strings.Join(out, ""))
 		},
+		SelfCPU: linux.ParseSelfCPU,
 	}
 }

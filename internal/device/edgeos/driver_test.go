@@ -23,8 +23,11 @@ func TestDriver(t *testing.T) {
 	if p.Poll != nil || p.Stream == nil {
 		t.Fatalf("probe = %+v, want a stream", p)
 	}
-	if got, want := p.Stream(2*time.Second), "while :; do grep '^cpu' /proc/stat; echo END; sleep 2; done"; got != want {
+	if got, want := p.Stream(2*time.Second), `hz=$(getconf CLK_TCK 2>/dev/null) || hz=100; while :; do grep '^cpu' /proc/stat; read -r s </proc/self/stat; echo "self $hz $s"; echo END; sleep 2; done`; got != want {
 		t.Errorf("Stream(2s) = %q, want %q", got, want)
+	}
+	if p.SelfCPU == nil {
+		t.Error("probe without SelfCPU: the loop reports its own CPU time")
 	}
 }
 

@@ -88,12 +88,14 @@ func (d *Driver) run(ctx context.Context, script string) error {
 }
 
 // CPUProbe implements device.CPUReader: one persistent loop printing
-// /proc/stat every interval, parsed into cumulative counters.
+// /proc/stat every interval, parsed into cumulative counters, and the
+// loop's own CPU time (ParseSelfCPU).
 func (d *Driver) CPUProbe() device.CPUProbe {
 	return device.CPUProbe{
 		Stream: ProcStatCommand,
 		Parse: func(out ...string) (device.CPUSample, error) {
 			return ParseProcStat(strings.Join(out, ""))
 		},
+		SelfCPU: ParseSelfCPU,
 	}
 }

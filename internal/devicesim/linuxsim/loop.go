@@ -12,13 +12,20 @@ import (
 // A sampling loop is the one long-running command the Linux driver sends:
 // its CPU probe (linux.ProcStatCommand),
 //
-//	while :; do grep '^cpu' /proc/stat; echo END; sleep 1; done
+//	hz=$(getconf CLK_TCK 2>/dev/null) || hz=100; while :; do grep '^cpu' /proc/stat; read -r s </proc/self/stat; echo "self $hz $s"; echo END; sleep 1; done
 //
 // The simulator runs `while :; do BODY; done` (or `while true`) when BODY
 // is a list of simple commands with at least one `sleep N`: each command
 // but sleep runs through the interpreter under the router's lock, its
 // output written at once; sleep waits in real time without the lock, so
 // the router answers other commands meanwhile.
+//
+// The interpreter expands nothing, so the probe's report of its own CPU
+// time is recognised as written (the clock-tick prefix before `while` and
+// the read/echo pair in the body, selfStatCmd) and answered with the line
+// a real loop prints: "self 100 " and a /proc/PID/stat of the loop's
+// shell, whose CPU time grows by 0.75 ticks a block on average (7.5 ms;
+// 0.75 % of a core at one block a second).
 //
 // The loop ends when it is killed or the client goes away. Started
 // through the transport's process-group wrapper (group.go), it is killed
@@ -36,9 +43,18 @@ const (
 	sigkillStatus = 128 + 9
 )
 
+// The pieces of linux.ProcStatCommand that report the loop's own CPU
+// time (a platform package, which the simulator does not import; the
+// tests run the driver's command).
+const (
+	clockTicksCmd = "hz=$(getconf CLK_TCK 2>/dev/null) || hz=100; "
+	selfStatCmd   = `read -r s </proc/self/stat; echo "self $hz $s"`
+)
+
 // loopBody returns the body of cmd if it is a sampling loop.
 func loopBody(cmd string) (string, bool) {
 	s := strings.TrimSpace(cmd)
+	s = strings.TrimPrefix(s, clockTicksCmd)
 	for _, head := range []string{"while :; do ", "while true; do "} {
 		if rest, ok := strings.CutPrefix(s, head); ok {
 			body, ok := strings.CutSuffix(rest, "; done")
@@ -67,31 +83,83 @@ func sleepOf(ao andOr) (time.Duration, bool, error) {
 	return time.Duration(sec * float64(time.Second)), true, nil
 }
 
+// loopStep is one command of a loop's body: a sleep, the report of the
+// loop's own CPU time, or a command for the interpreter.
+type loopStep struct {
+	ao    andOr
+	sleep time.Duration
+	self  bool
+}
+
+// parseLoop parses a loop's body into steps.
+func parseLoop(body string) ([]loopStep, error) {
+	var steps []loopStep
+	parts := strings.Split(body, selfStatCmd)
+	for i, part := range parts {
+		if i > 0 {
+			steps = append(steps, loopStep{self: true})
+		}
+		// The report's own separators: "CMD; " before it, "; CMD" after.
+		part = strings.TrimSpace(part)
+		if i > 0 {
+			part = strings.TrimSpace(strings.TrimPrefix(part, ";"))
+		}
+		if i < len(parts)-1 {
+			part = strings.TrimSuffix(part, ";")
+		}
+		if part == "" && len(parts) > 1 {
+			continue
+		}
+		toks, err := lex(part)
+		var list []andOr
+		var docs []*redir
+		if err == nil {
+			list, docs, err = parseLine(toks)
+		}
+		if err == nil && len(docs) > 0 {
+			err = fmt.Errorf("linuxsim: no here-documents in a loop")
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, ao := range list {
+			steps = append(steps, loopStep{ao: ao})
+		}
+	}
+	return steps, nil
+}
+
+// selfStatLine is what the probe's read/echo pair prints in the n-th
+// block of the loop with process id pid: its /proc/PID/stat (proc(5);
+// fields 14–17 utime, stime, cutime, cstime together grow by 0.75
+// ticks a block on average),
+// after "self" and the clock tick rate.
+func selfStatLine(pid int64, n uint64) string {
+	utime, stime, cutime, cstime := n/4, uint64(0), n/2, uint64(0)
+	return fmt.Sprintf("self 100 %d (sh) R %d %d %d 0 -1 4194304 %d 0 0 0 %d %d %d %d 20 0 1 0 4243 2654208 385 18446744073709551615 1 1 0 0 0 0 0 65538 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+		pid, pid-1, pid, pid, 90+n, utime, stime, cutime, cstime)
+}
+
 // loop runs a sampling loop's body until killed is closed (nil: never) or
 // a write fails.
 func (r *Router) loop(body string, stdout, stderr io.Writer, killed <-chan struct{}) int {
-	toks, err := lex(body)
-	var list []andOr
-	var docs []*redir
-	if err == nil {
-		list, docs, err = parseLine(toks)
-	}
-	if err == nil && len(docs) > 0 {
-		err = fmt.Errorf("linuxsim: no here-documents in a loop")
-	}
+	steps, err := parseLoop(body)
 	if err != nil {
 		fmt.Fprintf(stderr, "sh: 1: Syntax error: %v\n", err)
 		return 2
 	}
-	sleeps := make([]time.Duration, len(list))
 	hasSleep, writes := false, false
-	for i, ao := range list {
-		d, isSleep, err := sleepOf(ao)
+	for i, st := range steps {
+		if st.self {
+			writes = true
+			continue
+		}
+		d, isSleep, err := sleepOf(st.ao)
 		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return 2
 		}
-		sleeps[i] = d
+		steps[i].sleep = d
 		hasSleep = hasSleep || isSleep
 		writes = writes || !isSleep
 	}
@@ -99,10 +167,24 @@ func (r *Router) loop(body string, stdout, stderr io.Writer, killed <-chan struc
 		fmt.Fprintln(stderr, "sh: 1: linuxsim: a loop must sleep and print (while :; do CMD; sleep N; done)")
 		return 2
 	}
+	pid := nextPID.Add(1)
+	var blocks uint64
 	for {
-		for i, ao := range list {
-			if sleeps[i] > 0 {
-				t := time.NewTimer(sleeps[i])
+		for _, st := range steps {
+			if st.self {
+				select {
+				case <-killed:
+					return sigkillStatus
+				default:
+				}
+				blocks++
+				if !writeAll(stdout, []byte(selfStatLine(pid, blocks))) {
+					return sigpipeStatus
+				}
+				continue
+			}
+			if st.sleep > 0 {
+				t := time.NewTimer(st.sleep)
 				select {
 				case <-t.C:
 				case <-killed:
@@ -119,7 +201,7 @@ func (r *Router) loop(body string, stdout, stderr io.Writer, killed <-chan struc
 			var out, errb bytes.Buffer
 			r.mu.Lock()
 			sh := &interp{r: r, stdout: &out, stderr: &errb, line: 1}
-			_, exit := sh.list([]andOr{ao}, false)
+			_, exit := sh.list([]andOr{st.ao}, false)
 			r.mu.Unlock()
 			if !writeAll(stdout, out.Bytes()) || !writeAll(stderr, errb.Bytes()) {
 				return sigpipeStatus

@@ -45,7 +45,7 @@ func (w *hangUpWriter) Write(p []byte) (int, error) {
 // real time, and ends at the first write after the client went away.
 func TestSamplingLoopStreamsUntilHangUp(t *testing.T) {
 	r := New(Options{CPUs: 2})
-	out := &hangUpWriter{n: 6} // three blocks and their END lines
+	out := &hangUpWriter{n: 9} // three blocks, each its cpu lines, self line and END
 	var errb bytes.Buffer
 	done := make(chan int, 1)
 	start := time.Now()
@@ -70,14 +70,24 @@ func TestSamplingLoopStreamsUntilHangUp(t *testing.T) {
 	if len(blocks) != 3 {
 		t.Fatalf("blocks %q", out.buf.String())
 	}
+	var self []time.Duration
 	for _, b := range blocks {
 		if _, err := linux.ParseProcStat(b); err != nil {
 			t.Errorf("block %q: %v", b, err)
 		}
+		d, err := linux.ParseSelfCPU(b)
+		if err != nil {
+			t.Errorf("block %q: %v", b, err)
+		}
+		self = append(self, d)
+	}
+	// The loop's own CPU time grows: 0.75 ticks (7.5 ms) a block.
+	if want := []time.Duration{0, 10 * time.Millisecond, 10 * time.Millisecond}; !slices.Equal(self, want) {
+		t.Errorf("the loop's own CPU time %v, want %v", self, want)
 	}
 	// Blocks 1 and 2, and 2 and 3, are one sleep apart; the loop ended at
 	// the fourth block's write, after a third sleep.
-	if gap := out.writes[2].Sub(out.writes[0]); gap < 90*time.Millisecond || gap > 600*time.Millisecond {
+	if gap := out.writes[3].Sub(out.writes[0]); gap < 90*time.Millisecond || gap > 600*time.Millisecond {
 		t.Errorf("blocks %s apart, want about 100ms", gap)
 	}
 	if d := time.Since(start); d < 290*time.Millisecond {
@@ -195,6 +205,9 @@ func TestSamplingLoopOverSSH(t *testing.T) {
 	for _, r := range got {
 		if r.Percent != 10 || len(r.Cores) != 2 || r.Since.IsZero() {
 			t.Errorf("reading %+v, want 10 %% on 2 cores", r)
+		}
+		if !r.SelfKnown || r.Self > 20*time.Millisecond {
+			t.Errorf("reading %+v, want the loop's own CPU time (0–20 ms a block)", r)
 		}
 	}
 	loop := func(e sshtest.Exec) bool {
