@@ -76,3 +76,10 @@ func TestExpectMinPercentOfBaseline(t *testing.T) {
 		t.Fatalf("misses = %+v", misses)
 	}
 }
+
+func TestMissTableShowsLength(t *testing.T) {
+	table := MissTable([]Miss{{Step: 1, Length: 64, Direction: Upload, Subject: "A-B", Check: "min_mbps", Want: "≥ 1", Got: "0"}})
+	if !strings.Contains(table, "| 2 | default, -l 64 | upload |") {
+		t.Fatalf("table:\n%s", table)
+	}
+}

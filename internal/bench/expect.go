@@ -23,6 +23,7 @@ type Expect struct {
 type Miss struct {
 	Step      int
 	MSS       int
+	Length    int // iperf3 -l; 0 = default
 	Direction Direction
 	Repeat    int
 	Subject   string // pair or DUT
@@ -36,7 +37,7 @@ func (e Expect) Check(r Run) []Miss {
 	var misses []Miss
 	for _, s := range r.Steps {
 		add := func(subject, check, want, got string) {
-			misses = append(misses, Miss{Step: s.Index, MSS: s.MSS, Direction: s.Direction, Repeat: s.Repeat,
+			misses = append(misses, Miss{Step: s.Index, MSS: s.MSS, Length: s.Length, Direction: s.Direction, Repeat: s.Repeat,
 				Subject: subject, Check: check, Want: want, Got: got})
 		}
 		for _, p := range s.Pairs {
@@ -83,6 +84,11 @@ func MissTable(misses []Miss) string {
 		mss := "default"
 		if m.MSS > 0 {
 			mss = fmt.Sprint(m.MSS)
+		}
+		if m.Length > 0 {
+			// The length sweep shares the column, so the table keeps its
+			// shape for runs without one.
+			mss += fmt.Sprintf(", -l %d", m.Length)
 		}
 		fmt.Fprintf(&b, "| %d | %s | %s | %d | %s | %s | %s | %s |\n", m.Step+1, mss, m.Direction, m.Repeat+1, m.Subject, m.Check, m.Want, m.Got)
 	}

@@ -453,3 +453,201 @@ func TestStaleStateSparesForeignPID(t *testing.T) {
 		t.Errorf("Exec r hostname = %q, %v", out, err)
 	}
 }
+
+func TestDirectLinkSpec(t *testing.T) {
+	base := lab.RoutingSpec("x", 2).WithRate("1gbit")
+	s := base.WithDirectLink("a", "b", "1gbit")
+	if len(base.Links) != 2 {
+		t.Fatalf("WithDirectLink modified the original spec: %+v", base.Links)
+	}
+	if len(s.Links) != 3 {
+		t.Fatalf("links = %+v, want the two LANs and the direct link", s.Links)
+	}
+	want := lab.LinkSpec{A: "a", AIf: "eth2", AAddr: "198.18.99.10/24", B: "b", BIf: "eth2", BAddr: "198.18.99.20/24", Rate: "1gbit", Direct: true}
+	if got := s.Links[2]; got != want {
+		t.Errorf("direct link = %+v, want %+v", got, want)
+	}
+	// WithRate leaves a host-to-host link alone; an unshaped direct link
+	// stays unshaped.
+	if got := base.WithDirectLink("a", "b", "").WithRate("100mbit").Links[2].Rate; got != "" {
+		t.Errorf("WithRate shaped the direct link: %q", got)
+	}
+	// A second direct link gets the next /24 and the hosts' next interfaces.
+	s4 := lab.RoutingSpec("x", 4).WithDirectLink("a", "b", "").WithDirectLink("a", "c", "")
+	want2 := lab.LinkSpec{A: "a", AIf: "eth3", AAddr: "198.18.100.10/24", B: "c", BIf: "eth2", BAddr: "198.18.100.20/24", Direct: true}
+	if got := s4.Links[5]; got != want2 {
+		t.Errorf("second direct link = %+v, want %+v", got, want2)
+	}
+
+	bad := map[string]struct {
+		spec lab.Spec
+		msg  string
+	}{
+		"router end":    {base.WithDirectLink("a", "r", ""), "r is a router; a direct link joins two hosts"},
+		"router start":  {base.WithDirectLink("r", "b", ""), "r is a router"},
+		"unknown node":  {base.WithDirectLink("a", "zz", ""), "unknown node"},
+		"same host":     {base.WithDirectLink("a", "a", ""), "both ends on the same node"},
+		"twice":         {base.WithDirectLink("a", "b", "").WithDirectLink("b", "a", ""), "link 2 already joins b and a directly"},
+		"bad rate":      {base.WithDirectLink("a", "b", "fast"), "is not a tc rate"},
+		"default a-r-b": {lab.DefaultSpec("x").WithDirectLink("a", "r", ""), "r is a router"},
+		"two subnets": {func() lab.Spec {
+			s := base.WithDirectLink("a", "b", "")
+			s.Links[2].BAddr = "198.18.98.20/24"
+			return s
+		}(), "must be two addresses of one subnet"},
+		"same address": {func() lab.Spec {
+			s := base.WithDirectLink("a", "b", "")
+			s.Links[2].BAddr = s.Links[2].AAddr
+			return s
+		}(), "must be two addresses of one subnet"},
+		"overlaps a LAN": {func() lab.Spec {
+			s := base.WithDirectLink("a", "b", "")
+			s.Links[2].AAddr, s.Links[2].BAddr = "198.18.2.50/24", "198.18.2.60/24"
+			return s
+		}(), "its subnet 198.18.2.0/24 overlaps 198.18.2.10/24 of link 1"},
+		"outside /15": {func() lab.Spec {
+			s := base.WithDirectLink("a", "b", "")
+			s.Links[2].AAddr, s.Links[2].BAddr = "192.0.2.10/24", "192.0.2.20/24"
+			return s
+		}(), "outside 198.18.0.0/15"},
+	}
+	for name, tc := range bad {
+		_, err := lab.Up(context.Background(), tc.spec)
+		if err == nil || !strings.Contains(err.Error(), "invalid spec") || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%s: Up error = %v, want invalid spec: …%s…", name, err, tc.msg)
+		}
+	}
+}
+
+// rxPackets returns the received-packet counter of node's interface ifname.
+func rxPackets(t *testing.T, ctx context.Context, l *lab.Lab, node, ifname string) uint64 {
+	t.Helper()
+	out, err := l.Exec(ctx, node, "ip", "-j", "-s", "link", "show", "dev", ifname)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var links []struct {
+		Stats64 struct {
+			RX struct {
+				Packets uint64 `json:"packets"`
+			} `json:"rx"`
+		} `json:"stats64"`
+	}
+	if err := json.Unmarshal([]byte(out), &links); err != nil || len(links) != 1 {
+		t.Fatalf("ip -j -s link show dev %s on %s: %v\n%s", ifname, node, err, out)
+	}
+	return links[0].Stats64.RX.Packets
+}
+
+// TestDirectLink: the direct link joins a and b without r. The route is
+// on-link, the reply's TTL is undecremented, r's interfaces see (next to)
+// nothing of an iperf3 run over it, and the link is shaped like the router
+// links: 90-100.5 % of the line rate at 100 Mbit/s (a veth shaped only at
+// the hosts' ends gave 106 %, see buildDirect).
+func TestDirectLink(t *testing.T) {
+	l := labtest.Start(t, lab.RoutingSpec("ltdl", 2).WithRate("100mbit").WithDirectLink("a", "b", "100mbit"))
+	ctx := ctxT(t, 60*time.Second)
+	if got := l.Node("a").Interfaces["eth2"]; got != "198.18.99.10/24" {
+		t.Errorf("a eth2 = %q", got)
+	}
+	if got := l.Node("b").Interfaces["eth2"]; got != "198.18.99.20/24" {
+		t.Errorf("b eth2 = %q", got)
+	}
+	if d := l.DirectLinks(); len(d) != 1 || d[0] != (lab.DirectLink{A: "a", AIf: "eth2", AAddr: "198.18.99.10/24", B: "b", BIf: "eth2", BAddr: "198.18.99.20/24", Rate: "100mbit", Wire: "ltdl-a-b"}) {
+		t.Errorf("DirectLinks = %+v", d)
+	}
+	if loaded, err := lab.Load(l.StateDir()); err != nil || len(loaded.DirectLinks()) != 1 {
+		t.Errorf("the state file does not record the direct link: %v", err)
+	}
+	// The wire is recorded, so Down (and labtest's leftover check) covers it.
+	if ns := l.Namespaces(); !strings.Contains(strings.Join(ns, " "), "ltdl-a-b") {
+		t.Errorf("namespaces %v do not record the wire ltdl-a-b", ns)
+	}
+	for _, port := range []string{"to-a", "to-b"} {
+		out, err := exec.CommandContext(ctx, "tc", "-n", "ltdl-a-b", "qdisc", "show", "dev", port).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "tbf") || !strings.Contains(string(out), "100Mbit") {
+			t.Errorf("tc qdisc on the wire's %s = %q, %v", port, out, err)
+		}
+	}
+	for _, n := range []string{"a", "b"} {
+		out, err := l.Exec(ctx, n, "tc", "qdisc", "show", "dev", "eth2")
+		if err != nil || !strings.Contains(out, "tbf") || !strings.Contains(out, "100Mbit") {
+			t.Errorf("tc qdisc on %s eth2 = %q, %v", n, out, err)
+		}
+		if out, err := l.Exec(ctx, n, "ethtool", "-k", "eth2"); err != nil || !strings.Contains(out, "tcp-segmentation-offload: off") {
+			t.Errorf("ethtool -k on %s eth2: %v\n%s", n, err, out)
+		}
+	}
+	// On-link from a: no gateway. The routed address still goes via r.
+	if out, err := l.Exec(ctx, "a", "ip", "route", "get", "198.18.99.20"); err != nil || strings.Contains(out, " via ") || !strings.Contains(out, "dev eth2") {
+		t.Errorf("a: ip route get 198.18.99.20 = %q, %v; want on-link over eth2", out, err)
+	}
+	if out, err := l.Exec(ctx, "a", "ip", "route", "get", "198.18.2.10"); err != nil || !strings.Contains(out, "via 198.18.1.1") {
+		t.Errorf("a: ip route get 198.18.2.10 = %q, %v; want via r", out, err)
+	}
+	// b answers with TTL 64: one hop less through r (63).
+	if out, err := l.Exec(ctx, "a", "ping", "-c1", "-W2", "198.18.99.20"); err != nil || !strings.Contains(out, "ttl=64") {
+		t.Errorf("ping over the direct link: %v\n%s", err, out)
+	}
+	if out, err := l.Exec(ctx, "a", "ping", "-c1", "-W2", "198.18.2.10"); err != nil || !strings.Contains(out, "ttl=63") {
+		t.Errorf("ping through r: %v\n%s", err, out)
+	}
+
+	srv, err := l.Command(ctx, "b", "iperf3", "-s", "-1", "-p", "5201", "-B", "198.18.99.20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatalf("start iperf3 server: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = srv.Process.Kill() // by PID
+		_ = srv.Wait()
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out, _ := l.Exec(ctx, "b", "ss", "-Htln", "sport", "= :5201")
+		if strings.Contains(out, "5201") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("iperf3 server in b not listening")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	r1, r2 := rxPackets(t, ctx, l, "r", "eth1"), rxPackets(t, ctx, l, "r", "eth2")
+	b2 := rxPackets(t, ctx, l, "b", "eth2")
+	out, err := l.Exec(ctx, "a", "iperf3", "-c", "198.18.99.20", "-p", "5201", "-t", "3", "-O", "1", "-J")
+	if err != nil {
+		t.Fatalf("iperf3 client: %v", err)
+	}
+	var res struct {
+		End struct {
+			SumReceived struct {
+				BitsPerSecond float64 `json:"bits_per_second"`
+			} `json:"sum_received"`
+		} `json:"end"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("iperf3 JSON: %v\n%s", err, out)
+	}
+	dr1, dr2 := rxPackets(t, ctx, l, "r", "eth1")-r1, rxPackets(t, ctx, l, "r", "eth2")-r2
+	db2 := rxPackets(t, ctx, l, "b", "eth2") - b2
+	t.Logf("iperf3 over the direct link: b.eth2 received %d packets, r.eth1 %d, r.eth2 %d", db2, dr1, dr2)
+	// 4 s at 100 Mbit/s is some 30000 full frames; r may see a stray ARP.
+	if db2 < 10000 {
+		t.Errorf("b.eth2 received only %d packets: the run did not cross the direct link", db2)
+	}
+	if dr1 > 10 || dr2 > 10 {
+		t.Errorf("r's interfaces received %d (eth1) and %d (eth2) packets during the run: traffic went through the router", dr1, dr2)
+	}
+	mbps := res.End.SumReceived.BitsPerSecond / 1e6
+	lr, err := linerate.Goodput(100, 1460, bench.Encapsulation{Timestamps: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("iperf3 a -> b over the direct link at 100mbit: %.1f Mbit/s received (%.1f %% of the line rate %.1f)", mbps, mbps/lr.GoodputMbps*100, lr.GoodputMbps)
+	if lo, hi := 0.90*lr.GoodputMbps, 1.005*lr.GoodputMbps; mbps < lo || mbps > hi {
+		t.Errorf("received %.1f Mbit/s, want %.1f..%.1f (90-100.5 %% of the 100 Mbit/s line rate)", mbps, lo, hi)
+	}
+}

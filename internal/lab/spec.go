@@ -46,6 +46,12 @@ type LinkSpec struct {
 	// Rate is an optional tc rate like "1gbit". When set, both ends get
 	// offloads disabled and a tbf root qdisc of that rate.
 	Rate string
+	// Direct marks a link between two hosts that bypasses every router
+	// (WithDirectLink): seed 003's "Direct Connection", the baseline a
+	// routed run is compared with. Both ends must be hosts, on one subnet
+	// that no other link uses. It is built as a bridge in a namespace of
+	// its own between the hosts, shaped there too (see buildDirect).
+	Direct bool
 }
 
 // Spec describes a whole lab.
@@ -115,6 +121,60 @@ func (s Spec) WithRate(rate string) Spec {
 	return out
 }
 
+// DirectNet is the third octet of the first direct link's /24
+// (198.18.99.0/24); the k-th direct link of a spec gets 198.18.(99+k).0/24.
+const DirectNet = 99
+
+// WithDirectLink returns a copy of s with a link straight between the hosts
+// a and b, not through any router: seed 003's "Direct Connection". Each end
+// gets the host's next free interface (eth2 on a host of RoutingSpec); the
+// first direct link is 198.18.99.0/24 with a at .10 and b at .20, the next
+// 198.18.100.0/24, and so on. rate shapes it like the router links
+// (WithRate: tbf with the Ethernet overhead, offloads off); "" leaves it
+// unshaped. Between the hosts sits a bridge in a namespace of its own,
+// "<lab>-<a>-<b>", a wire rather than a hop: it decrements no TTL, and its
+// shapers see one frame at a time, as a router's do, where a host's own
+// shaper would let some 6 % more through (see buildDirect). That a and b
+// exist and are hosts is checked when the lab is brought up (Up reports an
+// invalid spec).
+func (s Spec) WithDirectLink(a, b, rate string) Spec {
+	out := s
+	out.Nodes = append([]NodeSpec(nil), s.Nodes...)
+	out.Links = append([]LinkSpec(nil), s.Links...)
+	k := 0
+	for _, l := range s.Links {
+		if l.Direct {
+			k++
+		}
+	}
+	third := DirectNet + k
+	out.Links = append(out.Links, LinkSpec{
+		A: a, AIf: nextIf(s.Links, a), AAddr: fmt.Sprintf("198.18.%d.10/24", third),
+		B: b, BIf: nextIf(s.Links, b), BAddr: fmt.Sprintf("198.18.%d.20/24", third),
+		Rate:   rate,
+		Direct: true,
+	})
+	return out
+}
+
+// nextIf returns the first eth<N> (N ≥ 1) that no link uses on node.
+func nextIf(links []LinkSpec, node string) string {
+	used := map[string]bool{}
+	for _, l := range links {
+		if l.A == node {
+			used[l.AIf] = true
+		}
+		if l.B == node {
+			used[l.BIf] = true
+		}
+	}
+	for i := 1; ; i++ {
+		if name := fmt.Sprintf("eth%d", i); !used[name] {
+			return name
+		}
+	}
+}
+
 var (
 	labNameRE  = regexp.MustCompile(`^[a-z][a-z0-9]{0,5}$`)
 	nodeNameRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,3}$`)
@@ -153,6 +213,7 @@ func (s Spec) validate() error {
 		return fmt.Errorf("lab %q has %d nodes; the management /24 holds at most 63", s.Name, len(s.Nodes))
 	}
 	nodes := map[string]bool{}
+	roles := map[string]Role{}
 	for _, n := range s.Nodes {
 		if !nodeNameRE.MatchString(n.Name) {
 			return fmt.Errorf("node name %q must match %s", n.Name, nodeNameRE)
@@ -161,6 +222,7 @@ func (s Spec) validate() error {
 			return fmt.Errorf("duplicate node %q", n.Name)
 		}
 		nodes[n.Name] = true
+		roles[n.Name] = n.Role
 		if n.Role != RoleHost && n.Role != RoleRouter {
 			return fmt.Errorf("node %q: role %q must be %q or %q", n.Name, n.Role, RoleHost, RoleRouter)
 		}
@@ -193,6 +255,47 @@ func (s Spec) validate() error {
 		}
 		if l.Rate != "" && !rateRE.MatchString(strings.ToLower(l.Rate)) {
 			return fmt.Errorf("%s: rate %q is not a tc rate like 1gbit", where, l.Rate)
+		}
+	}
+	for i, l := range s.Links {
+		if l.Direct {
+			if err := s.validateDirect(i, roles); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// validateDirect checks direct link i (the generic link checks passed):
+// both ends are hosts, on one subnet with distinct addresses, and no other
+// link's subnet overlaps it, so the hosts reach each other over this link
+// and nothing else is routed into it.
+func (s Spec) validateDirect(i int, roles map[string]Role) error {
+	l := s.Links[i]
+	where := fmt.Sprintf("direct link %s.%s — %s.%s", l.A, l.AIf, l.B, l.BIf)
+	for _, n := range []string{l.A, l.B} {
+		if roles[n] != RoleHost {
+			return fmt.Errorf("%s: %s is a %s; a direct link joins two hosts, bypassing the routers", where, n, roles[n])
+		}
+	}
+	for j, o := range s.Links[:i] {
+		if o.Direct && (o.A == l.A && o.B == l.B || o.A == l.B && o.B == l.A) {
+			return fmt.Errorf("%s: link %d already joins %s and %s directly", where, j, l.A, l.B)
+		}
+	}
+	pa, pb := netip.MustParsePrefix(l.AAddr), netip.MustParsePrefix(l.BAddr)
+	if pa.Masked() != pb.Masked() || pa.Addr() == pb.Addr() {
+		return fmt.Errorf("%s: %s and %s must be two addresses of one subnet", where, l.AAddr, l.BAddr)
+	}
+	for j, o := range s.Links {
+		if j == i {
+			continue
+		}
+		for _, addr := range []string{o.AAddr, o.BAddr} {
+			if p := netip.MustParsePrefix(addr); p.Overlaps(pa.Masked()) {
+				return fmt.Errorf("%s: its subnet %s overlaps %s of link %d (%s.%s — %s.%s)", where, pa.Masked(), addr, j, o.A, o.AIf, o.B, o.BIf)
+			}
 		}
 	}
 	return nil

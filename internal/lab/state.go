@@ -41,8 +41,11 @@ type stateFile struct {
 	Procs      []procRecord `json:"procs"`
 	Files      []string     `json:"files"` // base names inside StateDir
 	Nodes      []*Node      `json:"nodes"`
-	KnownHosts string       `json:"known_hosts_file"`
-	ClientKey  string       `json:"client_key_file"`
+	// DirectLinks are the host-to-host links that bypass the routers
+	// (Spec.WithDirectLink); absent in state files of labs without one.
+	DirectLinks []DirectLink `json:"direct_links,omitempty"`
+	KnownHosts  string       `json:"known_hosts_file"`
+	ClientKey   string       `json:"client_key_file"`
 }
 
 // Lab is a running (or partially built) lab.
@@ -146,6 +149,24 @@ func (l *Lab) Node(name string) *Node {
 	}
 	return nil
 }
+
+// DirectLink is a host-to-host link of a running lab that bypasses every
+// router (Spec.WithDirectLink). Addresses are CIDRs, e.g. 198.18.99.10/24.
+// Wire is the namespace of the bridge between the two hosts (its ports
+// are "to-<node>"), where the link is shaped frame by frame.
+type DirectLink struct {
+	A     string `json:"a"`
+	AIf   string `json:"a_if"`
+	AAddr string `json:"a_addr"`
+	B     string `json:"b"`
+	BIf   string `json:"b_if"`
+	BAddr string `json:"b_addr"`
+	Rate  string `json:"rate,omitempty"`
+	Wire  string `json:"wire_namespace"`
+}
+
+// DirectLinks lists the lab's direct links in spec order.
+func (l *Lab) DirectLinks() []DirectLink { return append([]DirectLink(nil), l.st.DirectLinks...) }
 
 // Nodes returns all nodes in spec order.
 func (l *Lab) Nodes() []*Node { return append([]*Node(nil), l.st.Nodes...) }

@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N] [-direct a,b]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -27,7 +27,7 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N] [-direct a,b]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
@@ -76,6 +76,7 @@ func cmdUp(ctx context.Context, args []string) error {
 	state := fs.String("state", "", "state directory (default "+lab.DefaultStateRoot+"/<name>)")
 	tfvars := fs.String("tfvars", "", "write a Terraform tfvars JSON file here")
 	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
+	direct := fs.String("direct", "", "also link these two hosts straight to each other, bypassing the router (seed 003's direct connection), e.g. a,b: 198.18.99.10/24 — 198.18.99.20/24 on their next free interface, shaped to -rate")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -90,6 +91,13 @@ func cmdUp(ctx context.Context, args []string) error {
 	s.StateDir = *state
 	if *rate != "" {
 		s = s.WithRate(*rate)
+	}
+	if *direct != "" {
+		a, b, ok := strings.Cut(*direct, ",")
+		if !ok || a == "" || b == "" || strings.Contains(b, ",") {
+			return fmt.Errorf("up: -direct %q: want two host names, e.g. a,b", *direct)
+		}
+		s = s.WithDirectLink(strings.TrimSpace(a), strings.TrimSpace(b), *rate)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
@@ -187,13 +195,22 @@ func printLab(w io.Writer, l *lab.Lab) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s:%d\t%s\t%s\t%s\n", n.Name, n.Role, n.Namespace, n.MgmtAddr, n.SSHPort, n.Hostname, sshd, strings.Join(ifs, " "))
 	}
 	tw.Flush()
+	for _, d := range l.DirectLinks() {
+		shaped := "unshaped"
+		if d.Rate != "" {
+			shaped = "shaped to " + d.Rate
+		}
+		fmt.Fprintf(w, "direct link: %s.%s %s — %s.%s %s (bypasses the router; %s; bridge in namespace %s)\n", d.A, d.AIf, d.AAddr, d.B, d.BIf, d.BAddr, shaped, d.Wire)
+	}
 	fmt.Fprintf(w, "private key: %s\n", l.ClientKeyPath())
 	fmt.Fprintf(w, "known_hosts: %s\n", l.KnownHostsPath())
 }
 
 // tfVars builds the Terraform variables for a lab: the key and known_hosts
-// files, router_host (first router), host_<name> for each host and
-// <node>_host for every node.
+// files, router_host (first router), host_<name> for each host,
+// <node>_host for every node and, for each end of a direct link, the
+// host's address on it (no mask): <node>_direct_addr, or
+// <node>_direct_addr_<peer> for a host on several direct links.
 func tfVars(l *lab.Lab) map[string]string {
 	v := map[string]string{
 		"lab_known_hosts_file": l.KnownHostsPath(),
@@ -208,6 +225,23 @@ func tfVars(l *lab.Lab) map[string]string {
 			}
 		case lab.RoleHost:
 			v["host_"+n.Name] = n.MgmtAddr
+		}
+	}
+	directs := l.DirectLinks()
+	count := map[string]int{}
+	for _, d := range directs {
+		count[d.A]++
+		count[d.B]++
+	}
+	for _, d := range directs {
+		for _, end := range [][3]string{{d.A, d.AAddr, d.B}, {d.B, d.BAddr, d.A}} {
+			node, cidr, peer := end[0], end[1], end[2]
+			addr, _, _ := strings.Cut(cidr, "/")
+			if count[node] == 1 {
+				v[node+"_direct_addr"] = addr
+			} else {
+				v[node+"_direct_addr_"+peer] = addr
+			}
 		}
 	}
 	return v
