@@ -65,13 +65,13 @@ func TestCheckBaseline(t *testing.T) {
 }
 
 func TestExpectMinPercentOfBaseline(t *testing.T) {
-	min := 95.0
+	floor := 95.0
 	r := Run{Steps: []StepResult{{Step: Step{Index: 0, Length: 64}, Pairs: []PairResult{
 		{Pair: "A-B", ReceiverMbps: 94, BaselineMbps: 100, BaselinePercent: 94},
 		{Pair: "C-D", ReceiverMbps: 95, BaselineMbps: 100, BaselinePercent: 95},
 		{Pair: "E-F", ReceiverMbps: 95},
 	}}}}
-	misses := Expect{MinPercentOfBaseline: &min}.Check(r)
+	misses := Expect{MinPercentOfBaseline: &floor}.Check(r)
 	if len(misses) != 2 || misses[0].Subject != "A-B" || misses[0].Got != "94.0 %" || misses[1].Subject != "E-F" || misses[1].Got != "no baseline step" {
 		t.Fatalf("misses = %+v", misses)
 	}

@@ -428,7 +428,7 @@ func udpLengths() bench.Run {
 			}
 		}
 		s := bench.StepResult{Step: step, Started: t, Finished: t.Add(r.Plan.Duration)}
-		s.Step.Index = len(r.Steps)
+		s.Index = len(r.Steps)
 		for i, f := range figs {
 			recv := f.recv + float64(step.Repeat)*0.4
 			s.Pairs = append(s.Pairs, bench.PairResult{

@@ -136,7 +136,7 @@ func samplerCost(t *testing.T, cmd func(string) string, every, window time.Durat
 // the loop's own CPU time, and at one block a second it costs next to
 // nothing (the goal is under 1 % of one core; 5 % here only
 // catches a loop that measures something else). The figure is logged:
-// go test ./internal/device/linux -run TestLoopOwnCostLocal -v -cost-window 60s
+// go test ./internal/device/linux -run TestLoopOwnCostLocal -v -cost-window 60s.
 func TestLoopOwnCostLocal(t *testing.T) {
 	testenv.Require(t, runtime.GOOS == "linux", "this test runs the /proc/stat loop, which needs Linux", "run the tests on Linux")
 	cost := samplerCost(t, func(c string) string { return c }, time.Second, *costWindow)
