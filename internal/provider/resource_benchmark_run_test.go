@@ -37,6 +37,14 @@ func startRoutingLab(t *testing.T, name string, mgmtNet, lans int) *lab.Lab {
 	return labtest.Start(t, s)
 }
 
+// shortRunCeiling is the most a test's few-second run may read above the
+// line rate. A shaped wire cannot carry more, but iperf3 divides the bytes
+// by the receiver's own clock after the omitted warm-up, and on a loaded
+// 2-core machine that boundary moves by tens of milliseconds: over a 2-3 s
+// measurement that is up to about 1.5 %, seen as 952-955 Mbit/s against
+// 941.5. Longer runs (make demo) stay within 0.5 %.
+const shortRunCeiling = 1.02
+
 // inRange is a knownvalue check for a float within [lo, hi].
 func inRange(lo, hi float64) knownvalue.Check {
 	return knownvalue.Float64Func(func(v float64) error {
@@ -88,9 +96,9 @@ resource "routerlab_benchmark_run" "sweep" {
 				statecheck.ExpectKnownValue(addr, result(2, "mss"), knownvalue.Int64Exact(800)),
 				statecheck.ExpectKnownValue(addr, result(0, "line_rate_mbps"), inRange(lr1460.GoodputMbps-0.01, lr1460.GoodputMbps+0.01)),
 				statecheck.ExpectKnownValue(addr, result(2, "line_rate_mbps"), inRange(lr800.GoodputMbps-0.01, lr800.GoodputMbps+0.01)),
-				statecheck.ExpectKnownValue(addr, result(0, "receiver_mbps"), inRange(0.90*lr1460.GoodputMbps, 1.005*lr1460.GoodputMbps)),
-				statecheck.ExpectKnownValue(addr, result(1, "receiver_mbps"), inRange(0.90*lr1460.GoodputMbps, 1.005*lr1460.GoodputMbps)),
-				statecheck.ExpectKnownValue(addr, result(2, "receiver_mbps"), inRange(0.90*lr800.GoodputMbps, 1.005*lr800.GoodputMbps)),
+				statecheck.ExpectKnownValue(addr, result(0, "receiver_mbps"), inRange(0.90*lr1460.GoodputMbps, shortRunCeiling*lr1460.GoodputMbps)),
+				statecheck.ExpectKnownValue(addr, result(1, "receiver_mbps"), inRange(0.90*lr1460.GoodputMbps, shortRunCeiling*lr1460.GoodputMbps)),
+				statecheck.ExpectKnownValue(addr, result(2, "receiver_mbps"), inRange(0.90*lr800.GoodputMbps, shortRunCeiling*lr800.GoodputMbps)),
 				statecheck.ExpectKnownValue(addr, result(0, "cpu").AtSliceIndex(0).AtMapKey("samples"), knownvalue.Int64Func(func(v int64) error {
 					if v < 2 {
 						return fmt.Errorf("only %d CPU samples in a 4 s window", v)
@@ -139,7 +147,7 @@ func TestAccBenchmark_pairsDriftExpect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairBand := inRange(0.88*lr1460.GoodputMbps, 1.005*lr1460.GoodputMbps)
+	pairBand := inRange(0.88*lr1460.GoodputMbps, shortRunCeiling*lr1460.GoodputMbps)
 	cfg := func(expect string) string {
 		return labProvider(l) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "pairs" {
