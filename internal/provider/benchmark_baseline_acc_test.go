@@ -126,7 +126,7 @@ resource "routerlab_benchmark_run" "routed" {
 					}
 				},
 				Config:      cfg(`expect = { min_percent_of_baseline = 99 }`),
-				ExpectError: regexp.MustCompile(`(?s)Benchmark Expectations Not Met.*\|\s*2\s*\|\s*default, -l 65536\s*\|\s*upload\s*\|\s*1\s*\|\s*A-B\s*\|\s*min_percent_of_baseline\s*\|\s*≥ 99\.0 %\s+of\s+[0-9.]+\s+Mbps\s*\|\s*[0-9.]+ %`),
+				ExpectError: regexp.MustCompile(`(?s)Benchmark Expectations Not Met.*\|\s*2\s*\|\s*default,\s+-l\s+65536\s*\|\s*upload\s*\|\s*1\s*\|\s*A-B\s*\|\s*min_percent_of_baseline\s*\|\s*≥ 99\.0\s+%\s+of\s+[0-9.]+\s+Mbps\s*\|\s*[0-9.]+ %`),
 			},
 			{
 				Config: cfg(`expect = { min_percent_of_baseline = 40 }`),
