@@ -329,45 +329,10 @@ func TestRate(t *testing.T) {
 		t.Errorf("ethtool -k on a eth1: %v\n%s", err, out)
 	}
 
-	srv, err := l.Command(ctx, "b", "iperf3", "-s", "-1", "-p", "5201")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatalf("start iperf3 server: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = srv.Process.Kill() // by PID
-		_ = srv.Wait()
-	})
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		out, _ := l.Exec(ctx, "b", "ss", "-Htln", "sport", "= :5201")
-		if strings.Contains(out, "5201") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("iperf3 server in b not listening")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	startIperf3Server(t, ctx, l, "b")
 	// -O 1: the first second drains the shaper's burst allowance, which
 	// would read as more than the wire carries.
-	out, err = l.Exec(ctx, "a", "iperf3", "-c", "198.18.2.10", "-p", "5201", "-t", "3", "-O", "1", "-J")
-	if err != nil {
-		t.Fatalf("iperf3 client: %v", err)
-	}
-	var res struct {
-		End struct {
-			SumReceived struct {
-				BitsPerSecond float64 `json:"bits_per_second"`
-			} `json:"sum_received"`
-		} `json:"end"`
-	}
-	if err := json.Unmarshal([]byte(out), &res); err != nil {
-		t.Fatalf("iperf3 JSON: %v\n%s", err, out)
-	}
-	mbps := res.End.SumReceived.BitsPerSecond / 1e6
+	mbps := iperf3Mbps(t, ctx, l, "a", "198.18.2.10")
 	// The shaped wire's theoretical TCP goodput at the default MSS 1448+12
 	// (Linux uses timestamps): 100 × 1448 / 1538 = 94.1 Mbit/s. A faithful
 	// 100 Mbit/s wire gets within a few percent of it, never above.
@@ -593,7 +558,36 @@ func TestDirectLink(t *testing.T) {
 		t.Errorf("ping through r: %v\n%s", err, out)
 	}
 
-	srv, err := l.Command(ctx, "b", "iperf3", "-s", "-1", "-p", "5201", "-B", "198.18.99.20")
+	startIperf3Server(t, ctx, l, "b", "-B", "198.18.99.20")
+	r1, r2 := rxPackets(t, ctx, l, "r", "eth1"), rxPackets(t, ctx, l, "r", "eth2")
+	b2 := rxPackets(t, ctx, l, "b", "eth2")
+	mbps := iperf3Mbps(t, ctx, l, "a", "198.18.99.20")
+	dr1, dr2 := rxPackets(t, ctx, l, "r", "eth1")-r1, rxPackets(t, ctx, l, "r", "eth2")-r2
+	db2 := rxPackets(t, ctx, l, "b", "eth2") - b2
+	t.Logf("iperf3 over the direct link: b.eth2 received %d packets, r.eth1 %d, r.eth2 %d", db2, dr1, dr2)
+	// 4 s at 100 Mbit/s is some 30000 full frames; r may see a stray ARP.
+	if db2 < 10000 {
+		t.Errorf("b.eth2 received only %d packets: the run did not cross the direct link", db2)
+	}
+	if dr1 > 10 || dr2 > 10 {
+		t.Errorf("r's interfaces received %d (eth1) and %d (eth2) packets during the run: traffic went through the router", dr1, dr2)
+	}
+	lr, err := linerate.Goodput(100, 1460, bench.Encapsulation{Timestamps: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("iperf3 a -> b over the direct link at 100mbit: %.1f Mbit/s received (%.1f %% of the line rate %.1f)", mbps, mbps/lr.GoodputMbps*100, lr.GoodputMbps)
+	if lo, hi := 0.90*lr.GoodputMbps, 1.005*lr.GoodputMbps; mbps < lo || mbps > hi {
+		t.Errorf("received %.1f Mbit/s, want %.1f..%.1f (90-100.5 %% of the 100 Mbit/s line rate)", mbps, lo, hi)
+	}
+}
+
+// startIperf3Server starts a one-off iperf3 server on port 5201 of node
+// (extra arguments appended), waits until it listens, and kills it by PID
+// when the test ends.
+func startIperf3Server(t *testing.T, ctx context.Context, l *lab.Lab, node string, extra ...string) {
+	t.Helper()
+	srv, err := l.Command(ctx, node, append([]string{"iperf3", "-s", "-1", "-p", "5201"}, extra...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -606,18 +600,22 @@ func TestDirectLink(t *testing.T) {
 	})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		out, _ := l.Exec(ctx, "b", "ss", "-Htln", "sport", "= :5201")
+		out, _ := l.Exec(ctx, node, "ss", "-Htln", "sport", "= :5201")
 		if strings.Contains(out, "5201") {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("iperf3 server in b not listening")
+			t.Fatalf("iperf3 server in %s not listening", node)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	r1, r2 := rxPackets(t, ctx, l, "r", "eth1"), rxPackets(t, ctx, l, "r", "eth2")
-	b2 := rxPackets(t, ctx, l, "b", "eth2")
-	out, err := l.Exec(ctx, "a", "iperf3", "-c", "198.18.99.20", "-p", "5201", "-t", "3", "-O", "1", "-J")
+}
+
+// iperf3Mbps runs a 3 s iperf3 client (first second omitted) from node to
+// target:5201 and returns the receiver's Mbit/s.
+func iperf3Mbps(t *testing.T, ctx context.Context, l *lab.Lab, node, target string) float64 {
+	t.Helper()
+	out, err := l.Exec(ctx, node, "iperf3", "-c", target, "-p", "5201", "-t", "3", "-O", "1", "-J")
 	if err != nil {
 		t.Fatalf("iperf3 client: %v", err)
 	}
@@ -631,23 +629,5 @@ func TestDirectLink(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("iperf3 JSON: %v\n%s", err, out)
 	}
-	dr1, dr2 := rxPackets(t, ctx, l, "r", "eth1")-r1, rxPackets(t, ctx, l, "r", "eth2")-r2
-	db2 := rxPackets(t, ctx, l, "b", "eth2") - b2
-	t.Logf("iperf3 over the direct link: b.eth2 received %d packets, r.eth1 %d, r.eth2 %d", db2, dr1, dr2)
-	// 4 s at 100 Mbit/s is some 30000 full frames; r may see a stray ARP.
-	if db2 < 10000 {
-		t.Errorf("b.eth2 received only %d packets: the run did not cross the direct link", db2)
-	}
-	if dr1 > 10 || dr2 > 10 {
-		t.Errorf("r's interfaces received %d (eth1) and %d (eth2) packets during the run: traffic went through the router", dr1, dr2)
-	}
-	mbps := res.End.SumReceived.BitsPerSecond / 1e6
-	lr, err := linerate.Goodput(100, 1460, bench.Encapsulation{Timestamps: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("iperf3 a -> b over the direct link at 100mbit: %.1f Mbit/s received (%.1f %% of the line rate %.1f)", mbps, mbps/lr.GoodputMbps*100, lr.GoodputMbps)
-	if lo, hi := 0.90*lr.GoodputMbps, 1.005*lr.GoodputMbps; mbps < lo || mbps > hi {
-		t.Errorf("received %.1f Mbit/s, want %.1f..%.1f (90-100.5 %% of the 100 Mbit/s line rate)", mbps, lo, hi)
-	}
+	return res.End.SumReceived.BitsPerSecond / 1e6
 }

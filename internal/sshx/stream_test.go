@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/command/proctest"
+
 	"golang.org/x/crypto/ssh"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/sshtest"
@@ -26,47 +28,6 @@ func mustStart(t *testing.T, ctx context.Context, c *Client, cmd string) *Proc {
 	}
 	t.Cleanup(func() { p.Close() })
 	return p
-}
-
-// waitWithin calls p.Wait, failing the test if it takes longer than d.
-func waitWithin(t *testing.T, p *Proc, d time.Duration) (Result, error) {
-	t.Helper()
-	type out struct {
-		res Result
-		err error
-	}
-	ch := make(chan out, 1)
-	go func() {
-		res, err := p.Wait()
-		ch <- out{res, err}
-	}()
-	select {
-	case o := <-ch:
-		return o.res, o.err
-	case <-time.After(d):
-		t.Fatalf("Wait did not return within %s", d)
-		return Result{}, nil
-	}
-}
-
-// readLine reads one line from r, failing the test after d.
-func readLine(t *testing.T, r *bufio.Reader, d time.Duration) string {
-	t.Helper()
-	ch := make(chan string, 1)
-	go func() {
-		s, err := r.ReadString('\n')
-		if err != nil {
-			s += "<" + err.Error() + ">"
-		}
-		ch <- s
-	}()
-	select {
-	case s := <-ch:
-		return s
-	case <-time.After(d):
-		t.Fatalf("no line within %s", d)
-		return ""
-	}
 }
 
 func TestStartStreamsStdoutBeforeExit(t *testing.T) {
@@ -90,20 +51,20 @@ func TestStartStreamsStdoutBeforeExit(t *testing.T) {
 	p := mustStart(t, ctxT(t), c, "two-lines")
 
 	r := bufio.NewReader(p.Stdout())
-	if got := readLine(t, r, 5*time.Second); got != "first\n" {
+	if got := proctest.ReadLine(t, r, 5*time.Second); got != "first\n" {
 		t.Fatalf("first line = %q", got)
 	}
 	if e := s.Execs(); len(e) != 1 || e[0].Done {
 		t.Fatalf("the command should still run: %+v", e)
 	}
 	close(release)
-	if got := readLine(t, r, 5*time.Second); got != "second\n" {
+	if got := proctest.ReadLine(t, r, 5*time.Second); got != "second\n" {
 		t.Fatalf("second line = %q", got)
 	}
 	if rest, err := io.ReadAll(r); err != nil || len(rest) != 0 {
 		t.Fatalf("after the last line: %q, %v", rest, err)
 	}
-	res, err := waitWithin(t, p, 5*time.Second)
+	res, err := proctest.WaitWithin(t, p.Wait, 5*time.Second)
 	if err != nil || res.ExitStatus != 0 || res.Stderr != "done\n" || res.Stdout != "" {
 		t.Fatalf("Wait = %+v, %v", res, err)
 	}
@@ -117,7 +78,7 @@ func TestStartTickStreams(t *testing.T) {
 	r := bufio.NewReader(p.Stdout())
 	var at []time.Time
 	for i := 1; i <= 4; i++ {
-		if got, want := readLine(t, r, 5*time.Second), fmt.Sprintf("tick %d\n", i); got != want {
+		if got, want := proctest.ReadLine(t, r, 5*time.Second), fmt.Sprintf("tick %d\n", i); got != want {
 			t.Fatalf("line %d = %q, want %q", i, got, want)
 		}
 		at = append(at, time.Now())
@@ -125,7 +86,7 @@ func TestStartTickStreams(t *testing.T) {
 	if spread := at[3].Sub(at[0]); spread < 200*time.Millisecond {
 		t.Errorf("lines arrived within %s: not streamed", spread)
 	}
-	res, err := waitWithin(t, p, 5*time.Second)
+	res, err := proctest.WaitWithin(t, p.Wait, 5*time.Second)
 	if err != nil || res.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", res, err)
 	}
@@ -144,7 +105,7 @@ func TestStartExitStatusAndStderr(t *testing.T) {
 		{"no-such-command", 127, "command not found"},
 	} {
 		p := mustStart(t, ctxT(t), c, tc.cmd)
-		res, err := waitWithin(t, p, 5*time.Second)
+		res, err := proctest.WaitWithin(t, p.Wait, 5*time.Second)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cmd, err)
 		}
@@ -170,12 +131,12 @@ func TestStartCancelKillsRemote(t *testing.T) {
 	defer cancel()
 	p := mustStart(t, ctx, c, "tick 300")
 	r := bufio.NewReader(p.Stdout())
-	if got := readLine(t, r, 5*time.Second); got != "tick 1\n" {
+	if got := proctest.ReadLine(t, r, 5*time.Second); got != "tick 1\n" {
 		t.Fatalf("got %q", got)
 	}
 	cancel()
 	start := time.Now()
-	res, err := waitWithin(t, p, 2*time.Second)
+	res, err := proctest.WaitWithin(t, p.Wait, 2*time.Second)
 	if !errors.Is(err, context.Canceled) || res.ExitStatus != -1 {
 		t.Fatalf("Wait = %+v, %v; want context.Canceled", res, err)
 	}
@@ -230,7 +191,7 @@ func TestProcClose(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Start after Close: %v", err)
 	}
-	res, err = waitWithin(t, p2, 5*time.Second)
+	res, err = proctest.WaitWithin(t, p2.Wait, 5*time.Second)
 	if err != nil || res.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", res, err)
 	}
@@ -309,7 +270,7 @@ func TestStartSessionSlots(t *testing.T) {
 		if err != nil {
 			t.Fatalf("slot not released by the exit of the previous command: %v", err)
 		}
-		if res, err := waitWithin(t, p, 3*time.Second); err != nil || res.ExitStatus != 0 {
+		if res, err := proctest.WaitWithin(t, p.Wait, 3*time.Second); err != nil || res.ExitStatus != 0 {
 			t.Fatalf("Wait = %+v, %v", res, err)
 		}
 	})
@@ -321,7 +282,7 @@ func TestStartRedialsOnDroppedConnection(t *testing.T) {
 	mustRun(t, c, "echo one")
 	s.DropNextSession()
 	p := mustStart(t, ctxT(t), c, "echo two")
-	res, err := waitWithin(t, p, 5*time.Second)
+	res, err := proctest.WaitWithin(t, p.Wait, 5*time.Second)
 	if err != nil || res.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", res, err)
 	}
@@ -340,7 +301,7 @@ func TestStartUnreadStdoutDoesNotBlock(t *testing.T) {
 	// remote side would block and never exit.
 	const n = 5 << 20
 	p := mustStart(t, ctxT(t), c, fmt.Sprintf("spew %d", n))
-	res, err := waitWithin(t, p, 10*time.Second)
+	res, err := proctest.WaitWithin(t, p.Wait, 10*time.Second)
 	if err != nil || res.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", res, err)
 	}
@@ -358,7 +319,7 @@ func TestStartStdoutOverflow(t *testing.T) {
 	s := newServer(t)
 	c := newTestClient(t, Config{Endpoint: endpointFor(s)})
 	p := mustStart(t, ctxT(t), c, "spew 300000")
-	res, err := waitWithin(t, p, 10*time.Second)
+	res, err := proctest.WaitWithin(t, p.Wait, 10*time.Second)
 	if err != nil || res.ExitStatus != 0 {
 		t.Fatalf("Wait = %+v, %v", res, err)
 	}
@@ -384,7 +345,7 @@ func TestStartErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Close()
-	if _, err := waitWithin(t, p, 2*time.Second); err == nil {
+	if _, err := proctest.WaitWithin(t, p.Wait, 2*time.Second); err == nil {
 		t.Fatal("Wait after Client.Close: want an error")
 	}
 	if _, err := c.startProc(ctxT(t), "echo x"); !errors.Is(err, ErrClosed) {
