@@ -30,8 +30,10 @@ type Sample struct {
 // Recorder measures a meter for a benchmark run: an idle baseline before
 // the run (MeasureIdle), then readings about once a second for the whole
 // run (Start), summarised per step over its measured window with
-// StatsBetween, as cpu.Sampler does for CPU (a sample counts when
-// from ≤ At ≤ to).
+// StatsBetween (a sample counts when from ≤ At ≤ to). Unlike cpu.Sampler,
+// whose readings cover a period, a watt reading is an instant, so a window
+// shorter than the interval can hold none: the step then has no power
+// figure rather than a made-up one.
 //
 // Set Interval and IdleReads before MeasureIdle and Start. A Recorder
 // built as a struct literal works as well as one from NewRecorder.
