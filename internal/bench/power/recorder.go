@@ -32,8 +32,8 @@ type Sample struct {
 // run (Start), summarised per step over its measured window with
 // StatsBetween (a sample counts when from ≤ At ≤ to). Unlike cpu.Sampler,
 // whose readings cover a period, a watt reading is an instant, so a window
-// shorter than the interval can hold none: the step then has no power
-// figure rather than a made-up one.
+// shorter than the interval can hold none: the step's PowerStats then has
+// Samples 0 (and AvgWatts 0, which callers must not read as a figure).
 //
 // Set Interval and IdleReads before MeasureIdle and Start. A Recorder
 // built as a struct literal works as well as one from NewRecorder.
