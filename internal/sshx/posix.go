@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
-	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/internal/groupsh"
 )
 
 // Start implements command.Runner: it runs cmd on the device and returns as
@@ -28,9 +28,9 @@ import (
 // process group (sshd makes every session a new session, its shell the
 // leader) together with a watcher: a member of that group that blocks
 // reading the session's stdin and, when stdin ends, kills the whole group
-// (see groupScript). On cancel or Close, Start's process sends EOF on that
-// stdin. Elsewhere (a vendor CLI) only the signal is sent and the session
-// closed.
+// (see groupsh.StartScript). On cancel or Close, Start's process sends EOF
+// on that stdin. Elsewhere (a vendor CLI) only the signal is sent and the
+// session closed.
 //
 // The kill travels on the command's own session on purpose, rather than as
 // a "kill -9 -- -PGID" in a session of its own (as before) or through a
@@ -56,7 +56,7 @@ func (c *Client) Start(ctx context.Context, cmd string) (command.Process, error)
 	}
 	// ctx bounds the start; after it, gp.end (below) ends the command on
 	// ctx's end, by EOF on stdin rather than by the signal.
-	p, err := c.startWith(ctx, groupScript(cmd), procOptions{detached: true, stdin: true})
+	p, err := c.startWith(ctx, groupsh.StartScript(cmd), procOptions{detached: true, stdin: true})
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +72,8 @@ func (c *Client) Start(ctx context.Context, cmd string) (command.Process, error)
 		close(gp.exited)
 	}()
 	line, err := r.ReadString('\n')
-	pgid, perr := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, groupMarker)))
-	if err != nil || !strings.HasPrefix(line, groupMarker) || perr != nil || pgid <= 1 {
+	pgid, perr := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, groupsh.PGIDMarker)))
+	if err != nil || !strings.HasPrefix(line, groupsh.PGIDMarker) || perr != nil || pgid <= 1 {
 		gp.end(ErrProcClosed)
 		if ctx.Err() != nil {
 			return nil, c.errorf("starting %q: %w", cmd, ctx.Err())
@@ -83,30 +83,6 @@ func (c *Client) Start(ctx context.Context, cmd string) (command.Process, error)
 	gp.pgid = pgid
 	return gp, nil
 }
-
-// groupScript is what Start runs on a POSIX device for cmd. The login shell
-// (pid $$, the leader of the session's process group):
-//   - keeps the channel's stdin as fd 3 and gives itself /dev/null instead
-//     (cmd never reads the stdin that ends it);
-//   - forks the watcher: a subshell, in the same group, that reads fd 3
-//     until EOF, which comes when Close or cancel closes our end or sshd
-//     closes the channel, then kills the group with SIGKILL. Its output
-//     goes to /dev/null so that it never holds the session open;
-//   - prints the group's id on a first line, which Start strips, once the
-//     watcher is forked;
-//   - becomes sh running cmd (exec keeps pid $$, so the session's exit
-//     status is cmd's), without fd 3.
-//
-// "kill -9 -PGID", not "kill -9 -- -PGID": dash's kill takes no "--".
-func groupScript(cmd string) string {
-	return "exec 3<&0 </dev/null; " +
-		"{ read -r _ <&3; kill -9 -$$; } >/dev/null 2>&1 & " +
-		"echo " + groupMarker + "$$; " +
-		"exec sh -c " + shell.Quote(cmd) + " 3<&-"
-}
-
-// groupMarker starts the line that carries the process group id.
-const groupMarker = "routerlab-pgid:"
 
 // groupProc is a command started in its own process group on a POSIX
 // device.

@@ -4,13 +4,9 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -102,86 +98,5 @@ func TestSSHStart(t *testing.T) {
 		t.Fatalf("Wait after Close = %v", err)
 	} else if !strings.Contains(err.Error(), "cannot confirm it ended") || strings.Contains(err.Error(), "was killed") {
 		t.Errorf("Wait after Close = %v, want it to claim no more than the signal", err)
-	}
-}
-
-// groupScript must work in the login shells POSIX devices have: run it as
-// sshd does (a new session, stdin and stdout pipes) under every one found
-// here. No root or sshd needed.
-func TestGroupScriptShells(t *testing.T) {
-	seen := map[string]bool{}
-	for _, name := range []string{"sh", "dash", "bash", "busybox"} {
-		path, err := exec.LookPath(name)
-		if err != nil {
-			continue
-		}
-		if resolved, err := filepath.EvalSymlinks(path); err == nil {
-			if seen[resolved] {
-				continue
-			}
-			seen[resolved] = true
-		}
-		argv := []string{path}
-		if name == "busybox" {
-			argv = append(argv, "sh")
-		}
-		t.Run(name, func(t *testing.T) { testGroupScript(t, argv) })
-	}
-	if len(seen) == 0 {
-		t.Fatal("no shell found")
-	}
-}
-
-func testGroupScript(t *testing.T, shellArgv []string) {
-	run := func(cmd string) (*exec.Cmd, io.WriteCloser, *bufio.Reader) {
-		t.Helper()
-		c := exec.Command(shellArgv[0], append(shellArgv[1:], "-c", groupScript(cmd))...)
-		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		stdin, err := c.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		stdout, err := c.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
-			_ = c.Wait()
-		})
-		r := bufio.NewReader(stdout)
-		if got, want := proctest.ReadLine(t, r, 5*time.Second), fmt.Sprintf("%s%d\n", groupMarker, c.Process.Pid); got != want {
-			t.Fatalf("first line %q, want %q", got, want)
-		}
-		return c, stdin, r
-	}
-
-	// EOF on stdin kills the whole group.
-	c, stdin, r := run("echo $$; sleep 30 & echo $!; wait")
-	pids := proctest.ReadPIDs(t, r, 2)
-	proctest.KillPIDs(t, &pids)
-	if pids[0] != c.Process.Pid {
-		t.Errorf("command pid %d, want the shell's %d (exec)", pids[0], c.Process.Pid)
-	}
-	stdin.Close()
-	if _, err := proctest.WaitWithin(t, func() (any, error) { return nil, c.Wait() }, 3*time.Second); err == nil || !strings.Contains(err.Error(), "killed") {
-		t.Fatalf("Wait after EOF = %v, want killed", err)
-	}
-	proctest.AssertDead(t, pids)
-
-	// The command reads /dev/null, not the stdin that ends it, and has
-	// no fd 3; its exit status is the session's.
-	c, stdin, r = run(`cat; if { true <&3; } 2>/dev/null; then echo fd3-open; else echo fd3-closed; fi; exit 4`)
-	defer stdin.Close()
-	if got := proctest.ReadLine(t, r, 5*time.Second); got != "fd3-closed\n" {
-		t.Fatalf("got %q", got)
-	}
-	_, err := proctest.WaitWithin(t, func() (any, error) { return nil, c.Wait() }, 3*time.Second)
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 4 {
-		t.Fatalf("Wait = %v, want exit status 4", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -27,21 +28,21 @@ import (
 // shell, whose CPU time grows by 0.75 ticks a block on average (7.5 ms;
 // 0.75 % of a core at one block a second).
 //
-// The loop ends when it is killed or the client goes away. Started
-// through the transport's process-group wrapper (group.go), it is killed
-// when the session's stdin ends, at once, even in the middle of a sleep
-// (exit 137, 128 + SIGKILL). Otherwise devicesim hands a Handler no
-// signals, so, as a real shell loop learns of a hang-up by SIGPIPE at its
-// next write, it ends at the first write that fails (the channel was
-// closed), with 141 (128 + SIGPIPE). A body that is nothing but sleep
-// never writes and is refused, as is a loop without a sleep, which would
-// spin.
+// devicesim hands a Handler no signals, so the loop learns that it should
+// end as a real shell loop learns of a hang-up, by SIGPIPE at its next
+// write: it ends at the first write that fails, with 141 (128 + SIGPIPE).
+// A write fails once the client closed the channel, or once the client
+// killed the loop's process group: the SSH transport starts it on a POSIX
+// device inside its process-group script, which sshtest runs for the
+// simulator, making the handler's writes fail when the group is killed.
+// A body that is nothing but sleep never writes and is refused, as is a
+// loop without a sleep, which would spin.
 
-// Exit statuses of a shell killed by SIGPIPE and by SIGKILL.
-const (
-	sigpipeStatus = 128 + 13
-	sigkillStatus = 128 + 9
-)
+// sigpipeStatus is the exit status of a shell killed by SIGPIPE.
+const sigpipeStatus = 128 + 13
+
+// lastPID numbers the simulated loops' shells (selfStatLine).
+var lastPID atomic.Int64
 
 // The pieces of linux.ProcStatCommand that report the loop's own CPU
 // time (a platform package, which the simulator does not import; the
@@ -140,9 +141,8 @@ func selfStatLine(pid int64, n uint64) string {
 		pid, pid-1, pid, pid, 90+n, utime, stime, cutime, cstime)
 }
 
-// loop runs a sampling loop's body until killed is closed (nil: never) or
-// a write fails.
-func (r *Router) loop(body string, stdout, stderr io.Writer, killed <-chan struct{}) int {
+// loop runs a sampling loop's body until a write fails.
+func (r *Router) loop(body string, stdout, stderr io.Writer) int {
 	steps, err := parseLoop(body)
 	if err != nil {
 		fmt.Fprintf(stderr, "sh: 1: Syntax error: %v\n", err)
@@ -167,16 +167,11 @@ func (r *Router) loop(body string, stdout, stderr io.Writer, killed <-chan struc
 		fmt.Fprintln(stderr, "sh: 1: linuxsim: a loop must sleep and print (while :; do CMD; sleep N; done)")
 		return 2
 	}
-	pid := nextPID.Add(1)
+	pid := 4000 + lastPID.Add(1)
 	var blocks uint64
 	for {
 		for _, st := range steps {
 			if st.self {
-				select {
-				case <-killed:
-					return sigkillStatus
-				default:
-				}
 				blocks++
 				if !writeAll(stdout, []byte(selfStatLine(pid, blocks))) {
 					return sigpipeStatus
@@ -184,19 +179,8 @@ func (r *Router) loop(body string, stdout, stderr io.Writer, killed <-chan struc
 				continue
 			}
 			if st.sleep > 0 {
-				t := time.NewTimer(st.sleep)
-				select {
-				case <-t.C:
-				case <-killed:
-					t.Stop()
-					return sigkillStatus
-				}
+				time.Sleep(st.sleep)
 				continue
-			}
-			select {
-			case <-killed:
-				return sigkillStatus
-			default:
 			}
 			var out, errb bytes.Buffer
 			r.mu.Lock()

@@ -1,12 +1,9 @@
 package linuxsim
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
-	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -18,7 +15,6 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/drivers"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
-	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/sshtest"
 )
@@ -111,70 +107,12 @@ func TestSamplingLoopRefused(t *testing.T) {
 	}
 }
 
-// groupWrapped is cmd inside the process-group wrapper with which the SSH
-// transport starts a long-running command on a POSIX device
-// (internal/sshx, posix.go).
-func groupWrapped(cmd string) string {
-	return "exec 3<&0 </dev/null; { read -r _ <&3; kill -9 -$$; } >/dev/null 2>&1 & echo routerlab-pgid:$$; exec sh -c " + shell.Quote(cmd) + " 3<&-"
-}
-
-// Inside the process-group wrapper, the loop prints the group's id first
-// and is killed at once, mid-sleep, when the session's stdin ends.
-func TestSamplingLoopInProcessGroup(t *testing.T) {
-	r := New(Options{})
-	stdinR, stdinW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- r.Exec(groupWrapped(linux.ProcStatCommand(time.Second)), stdinR, outW, io.Discard)
-		outW.Close()
-	}()
-	br := bufio.NewReader(outR)
-	first, _ := br.ReadString('\n')
-	if !regexp.MustCompile(`^routerlab-pgid:[0-9]+\n$`).MatchString(first) {
-		t.Fatalf("first line %q, want the process group id", first)
-	}
-	var block strings.Builder
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading the first block: %v", err)
-		}
-		if line == "END\n" {
-			break
-		}
-		block.WriteString(line)
-	}
-	if _, err := linux.ParseProcStat(block.String()); err != nil {
-		t.Fatalf("block %q: %v", block.String(), err)
-	}
-	go func() { _, _ = io.Copy(io.Discard, br) }()
-	killedAt := time.Now()
-	stdinW.Close() // the watcher's read returns: the group is killed
-	select {
-	case code := <-done:
-		if code != sigkillStatus {
-			t.Errorf("exit %d, want %d (SIGKILL)", code, sigkillStatus)
-		}
-		if d := time.Since(killedAt); d > 500*time.Millisecond {
-			t.Errorf("the loop ended %s after the kill, not at once", d)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the loop was not killed when its stdin ended")
-	}
-
-	// Any other command runs inside the wrapper too.
-	out, _, code := exec(r, groupWrapped("hostname"), "")
-	if code != 0 || !regexp.MustCompile(`^routerlab-pgid:[0-9]+\nsim-r\n$`).MatchString(out) {
-		t.Errorf("hostname in a group: %q, %d", out, code)
-	}
-}
-
 // Over SSH with the Linux dialect (a POSIX shell: the transport starts the
-// loop in its process-group wrapper), the Linux driver's CPU probe on the
-// engine's Source yields a reading about every interval (the simulated
-// router is 10 % busy), and the loop ends on the device when the Source's
-// context ends.
+// loop in its process-group script, which sshtest runs), the Linux
+// driver's CPU probe on the engine's Source yields a reading about every
+// interval (the simulated router is 10 % busy), and the loop ends on the
+// device when the Source's context ends: the group's kill makes its next
+// write fail.
 func TestSamplingLoopOverSSH(t *testing.T) {
 	r := New(Options{})
 	dev := devicesim.New(t, r, devicesim.Options{})
@@ -210,13 +148,7 @@ func TestSamplingLoopOverSSH(t *testing.T) {
 			t.Errorf("reading %+v, want the loop's own CPU time (0–20 ms a block)", r)
 		}
 	}
-	loop := func(e sshtest.Exec) bool {
-		cmd := e.Cmd
-		if inner, _, _, ok := groupCommand(cmd); ok {
-			cmd = inner
-		}
-		return cmd == linux.ProcStatCommand(200*time.Millisecond)
-	}
+	loop := func(e sshtest.Exec) bool { return e.Cmd == linux.ProcStatCommand(200*time.Millisecond) }
 	deadline := time.Now().Add(2 * time.Second)
 	for {
 		i := slices.IndexFunc(s.dev.Execs(), loop)
@@ -225,8 +157,8 @@ func TestSamplingLoopOverSSH(t *testing.T) {
 		}
 		e := s.dev.Execs()[i]
 		if e.Done {
-			if e.Exit != sigkillStatus {
-				t.Errorf("the loop exited %d, want %d: killed by the end of its stdin", e.Exit, sigkillStatus)
+			if !e.Group || !e.GroupKilled {
+				t.Errorf("the loop ended %+v, want it started in the process-group script and killed by the end of its stdin", e)
 			}
 			break
 		}

@@ -190,11 +190,8 @@ func (r *Router) addInterface(spec Interface) error {
 // exception is a sampling loop (loop.go), which runs until the client
 // goes away and takes the lock for each command it runs.
 func (r *Router) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if inner, marker, echo, ok := groupCommand(cmd); ok {
-		return r.execGroup(inner, marker, echo, stdin, stdout, stderr) // group.go
-	}
 	if body, ok := loopBody(cmd); ok {
-		return r.loop(body, stdout, stderr, nil) // locks for each command (loop.go)
+		return r.loop(body, stdout, stderr) // locks for each command (loop.go)
 	}
 	var in []byte
 	if readsStdin(cmd) {

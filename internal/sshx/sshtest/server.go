@@ -57,10 +57,13 @@ type Exec struct {
 	Signals      []ssh.Signal
 	ClientClosed bool // the client closed the channel before the handler returned
 	Done         bool // the handler returned
-	Exit         int
+	// Exit is the handler's exit status; 128+9 for a GroupKilled command,
+	// whose session reports SIGKILL whatever the handler returned.
+	Exit int
 
-	// Group: sshx sent the command wrapped in its POSIX process-group
-	// script (groupsh.Script, for a device whose dialect has a POSIX
+	// Group: sshx sent the command wrapped in one of its POSIX
+	// process-group scripts (groupsh.Script for Run and RunStdin,
+	// groupsh.StartScript for Start, on a device whose dialect has a POSIX
 	// shell); Cmd is the command inside, which is what the handler ran.
 	Group bool
 	// GroupKilled: a Group command's stdin ended while it ran, which is
@@ -87,6 +90,7 @@ type Server struct {
 	logins     atomic.Int64
 	keepalives atomic.Int64
 	dropNext   atomic.Bool
+	lastPGID   atomic.Int64 // the made-up process group ids of Start scripts
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{} // from accept on, so DropAll also hits a connection still in its handshake
@@ -366,17 +370,17 @@ func (s *Server) session(nch ssh.NewChannel) {
 			}
 			req.Reply(true, nil)
 			rec = &Exec{Cmd: p.Command}
-			cmd, stdinLen, group := groupsh.Parse(p.Command)
+			g, group := parseGroup(p.Command)
 			if group {
-				rec.Cmd, rec.Group = cmd, true
+				rec.Cmd, rec.Group = g.cmd, true
 			}
 			s.mu.Lock()
 			s.execs = append(s.execs, rec)
 			s.mu.Unlock()
 			if group {
-				go s.runGroup(ch, rec, stdinLen, signals)
+				go s.runGroup(ch, rec, g, signals)
 			} else {
-				go s.runExec(ch, ch, rec, signals)
+				go s.runExec(ch, rec, signals)
 			}
 		case "signal":
 			var p struct{ Signal string }
@@ -413,8 +417,8 @@ func (s *Server) session(nch ssh.NewChannel) {
 	ch.Close()
 }
 
-func (s *Server) runExec(ch ssh.Channel, stdin io.Reader, rec *Exec, signals <-chan ssh.Signal) {
-	code := s.handler(rec.Cmd, stdin, ch, ch.Stderr(), signals)
+func (s *Server) runExec(ch ssh.Channel, rec *Exec, signals <-chan ssh.Signal) {
+	code := s.handler(rec.Cmd, ch, ch, ch.Stderr(), signals)
 	s.exit(ch, rec, code)
 }
 
@@ -422,8 +426,11 @@ func (s *Server) runExec(ch ssh.Channel, stdin io.Reader, rec *Exec, signals <-c
 // killed, the signal (as sshd reports a process that SIGKILL ended).
 func (s *Server) exit(ch ssh.Channel, rec *Exec, code int) {
 	s.mu.Lock()
-	rec.Done, rec.Exit = true, code
 	killed := rec.GroupKilled
+	if killed {
+		code = 128 + 9
+	}
+	rec.Done, rec.Exit = true, code
 	s.mu.Unlock()
 	_ = ch.CloseWrite()
 	if killed {
@@ -439,14 +446,36 @@ func (s *Server) exit(ch ssh.Channel, rec *Exec, code int) {
 	ch.Close()
 }
 
-// runGroup runs a command that sshx sent wrapped in its POSIX process-group
-// script (groupsh.Script) the way the script runs it: the handler gets
-// exactly stdinLen bytes as its stdin, and does not run at all if the
-// channel's stdin ends before they arrived (groupsh.NotRunStatus); once it
-// runs, the end of the channel's stdin is the group being killed, which the
-// handler sees as SIGKILL on its signals channel (Exec.GroupKilled).
-func (s *Server) runGroup(ch ssh.Channel, rec *Exec, stdinLen int, signals <-chan ssh.Signal) {
-	in := make([]byte, stdinLen)
+// groupScript is a command that sshx sent wrapped in one of its POSIX
+// process-group scripts.
+type groupScript struct {
+	cmd      string
+	stdinLen int  // groupsh.Script: the bytes of stdin the command reads
+	start    bool // groupsh.StartScript: the group's id is printed first
+}
+
+func parseGroup(script string) (groupScript, bool) {
+	if cmd, n, ok := groupsh.Parse(script); ok {
+		return groupScript{cmd: cmd, stdinLen: n}, true
+	}
+	if cmd, ok := groupsh.ParseStart(script); ok {
+		return groupScript{cmd: cmd, start: true}, true
+	}
+	return groupScript{}, false
+}
+
+// runGroup runs a command that sshx sent wrapped in a POSIX process-group
+// script the way the script runs it: the handler gets exactly g.stdinLen
+// bytes as its stdin (none for Start), and does not run at all if the
+// channel's stdin ends before they arrived (groupsh.NotRunStatus); a Start
+// script first prints groupsh.PGIDMarker and a made-up process group id.
+// Once the command runs, the end of the channel's stdin is the group being
+// killed (Exec.GroupKilled): the handler gets SIGKILL on its signals
+// channel and, as a killed process writes nothing more, every write it
+// makes from then on fails, so that a handler that ignores signals (every
+// devicesim device) ends at its next write, as a shell loop would.
+func (s *Server) runGroup(ch ssh.Channel, rec *Exec, g groupScript, signals <-chan ssh.Signal) {
+	in := make([]byte, g.stdinLen)
 	if _, err := io.ReadFull(ch, in); err != nil {
 		s.mu.Lock()
 		rec.NotRun = true
@@ -455,12 +484,30 @@ func (s *Server) runGroup(ch ssh.Channel, rec *Exec, stdinLen int, signals <-cha
 		s.exit(ch, rec, groupsh.NotRunStatus)
 		return
 	}
+	var dead atomic.Bool
+	hsig := make(chan ssh.Signal, 16)
+	// kill is the script's watcher killing the group: only while the
+	// command runs.
+	kill := func() {
+		s.mu.Lock()
+		running := !rec.Done
+		if running {
+			rec.GroupKilled = true
+		}
+		s.mu.Unlock()
+		if running {
+			dead.Store(true)
+			select {
+			case hsig <- ssh.SIGKILL:
+			default:
+			}
+		}
+	}
 	stdinEnded := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(io.Discard, ch)
 		close(stdinEnded)
 	}()
-	hsig := make(chan ssh.Signal, 16)
 	go func() {
 		ended := stdinEnded
 		for {
@@ -469,7 +516,7 @@ func (s *Server) runGroup(ch ssh.Channel, rec *Exec, stdinLen int, signals <-cha
 				if !ok { // hang-up; the channel's stdin ends with it
 					if ended != nil {
 						<-ended
-						s.groupKilled(rec, hsig)
+						kill()
 					}
 					close(hsig)
 					return
@@ -480,28 +527,32 @@ func (s *Server) runGroup(ch ssh.Channel, rec *Exec, stdinLen int, signals <-cha
 				}
 			case <-ended:
 				ended = nil
-				s.groupKilled(rec, hsig)
+				kill()
 			}
 		}
 	}()
-	s.runExec(ch, bytes.NewReader(in), rec, hsig)
+	stdout := groupWriter{ch, &dead}
+	if g.start {
+		fmt.Fprintf(stdout, "%s%d\n", groupsh.PGIDMarker, s.lastPGID.Add(1)+4000)
+	}
+	code := s.handler(rec.Cmd, bytes.NewReader(in), stdout, groupWriter{ch.Stderr(), &dead}, hsig)
+	s.exit(ch, rec, code)
 }
 
-// groupKilled is the watcher of groupsh.Script killing the group: only
-// while the command runs.
-func (s *Server) groupKilled(rec *Exec, hsig chan<- ssh.Signal) {
-	s.mu.Lock()
-	running := !rec.Done
-	if running {
-		rec.GroupKilled = true
+// groupWriter is a group's stdout or stderr: it fails once the group is
+// dead.
+type groupWriter struct {
+	w    io.Writer
+	dead *atomic.Bool
+}
+
+var errGroupKilled = errors.New("sshtest: the process group was killed")
+
+func (w groupWriter) Write(p []byte) (int, error) {
+	if w.dead.Load() {
+		return 0, errGroupKilled
 	}
-	s.mu.Unlock()
-	if running {
-		select {
-		case hsig <- ssh.SIGKILL:
-		default:
-		}
-	}
+	return w.w.Write(p)
 }
 
 // directTCPIP serves a port-forwarding channel (RFC 4254 7.2), which is how

@@ -1,10 +1,12 @@
 package sshtest
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
 	"net"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -237,5 +239,94 @@ func TestGroupScript(t *testing.T) {
 	}
 	if e, _ := s.WaitExec("sleep 30", time.Second, nil); !e.GroupKilled || len(e.Signals) != 0 {
 		t.Fatalf("recorded %+v", e)
+	}
+}
+
+// A command that sshx Starts inside its POSIX process-group script runs as
+// the script runs it: the group's id comes first, then the handler runs the
+// command inside with an empty stdin and its status is the session's; the
+// end of stdin kills it, even a handler that ignores signals, whose writes
+// fail from then on.
+func TestStartScript(t *testing.T) {
+	writeErr := make(chan error, 1)
+	s := New(t, Options{User: "u", Password: "pw", Handler: func(cmd string, stdin io.Reader, stdout, stderr io.Writer, signals <-chan ssh.Signal) int {
+		if cmd != "loop" {
+			return DefaultHandler(cmd, stdin, stdout, stderr, signals)
+		}
+		for { // like a simulated device: no signals, only writes
+			if _, err := io.WriteString(stdout, "x\n"); err != nil {
+				writeErr <- err
+				return 128 + 13
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}})
+	c, err := dial(t, s, s.Addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgidLine := regexp.MustCompile("^" + groupsh.PGIDMarker + "[0-9]+\n")
+	start := func(cmd string) (*ssh.Session, io.WriteCloser, *bufio.Reader) {
+		t.Helper()
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sess.Close() })
+		stdin, err := sess.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := sess.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sess.Start(groupsh.StartScript(cmd)); err != nil {
+			t.Fatal(err)
+		}
+		r := bufio.NewReader(stdout)
+		if line, err := r.ReadString('\n'); err != nil || !pgidLine.MatchString(line) {
+			t.Fatalf("%s: first line %q, %v; want the process group's id", cmd, line, err)
+		}
+		return sess, stdin, r
+	}
+	var ee *ssh.ExitError
+
+	// cat reads the empty stdin, not the channel's, which stays open; the
+	// output and exit status are the handler's.
+	sess, _, r := start("cat")
+	if rest, _ := io.ReadAll(r); sess.Wait() != nil || len(rest) != 0 {
+		t.Fatalf("cat: %q", rest)
+	}
+	sess, _, r = start("echo hi")
+	if rest, _ := io.ReadAll(r); sess.Wait() != nil || string(rest) != "hi\n" {
+		t.Fatalf("echo: %q", rest)
+	}
+	sess, _, _ = start("exit 5")
+	if err := sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 5 {
+		t.Fatalf("exit 5: %v", err)
+	}
+	if e, _ := s.WaitExec("exit 5", time.Second, nil); !e.Group || e.GroupKilled || e.Exit != 5 {
+		t.Fatalf("recorded %+v", e)
+	}
+
+	// The end of stdin kills it: at once for a handler that honours
+	// signals, at its next write for one that does not.
+	for _, cmd := range []string{"sleep 30", "loop"} {
+		sess, stdin, r := start(cmd)
+		go func() { _, _ = io.Copy(io.Discard, r) }()
+		if _, ok := s.WaitExec(cmd, 2*time.Second, func(Exec) bool { return true }); !ok {
+			t.Fatalf("%s: exec not recorded", cmd)
+		}
+		stdin.Close()
+		if err := sess.Wait(); !errors.As(err, &ee) || ee.Signal() != "KILL" {
+			t.Fatalf("%s after EOF: %v, want killed by SIGKILL", cmd, err)
+		}
+		if e, _ := s.WaitExec(cmd, time.Second, nil); !e.GroupKilled || e.Exit != 128+9 || len(e.Signals) != 0 {
+			t.Fatalf("%s: recorded %+v", cmd, e)
+		}
+	}
+	if err := <-writeErr; !errors.Is(err, errGroupKilled) {
+		t.Errorf("loop's write after the kill: %v", err)
 	}
 }

@@ -1,10 +1,11 @@
-// Package groupsh builds, and parses back, the POSIX sh script with which
-// internal/sshx runs Run and RunStdin commands on a device whose dialect has
-// a POSIX shell, so that cancelling them kills them even where sshd ignores
-// the SSH "signal" request (OpenSSH does for root logins). sshx writes the
-// script; sshx/sshtest, the in-process test server (and through it every
-// simulated device), recognises it and runs the command inside the way the
-// script would. One package, so that the two never disagree on the text.
+// Package groupsh builds, and parses back, the POSIX sh scripts with which
+// internal/sshx runs commands on a device whose dialect has a POSIX shell,
+// so that cancelling them kills them even where sshd ignores the SSH
+// "signal" request (OpenSSH does for root logins): Script for Run and
+// RunStdin, StartScript for Start. sshx writes the scripts; sshx/sshtest,
+// the in-process test server (and through it every simulated device),
+// recognises them and runs the command inside the way the script would.
+// One package, so that the two never disagree on the text.
 package groupsh
 
 import (
@@ -70,6 +71,50 @@ const (
 	prologue = "exec 3<&0 </dev/null; "
 	watcher  = "{ read -r _ <&3; kill -9 -$$; } >/dev/null 2>&1 5<&- & "
 )
+
+// StartScript is what sshx sends as the exec command to Start cmd, a
+// command that runs until it ends or is killed and reads no stdin. The
+// channel's stdin is the kill switch, as in Script (with no bytes to
+// stage). The login shell, pid $$ and leader of the session's process
+// group:
+//
+//  1. keeps the channel's stdin as fd 3 and gives itself /dev/null (cmd
+//     never reads the stdin that ends it);
+//  2. forks Script's watcher, which kills the group when fd 3 ends;
+//  3. prints PGIDMarker and the group's id ($$) on a first line, once the
+//     watcher is forked: the client strips it, and knows from it that the
+//     command is starting and which group it kills;
+//  4. becomes sh running cmd (exec keeps pid $$, so the session's exit
+//     status is cmd's), without fd 3.
+//
+// The watcher's "5<&-" closes nothing here (fd 5 is not open, which POSIX
+// says is no error); it is Script's watcher, so that both share one text.
+func StartScript(cmd string) string {
+	return startPrefix + shell.Quote(cmd) + " 3<&-"
+}
+
+// PGIDMarker starts the first line that StartScript prints; the process
+// group's id follows it.
+const PGIDMarker = "routerlab-pgid:"
+
+const startPrefix = prologue + watcher + "echo " + PGIDMarker + "$$; exec sh -c "
+
+// ParseStart reports whether script is exactly what StartScript(cmd)
+// returns, and for which cmd.
+func ParseStart(script string) (cmd string, ok bool) {
+	quoted, found := strings.CutPrefix(script, startPrefix)
+	if !found {
+		return "", false
+	}
+	if quoted, found = strings.CutSuffix(quoted, " 3<&-"); !found {
+		return "", false
+	}
+	cmd, ok = unquote(quoted)
+	if !ok || StartScript(cmd) != script {
+		return "", false
+	}
+	return cmd, true
+}
 
 var lenRE = regexp.MustCompile(`head -c ([0-9]+) <&3`)
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -43,7 +44,37 @@ func TestParseRoundTrip(t *testing.T) {
 	}
 }
 
-// The script must work in the login shells POSIX devices have: run it as
+func TestParseStartRoundTrip(t *testing.T) {
+	for _, cmd := range []string{"uptime", "echo 'it''s' \"$HOME\"; exit 3", "a\nb", "'", "", startPrefix + "x' 3<&-"} {
+		if got, ok := ParseStart(StartScript(cmd)); !ok || got != cmd {
+			t.Errorf("ParseStart(StartScript(%q)) = %q, %v", cmd, got, ok)
+		}
+		// Neither parser takes the other's script.
+		if _, _, ok := Parse(StartScript(cmd)); ok {
+			t.Errorf("Parse(StartScript(%q)) ok", cmd)
+		}
+		if _, ok := ParseStart(Script(cmd, 0)); ok {
+			t.Errorf("ParseStart(Script(%q, 0)) ok", cmd)
+		}
+	}
+	script := StartScript("a b")
+	for _, s := range []string{
+		"a b",
+		"",
+		startPrefix,
+		strings.Replace(script, PGIDMarker, "pgid:", 1),
+		strings.Replace(script, "kill -9", "kill -15", 1),
+		strings.Replace(script, "'a b'", "'a b", 1),
+		script + " ",
+		"x" + script,
+	} {
+		if cmd, ok := ParseStart(s); ok {
+			t.Errorf("ParseStart(%q) = %q, true; want not a start script", s, cmd)
+		}
+	}
+}
+
+// The scripts must work in the login shells POSIX devices have: run it as
 // sshd runs a command (a new session, stdin and stdout pipes) under every
 // one found here. No root or sshd needed.
 func TestScriptShells(t *testing.T) {
@@ -96,9 +127,10 @@ func (s *session) wait(t *testing.T) (exit int, signaled bool) {
 }
 
 func testScript(t *testing.T, shellArgv []string) {
-	start := func(cmd string, stdinLen int) *session {
+	// run runs script as sshd would.
+	run := func(script string) *session {
 		t.Helper()
-		c := exec.Command(shellArgv[0], append(shellArgv[1:], "-c", Script(cmd, stdinLen))...)
+		c := exec.Command(shellArgv[0], append(shellArgv[1:], "-c", script)...)
 		c.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 		tmpdir := t.TempDir()
 		c.Env = append(os.Environ(), "TMPDIR="+tmpdir)
@@ -120,6 +152,19 @@ func testScript(t *testing.T, shellArgv []string) {
 			_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 			_ = c.Wait()
 		})
+		return s
+	}
+	start := func(cmd string, stdinLen int) *session {
+		t.Helper()
+		return run(Script(cmd, stdinLen))
+	}
+	// startCmd runs cmd in StartScript and reads the first line.
+	startCmd := func(cmd string) *session {
+		t.Helper()
+		s := run(StartScript(cmd))
+		if got, want := proctest.ReadLine(t, s.stdout, 5*time.Second), fmt.Sprintf("%s%d\n", PGIDMarker, s.cmd.Process.Pid); got != want {
+			t.Fatalf("first line %q, want %q", got, want)
+		}
 		return s
 	}
 	// Every byte value, NULs, no newline at the end, more than a pipe holds.
@@ -174,6 +219,31 @@ func testScript(t *testing.T, shellArgv []string) {
 		if _, err := os.Stat(ran); !errors.Is(err, os.ErrNotExist) {
 			t.Fatalf("the command ran: %v", err)
 		}
+	})
+
+	t.Run("Start: the group's id, then the command's output and status", func(t *testing.T) {
+		s := startCmd(`cat; if { true <&3; } 2>/dev/null; then echo fd3-open; else echo fd3-closed; fi; exit 4`)
+		// cat reads /dev/null, not the stdin that stays open.
+		if got := proctest.ReadLine(t, s.stdout, 5*time.Second); got != "fd3-closed\n" {
+			t.Fatalf("got %q", got)
+		}
+		if exit, sig := s.wait(t); exit != 4 || sig {
+			t.Fatalf("exit %d (signal %v), want 4", exit, sig)
+		}
+	})
+
+	t.Run("Start: the end of stdin kills the whole group", func(t *testing.T) {
+		s := startCmd("echo $$; sleep 30 & echo $!; wait")
+		pids := proctest.ReadPIDs(t, s.stdout, 2)
+		proctest.KillPIDs(t, &pids)
+		if pids[0] != s.cmd.Process.Pid {
+			t.Errorf("command pid %d, want the shell's %d (exec)", pids[0], s.cmd.Process.Pid)
+		}
+		s.stdin.Close()
+		if sig, signaled := s.wait(t); !signaled || sig != int(syscall.SIGKILL) {
+			t.Fatalf("after EOF: exit %d, signaled %v; want killed", sig, signaled)
+		}
+		proctest.AssertDead(t, pids)
 	})
 
 	for _, n := range []int{0, len(payload)} {
