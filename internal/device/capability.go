@@ -88,3 +88,51 @@ func Capability[T any](drv Driver, what string) (T, error) {
 	var zero T
 	return zero, fmt.Errorf("platform %q does not support %s: %w", drv.Platform(), what, ErrUnsupported)
 }
+
+// TunnelEndpoints is a platform that runs tunnels (routerlab_tunnel). A
+// tunnel is an owned object: created and deleted by name. Which types a
+// platform has, and what of each, its ValidateTunnel says at plan time.
+type TunnelEndpoints interface {
+	// ValidateTunnel checks desired against the platform without the
+	// device: unsupported types and attributes are errors naming them.
+	ValidateTunnel(desired TunnelConfig) error
+	// CheckTunnel checks desired against the device as it is: tools or
+	// kernel support it lacks, interfaces that do not exist.
+	CheckTunnel(desired TunnelConfig, snap *Snapshot) error
+	// ApplyTunnel creates the tunnel, or changes it to desired when
+	// observed (its current state) is not nil, and starts it.
+	ApplyTunnel(ctx context.Context, desired TunnelConfig, observed *TunnelState) error
+	// DeleteTunnel stops the tunnel and removes everything it owns; a
+	// tunnel already gone is not an error.
+	DeleteTunnel(ctx context.Context, observed TunnelState) error
+}
+
+// FirewallSettings is a platform with routerlab_firewall: one per device,
+// owning all of routerlab's filter, NAT and mangle rules there.
+type FirewallSettings interface {
+	ValidateFirewall(desired FirewallConfig) error
+	CheckFirewall(desired FirewallConfig, snap *Snapshot) error
+	ApplyFirewall(ctx context.Context, desired FirewallConfig, observed FirewallState) error
+	// DeleteFirewall removes every rule routerlab's firewall added.
+	DeleteFirewall(ctx context.Context, observed FirewallState) error
+}
+
+// OffloadSettings is a platform with routerlab_offload: settings whose
+// originals are saved before the first write and put back by Delete.
+type OffloadSettings interface {
+	// OffloadKeys lists the keys the platform knows, for messages.
+	OffloadKeys() []string
+	ValidateOffload(desired OffloadConfig) error
+	CheckOffload(desired OffloadConfig, snap *Snapshot) error
+	// ApplyOffload sets every key of desired (also to restore originals).
+	ApplyOffload(ctx context.Context, desired OffloadConfig) error
+}
+
+// PPPoESessions is a platform with routerlab_pppoe_session: owned
+// objects, like tunnels.
+type PPPoESessions interface {
+	ValidatePPPoE(desired PPPoEConfig) error
+	CheckPPPoE(desired PPPoEConfig, snap *Snapshot) error
+	ApplyPPPoE(ctx context.Context, desired PPPoEConfig, observed *PPPoEState) error
+	DeletePPPoE(ctx context.Context, observed PPPoEState) error
+}

@@ -66,10 +66,19 @@ type Facts struct {
 // Session).
 type Snapshot struct {
 	Facts Facts
-	// Router is the section routerlab_router reads. The sections of the
-	// resources to come (firewall, tunnels, PPPoE, offload) join it here,
-	// one field each, filled by the same single read.
+	// Router is the section routerlab_router reads; each resource kind
+	// has its section, all filled by the same single read.
 	Router RouterState
+	// Tunnels are the tunnels routerlab owns, by name, without secrets.
+	Tunnels map[string]TunnelState
+	// Firewall is routerlab's firewall.
+	Firewall FirewallState
+	// Offload holds every offload switch the platform reports, by group
+	// (on Linux: every interface's gro, gso and tso).
+	Offload OffloadState
+	// PPPoE are the PPPoE sessions routerlab owns, by name, without
+	// secrets.
+	PPPoE map[string]PPPoEState
 	// Status is operational state (links up or down, tunnels established,
 	// PPPoE addresses, counters): it is reported, never configured, and
 	// is kept out of Text so that it never changes the digest.
@@ -88,6 +97,9 @@ type Status struct {
 	// Links maps an interface name to its operational state as the
 	// platform reports it ("UP", "DOWN", "UNKNOWN" on Linux).
 	Links map[string]string
+	// Tunnels and PPPoE report each owned object's state by name.
+	Tunnels map[string]TunnelStatus
+	PPPoE   map[string]PPPoEStatus
 }
 
 // CPUSample is one reading of a device's CPU counters. Platforms that report

@@ -1,0 +1,81 @@
+package device
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// OffloadConfig is what one routerlab_offload resource manages: on/off
+// switches of the platform's fast paths, by group and key. Groups are
+// interfaces on Linux (keys gro, gso, tso: `ethtool -K`), address
+// families on EdgeOS (`system offload ipv4 forwarding`), and so on: the
+// platform says which keys it knows (OffloadKeys).
+type OffloadConfig struct {
+	Settings map[string]map[string]bool // group → key → on
+}
+
+// OffloadState is every switch of the groups asked about, as the device
+// reports it.
+type OffloadState struct {
+	Settings map[string]map[string]bool
+}
+
+// OffloadOriginal captures the observed value of every key desired
+// manages: what Delete puts back.
+func OffloadOriginal(desired OffloadConfig, observed OffloadState) OffloadConfig {
+	orig := OffloadConfig{Settings: map[string]map[string]bool{}}
+	for group, keys := range desired.Settings {
+		for key := range keys {
+			if v, ok := observed.Settings[group][key]; ok {
+				if orig.Settings[group] == nil {
+					orig.Settings[group] = map[string]bool{}
+				}
+				orig.Settings[group][key] = v
+			}
+		}
+	}
+	return orig
+}
+
+// MergeOffloadOriginal keeps the saved original of every key still
+// managed, captures the original of keys newly managed from observed, and
+// returns the saved originals of keys no longer managed as released (to
+// be put back now).
+func MergeOffloadOriginal(saved, desired OffloadConfig, observed OffloadState) (merged, released OffloadConfig) {
+	merged = OffloadOriginal(desired, observed)
+	released = OffloadConfig{Settings: map[string]map[string]bool{}}
+	for group, keys := range saved.Settings {
+		for key, v := range keys {
+			if _, still := desired.Settings[group][key]; still {
+				merged.Settings[group][key] = v
+				continue
+			}
+			if released.Settings[group] == nil {
+				released.Settings[group] = map[string]bool{}
+			}
+			released.Settings[group][key] = v
+		}
+	}
+	return merged, released
+}
+
+// ValidateOffloadKeys checks every key of c against the keys a platform
+// knows (known), and group names with checkGroup; the error lists the
+// known keys.
+func ValidateOffloadKeys(p Platform, c OffloadConfig, known []string, checkGroup func(string) error) error {
+	if len(c.Settings) == 0 {
+		return fmt.Errorf("settings is empty: name at least one switch")
+	}
+	for _, group := range SortedKeys(c.Settings) {
+		if err := checkGroup(group); err != nil {
+			return err
+		}
+		for _, key := range SortedKeys(c.Settings[group]) {
+			if !slices.Contains(known, key) {
+				return fmt.Errorf("settings[%q]: offload key %q is not known on platform %q; known keys are %s", group, key, p, strings.Join(known, ", "))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package device
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+)
+
+// PPPoEConfig is one PPPoE session endpoint (seed 002: EdgeRouter client,
+// RouterOS server): a client dialling out of Interface, or a server
+// answering on it.
+type PPPoEConfig struct {
+	Name        string // see ValidateObjectName
+	Role        string // RoleServer or RoleClient
+	Interface   string // the Ethernet interface PPPoE runs on
+	ServiceName string // optional
+	MTU, MRU    *int
+	MSSClamp    *MSSClamp
+
+	// Client.
+	User         string
+	Password     string // secret
+	DefaultRoute bool
+	UsePeerDNS   bool
+
+	// Server.
+	LocalAddress string
+	RemotePool   string // CIDR or "first-last"
+	Users        []PPPUser
+}
+
+// PPPUser is one account of a PPPoE (or L2TP) server.
+type PPPUser struct {
+	Name     string
+	Password string // secret
+}
+
+// PPPoEState is a session as the device reports it, without secrets.
+type PPPoEState struct {
+	PPPoEConfig
+}
+
+// PPPoEStatus is a session's operational state.
+type PPPoEStatus struct {
+	Established                 bool
+	Interface                   string // the ppp interface, e.g. ppp0
+	LocalAddress, RemoteAddress string
+}
+
+// PPPoE frames carry 8 bytes of PPPoE and PPP header inside a 1500-byte
+// Ethernet payload (RFC 2516).
+const MaxPPPoEMTU = 1492
+
+// ValidatePPPoEShape checks what every platform requires.
+func ValidatePPPoEShape(c PPPoEConfig) error {
+	if err := ValidateObjectName(c.Name); err != nil {
+		return err
+	}
+	if err := ValidateInterfaceName(c.Interface); err != nil {
+		return fmt.Errorf("interface: %w", err)
+	}
+	if c.ServiceName != "" {
+		if err := validatePPPName("service_name", c.ServiceName); err != nil {
+			return err
+		}
+	}
+	if c.MTU != nil && (*c.MTU < MinPPPMTU || *c.MTU > MaxPPPoEMTU) {
+		return fmt.Errorf("pppoe %s: mtu %d is out of range: allowed are %d to %d (1500 minus 8 bytes of PPPoE)", c.Name, *c.MTU, MinPPPMTU, MaxPPPoEMTU)
+	}
+	if c.MRU != nil && (*c.MRU < MinPPPMTU || *c.MRU > MaxPPPoEMTU) {
+		return fmt.Errorf("pppoe %s: mru %d is out of range: allowed are %d to %d", c.Name, *c.MRU, MinPPPMTU, MaxPPPoEMTU)
+	}
+	switch c.Role {
+	case RoleClient:
+		if err := validatePPPName("user", c.User); err != nil {
+			return err
+		}
+		if err := ValidateSecret("password", c.Password); err != nil {
+			return err
+		}
+		if c.LocalAddress != "" || c.RemotePool != "" || len(c.Users) > 0 {
+			return fmt.Errorf("local_address, remote_pool and users are for role \"server\"")
+		}
+	case RoleServer:
+		if c.User != "" || c.DefaultRoute || c.UsePeerDNS {
+			return fmt.Errorf("user, password, default_route and use_peer_dns are for role \"client\"")
+		}
+		if _, err := CanonicalAddress(c.LocalAddress); err != nil {
+			return fmt.Errorf("local_address %q is not an IP address", c.LocalAddress)
+		}
+		if _, _, err := ParsePool(c.RemotePool); err != nil {
+			return fmt.Errorf("remote_pool: %w", err)
+		}
+		if len(c.Users) == 0 {
+			return fmt.Errorf("a server needs at least one entry in users")
+		}
+		for i, u := range c.Users {
+			if err := validatePPPName(fmt.Sprintf("users[%d].name", i), u.Name); err != nil {
+				return err
+			}
+			if err := ValidateSecret(fmt.Sprintf("users[%d].password", i), u.Password); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("role %q: allowed are \"server\" and \"client\"", c.Role)
+	}
+	return nil
+}
+
+// ParsePool reads an address pool: a CIDR (its host addresses) or
+// "first-last". It returns the first and last address.
+func ParsePool(s string) (first, last netip.Addr, err error) {
+	if a, b, ok := strings.Cut(s, "-"); ok {
+		first, err1 := netip.ParseAddr(a)
+		last, err2 := netip.ParseAddr(b)
+		if err1 != nil || err2 != nil || !first.Is4() || !last.Is4() || last.Less(first) {
+			return first, last, fmt.Errorf("%q: want first-last IPv4 addresses in order (198.18.50.10-198.18.50.99) or a CIDR", s)
+		}
+		return first, last, nil
+	}
+	p, perr := netip.ParsePrefix(s)
+	if perr != nil || !p.Addr().Is4() || p.Bits() > 30 {
+		return first, last, fmt.Errorf("%q: want an IPv4 CIDR of at most /30 (198.18.50.0/24) or first-last", s)
+	}
+	p = p.Masked()
+	first = p.Addr().Next()
+	last = first
+	for n := p.Addr().Next(); p.Contains(n.Next()); n = n.Next() {
+		last = n
+	}
+	return first, last, nil
+}
