@@ -29,7 +29,7 @@ func (d *Driver) Platform() device.Platform { return device.Linux }
 
 // Snapshot implements device.Driver with a single exec.
 func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
-	res, err := d.t.Run(ctx, snapshotScript)
+	res, err := d.t.Run(ctx, fullSnapshotScript())
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
@@ -62,27 +62,30 @@ func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, o
 	if err != nil {
 		return err
 	}
-	return d.run(ctx, script)
+	return d.run(ctx, "applying router config", script)
 }
 
 // RestoreRouter implements device.RouterSettings.
 func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
 	script, warnings := RenderRestore(original, observed)
-	return warnings, d.run(ctx, script)
+	return warnings, d.run(ctx, "restoring router config", script)
 }
 
 // run applies a script under `sh -e`: the first failing command stops it
-// and its error is returned.
-func (d *Driver) run(ctx context.Context, script string) error {
+// and its error is returned, prefixed with what (e.g. "applying router
+// config"). The script travels on stdin, so secrets in it never show in a
+// process list; `-x` traces commands to stderr for the error text, so a
+// script carrying a secret writes it with a here-document (never traced).
+func (d *Driver) run(ctx context.Context, what, script string) error {
 	if script == "" {
 		return nil
 	}
 	res, err := d.t.RunStdin(ctx, "sh -e -x -s", []byte(script))
 	if err != nil {
-		return fmt.Errorf("applying router config: %w", err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	if res.ExitStatus != 0 {
-		return device.CommandError("applying router config", res)
+		return device.CommandError(what, res)
 	}
 	return nil
 }

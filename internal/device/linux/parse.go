@@ -61,6 +61,28 @@ echo '##missing'
 command -v nft >/dev/null 2>&1 || echo nft
 `
 
+// snapshotPart is what one resource kind adds to the single snapshot read:
+// commands printing its own "##name" sections, and a parser that fills its
+// section of the Snapshot (and Status) and returns its lines of the
+// normalised text. Secrets never reach either: the commands do not read
+// secret files, and parsers redact what a tool prints anyway.
+type snapshotPart struct {
+	script string
+	parse  func(sec map[string]string, snap *device.Snapshot) (text []string, err error)
+}
+
+// snapshotParts are the resource kinds beyond the router, in text order.
+var snapshotParts = []snapshotPart{tunnelPart, firewallPart, offloadPart, pppoePart}
+
+// fullSnapshotScript is the one exec a snapshot costs.
+func fullSnapshotScript() string {
+	s := snapshotScript
+	for _, p := range snapshotParts {
+		s += p.script
+	}
+	return s
+}
+
 // sections splits the snapshot output into its "##name" sections.
 func sections(out string) map[string]string {
 	res := map[string]string{}
@@ -173,9 +195,21 @@ func ParseSnapshot(out string) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	snap := &device.Snapshot{Facts: facts, Router: st, Status: status}
 	text := renderText(st, routes)
+	for _, p := range snapshotParts {
+		lines, err := p.parse(sec, snap)
+		if err != nil {
+			return nil, err
+		}
+		if len(lines) > 0 {
+			text += strings.Join(lines, "\n") + "\n"
+		}
+	}
+	snap.Text = text
 	sum := sha256.Sum256([]byte(text))
-	return &device.Snapshot{Facts: facts, Router: st, Status: status, Text: text, SHA256: hex.EncodeToString(sum[:])}, nil
+	snap.SHA256 = hex.EncodeToString(sum[:])
+	return snap, nil
 }
 
 // parseStatus reads each link's operational state: status, not
