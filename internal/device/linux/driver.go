@@ -16,9 +16,10 @@ type Driver struct {
 }
 
 var (
-	_ device.Driver         = (*Driver)(nil)
-	_ device.RouterSettings = (*Driver)(nil)
-	_ device.CPUReader      = (*Driver)(nil)
+	_ device.Driver          = (*Driver)(nil)
+	_ device.RouterSettings  = (*Driver)(nil)
+	_ device.CPUReader       = (*Driver)(nil)
+	_ device.TunnelEndpoints = (*Driver)(nil)
 )
 
 // New returns a Linux driver on t.

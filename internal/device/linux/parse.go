@@ -58,7 +58,8 @@ sysctl -n net.ipv4.ip_forward net.ipv6.conf.all.forwarding
 echo '##nft'
 nft -j list table inet ` + nftTable + ` 2>/dev/null || echo '{}'
 echo '##missing'
-command -v nft >/dev/null 2>&1 || echo nft
+for t in nft ethtool swanctl openvpn wg wireguard-go xl2tpd pppd pppoe-server; do command -v $t >/dev/null 2>&1 || echo $t; done
+[ -c /dev/ppp ] || echo /dev/ppp
 `
 
 // snapshotPart is what one resource kind adds to the single snapshot read:

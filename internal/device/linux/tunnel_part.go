@@ -1,6 +1,177 @@
 package linux
 
-import "github.com/routerlab/terraform-provider-routerlab/internal/device"
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
 
-// tunnelPart is a placeholder until the tunnel snapshot section lands.
-var tunnelPart = snapshotPart{parse: func(map[string]string, *device.Snapshot) ([]string, error) { return nil, nil }}
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Tunnels on Linux. Each type is a tunnelImpl in its own file
+// (tunnel_ipsec.go, tunnel_l2tp.go, tunnel_openvpn.go,
+// tunnel_wireguard.go); this file dispatches on the type and joins their
+// snapshot sections. Every file routerlab writes for a tunnel carries its
+// name, so a tunnel is found, read and deleted by name, and nothing of
+// the user's is ever touched. Secrets live in files of their own under
+// secretDir (mode 0600) that the snapshot never reads.
+const (
+	// configDir holds routerlab's non-secret tunnel files (OpenVPN,
+	// WireGuard, L2TP); strongSwan's live where swanctl --load-all finds
+	// them: swanctlDir/routerlab-<name>.conf.
+	configDir  = "/etc/routerlab"
+	secretDir  = "/etc/routerlab/secrets"
+	runDir     = "/run/routerlab"
+	swanctlDir = "/etc/swanctl/conf.d"
+)
+
+// tunnelImpl is one tunnel type on Linux. All functions are pure.
+type tunnelImpl struct {
+	// tools are the device commands the type needs (checked at plan
+	// against Facts.Missing); needsPPP: it needs the kernel's PPP
+	// support (/dev/ppp).
+	tools    []string
+	needsPPP bool
+	// validate adds Linux's rules to device.ValidateTunnelShape.
+	validate func(t device.TunnelConfig) error
+	// apply returns the script that creates the tunnel, or changes it
+	// from observed (nil: it does not exist) to t, and starts it.
+	apply func(t device.TunnelConfig, observed *device.TunnelState) (string, error)
+	// remove returns the script that stops the tunnel and deletes all it
+	// owns; it must succeed when parts are already gone.
+	remove func(observed device.TunnelState) string
+	// script prints the type's "##name" snapshot sections for every
+	// tunnel of the type routerlab owns.
+	script string
+	// parse reads those sections: each tunnel's state (no secrets), its
+	// status, and the lines of the normalised text.
+	parse func(sec map[string]string) (map[string]device.TunnelState, map[string]device.TunnelStatus, []string, error)
+}
+
+// tunnelImpls maps a type to its implementation; a type missing here is
+// one Linux does not run.
+var tunnelImpls = map[device.TunnelType]tunnelImpl{
+	device.TunnelIPsec:     ipsecImpl,
+	device.TunnelL2TPIPsec: l2tpImpl,
+	device.TunnelOpenVPN:   openvpnImpl,
+	device.TunnelWireGuard: wireguardImpl,
+}
+
+// tunnelTypesInOrder fixes the order of snapshot sections and text.
+var tunnelTypesInOrder = []device.TunnelType{device.TunnelIPsec, device.TunnelL2TPIPsec, device.TunnelOpenVPN, device.TunnelWireGuard}
+
+var tunnelPart = snapshotPart{
+	script: func() string {
+		var b strings.Builder
+		for _, t := range tunnelTypesInOrder {
+			b.WriteString(tunnelImpls[t].script)
+		}
+		return b.String()
+	}(),
+	parse: func(sec map[string]string, snap *device.Snapshot) ([]string, error) {
+		snap.Tunnels = map[string]device.TunnelState{}
+		if snap.Status.Tunnels == nil {
+			snap.Status.Tunnels = map[string]device.TunnelStatus{}
+		}
+		var text []string
+		for _, typ := range tunnelTypesInOrder {
+			states, status, lines, err := tunnelImpls[typ].parse(sec)
+			if err != nil {
+				return nil, fmt.Errorf("linux snapshot: %s tunnels: %w", typ, err)
+			}
+			for name, st := range states {
+				if _, dup := snap.Tunnels[name]; dup {
+					return nil, fmt.Errorf("linux snapshot: two routerlab tunnels are named %q", name)
+				}
+				snap.Tunnels[name] = st
+			}
+			for name, s := range status {
+				snap.Status.Tunnels[name] = s
+			}
+			text = append(text, lines...)
+		}
+		return text, nil
+	},
+}
+
+// ValidateTunnel implements device.TunnelEndpoints.
+func (d *Driver) ValidateTunnel(t device.TunnelConfig) error { return ValidateTunnel(t) }
+
+// ValidateTunnel checks t against what Linux runs.
+func ValidateTunnel(t device.TunnelConfig) error {
+	if err := device.ValidateTunnelShape(t); err != nil {
+		return err
+	}
+	impl, ok := tunnelImpls[t.Type]
+	if !ok {
+		return device.Unsupported(device.Linux, fmt.Sprintf("tunnel type %q", t.Type))
+	}
+	return impl.validate(t)
+}
+
+// CheckTunnel implements device.TunnelEndpoints: the tools the type needs
+// and, for PPP-based types, the kernel's PPP support; a name taken by a
+// tunnel of another type.
+func (d *Driver) CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
+	impl := tunnelImpls[t.Type]
+	if other, ok := snap.Tunnels[t.Name]; ok && other.Type != t.Type {
+		return fmt.Errorf("a %s tunnel named %q already exists on the device; delete it or choose another name", other.Type, t.Name)
+	}
+	return checkDeviceSupport(fmt.Sprintf("a %s tunnel", t.Type), impl.tools, impl.needsPPP, snap.Facts.Missing)
+}
+
+// checkDeviceSupport reports the tools and kernel support what needs
+// that the device lacks (Facts.Missing), with how to get them.
+func checkDeviceSupport(what string, tools []string, needsPPP bool, missing []string) error {
+	if needsPPP && slices.Contains(missing, "/dev/ppp") {
+		return fmt.Errorf("%s needs the kernel's PPP support, and this device has no /dev/ppp (its kernel lacks the ppp_generic module, or it is not loaded: modprobe ppp_generic)", what)
+	}
+	var lack []string
+	for _, t := range tools {
+		if slices.Contains(missing, t) {
+			lack = append(lack, t)
+		}
+	}
+	if len(lack) > 0 {
+		return fmt.Errorf("%s needs %s on the device, which it lacks: install %s", what, strings.Join(lack, ", "), debianPackages(lack))
+	}
+	return nil
+}
+
+// debianPackages names the Debian packages that provide tools.
+func debianPackages(tools []string) string {
+	pkg := map[string]string{
+		"nft": "nftables", "ethtool": "ethtool", "swanctl": "strongswan-swanctl and charon-systemd",
+		"openvpn": "openvpn", "wg": "wireguard-tools", "wireguard-go": "wireguard-go", "xl2tpd": "xl2tpd",
+		"pppd": "ppp", "pppoe-server": "pppoe",
+	}
+	var out []string
+	for _, t := range tools {
+		if p, ok := pkg[t]; ok && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// ApplyTunnel implements device.TunnelEndpoints.
+func (d *Driver) ApplyTunnel(ctx context.Context, t device.TunnelConfig, observed *device.TunnelState) error {
+	if err := ValidateTunnel(t); err != nil {
+		return err
+	}
+	script, err := tunnelImpls[t.Type].apply(t, observed)
+	if err != nil {
+		return err
+	}
+	return d.run(ctx, fmt.Sprintf("applying %s tunnel %q", t.Type, t.Name), script)
+}
+
+// DeleteTunnel implements device.TunnelEndpoints.
+func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) error {
+	impl, ok := tunnelImpls[observed.Type]
+	if !ok {
+		return device.Unsupported(device.Linux, fmt.Sprintf("tunnel type %q", observed.Type))
+	}
+	return d.run(ctx, fmt.Sprintf("deleting %s tunnel %q", observed.Type, observed.Name), impl.remove(observed))
+}

@@ -1,0 +1,19 @@
+package linux
+
+import (
+	"fmt"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// l2tpImpl is a placeholder: the l2tp tunnel is not written yet.
+var l2tpImpl = tunnelImpl{
+	validate: func(t device.TunnelConfig) error { return device.Unsupported(device.Linux, "tunnel type "+string(t.Type)) },
+	apply: func(t device.TunnelConfig, _ *device.TunnelState) (string, error) {
+		return "", fmt.Errorf("not implemented")
+	},
+	remove: func(device.TunnelState) string { return "" },
+	parse: func(map[string]string) (map[string]device.TunnelState, map[string]device.TunnelStatus, []string, error) {
+		return nil, nil, nil, nil
+	},
+}
