@@ -1,0 +1,93 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// What the resources beyond routerlab_router share: finding a device's
+// capability, import IDs of owned objects, and the read-back after a
+// write.
+
+// diagnostics is the framework's diagnostics list.
+type diagnostics = diag.Diagnostics
+
+// capabilityOf finds device name and its capability T; what names the
+// resource in the error a platform without it gets (at plan time).
+func capabilityOf[T any](inv *Inventory, name, what string) (*Device, T, error) {
+	var zero T
+	dev, err := inv.Lookup(name)
+	if err != nil {
+		return nil, zero, err
+	}
+	drv, err := dev.Driver()
+	if err != nil {
+		return dev, zero, fmt.Errorf("%s on device %q: %w", what, dev.Name, err)
+	}
+	c, err := device.Capability[T](drv, what)
+	if err != nil {
+		return dev, zero, fmt.Errorf("device %q: %w", dev.Name, err)
+	}
+	return dev, c, nil
+}
+
+// addDeviceError reports a failed capabilityOf on the device attribute:
+// an unknown device, or a platform without the feature.
+func addDeviceError(diags *diag.Diagnostics, dev *Device, err error) {
+	summary := "Unknown Device"
+	if dev != nil {
+		summary = "Unsupported Platform"
+	}
+	diags.AddAttributeError(path.Root("device"), summary, err.Error())
+}
+
+// splitObjectID reads an owned object's import ID "<device>/<name>" and
+// checks the device exists.
+func splitObjectID(id string, inv *Inventory) (devName, name string, err error) {
+	devName, name, ok := strings.Cut(id, "/")
+	if !ok || devName == "" || name == "" {
+		return "", "", fmt.Errorf("import ID %q: want <device>/<name>", id)
+	}
+	if inv == nil {
+		return "", "", fmt.Errorf("the provider is not configured")
+	}
+	if _, err := inv.Lookup(devName); err != nil {
+		return "", "", err
+	}
+	return devName, name, nil
+}
+
+// readBackContext is the context for reading a device back after a write:
+// ctx itself, or, when the write was cancelled (Ctrl-C, a deadline), a
+// short context of its own, or Terraform would forget what was written.
+func readBackContext(ctx context.Context) context.Context {
+	if ctx.Err() == nil {
+		return ctx
+	}
+	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), interruptedReadTimeout)
+	context.AfterFunc(c, cancel)
+	return c
+}
+
+// namesOr lists names for a message, or says there are none.
+func namesOr(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// backtickList renders values for a Markdown description.
+func backtickList(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
+}
