@@ -158,7 +158,7 @@ func (p *routerlabProvider) Configure(ctx context.Context, req provider.Configur
 }
 
 func (p *routerlabProvider) Resources(context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewRouterResource, NewBenchmarkRunResource, NewTunnelResource}
+	return []func() resource.Resource{NewRouterResource, NewBenchmarkRunResource, NewTunnelResource, NewFirewallResource, NewOffloadResource, NewPPPoESessionResource}
 }
 
 func (p *routerlabProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -88,13 +88,13 @@ type openvpnModel struct {
 }
 
 type wireguardModel struct {
-	PrivateKey          types.String   `tfsdk:"private_key"`
-	PrivateKeyWO        types.String   `tfsdk:"private_key_wo"`
-	PrivateKeyWOVersion types.Int64    `tfsdk:"private_key_wo_version"`
-	PublicKey           types.String   `tfsdk:"public_key"`
-	ListenPort          types.Int64    `tfsdk:"listen_port"`
-	Addresses           types.List     `tfsdk:"addresses"`
-	Peers               []wgPeerModel  `tfsdk:"peers"`
+	PrivateKey          types.String  `tfsdk:"private_key"`
+	PrivateKeyWO        types.String  `tfsdk:"private_key_wo"`
+	PrivateKeyWOVersion types.Int64   `tfsdk:"private_key_wo_version"`
+	PublicKey           types.String  `tfsdk:"public_key"`
+	ListenPort          types.Int64   `tfsdk:"listen_port"`
+	Addresses           types.List    `tfsdk:"addresses"`
+	Peers               []wgPeerModel `tfsdk:"peers"`
 }
 
 type wgPeerModel struct {
@@ -372,7 +372,7 @@ func stringList(v []string) types.List {
 // (null or empty), so `[]` in a configuration is not drift.
 func keepEmptyList[T any](tmpl *T, get func(*T) types.List, observed []string) types.List {
 	if len(observed) == 0 && tmpl != nil && !get(tmpl).IsNull() && !get(tmpl).IsUnknown() {
-		return get(tmpl)
+		return types.ListValueMust(types.StringType, nil) // configured [] or all removed by hand
 	}
 	return stringList(observed)
 }
