@@ -1,0 +1,2 @@
+# Adopt routerlab's firewall on device "r1".
+terraform import routerlab_firewall.edge r1
