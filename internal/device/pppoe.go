@@ -85,7 +85,7 @@ func ValidatePPPoEShape(c PPPoEConfig) error {
 		if c.User != "" || c.DefaultRoute || c.UsePeerDNS {
 			return fmt.Errorf("user, password, default_route and use_peer_dns are for role \"client\"")
 		}
-		if _, err := CanonicalAddress(c.LocalAddress); err != nil {
+		if !isIP(c.LocalAddress) {
 			return fmt.Errorf("local_address %q is not an IP address", c.LocalAddress)
 		}
 		if _, _, err := ParsePool(c.RemotePool); err != nil {

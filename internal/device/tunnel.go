@@ -2,6 +2,7 @@ package device
 
 import (
 	"fmt"
+	"net/netip"
 	"regexp"
 	"strings"
 )
@@ -327,7 +328,7 @@ func validateIPsec(c IPsecConfig) error {
 		return fmt.Errorf("ipsec.mode %q: allowed are \"tunnel\" and \"transport\"", c.Mode)
 	}
 	if c.LocalAddress != "" {
-		if _, err := CanonicalAddress(c.LocalAddress); err != nil {
+		if !isIP(c.LocalAddress) {
 			return fmt.Errorf("ipsec.local_address %q is not an IP address", c.LocalAddress)
 		}
 	}
@@ -335,7 +336,7 @@ func validateIPsec(c IPsecConfig) error {
 		return fmt.Errorf("ipsec.remote_address is required (an IP address, or %%any for a responder)")
 	}
 	if c.RemoteAddress != "%any" {
-		if _, err := CanonicalAddress(c.RemoteAddress); err != nil {
+		if !isIP(c.RemoteAddress) {
 			return fmt.Errorf("ipsec.remote_address %q is not an IP address or %%any", c.RemoteAddress)
 		}
 	}
@@ -383,7 +384,7 @@ func validateL2TP(c L2TPConfig) error {
 		if c.LocalAddress == "" || c.RemotePool == "" {
 			return fmt.Errorf("l2tp_ipsec server: local_address and remote_pool are required")
 		}
-		if _, err := CanonicalAddress(c.LocalAddress); err != nil {
+		if !isIP(c.LocalAddress) {
 			return fmt.Errorf("l2tp_ipsec.local_address %q is not an IP address", c.LocalAddress)
 		}
 		if _, _, err := ParsePool(c.RemotePool); err != nil {
@@ -393,7 +394,7 @@ func validateL2TP(c L2TPConfig) error {
 		if c.Server == "" {
 			return fmt.Errorf("l2tp_ipsec client: server is required")
 		}
-		if _, err := CanonicalAddress(c.Server); err != nil {
+		if !isIP(c.Server) {
 			return fmt.Errorf("l2tp_ipsec.server %q is not an IP address", c.Server)
 		}
 	default:
@@ -459,7 +460,7 @@ func validateOpenVPN(c OpenVPNConfig) error {
 		if c.Remote == "" {
 			return fmt.Errorf("openvpn client: remote is required")
 		}
-		if _, err := CanonicalAddress(c.Remote); err != nil {
+		if !isIP(c.Remote) {
 			return fmt.Errorf("openvpn.remote %q is not an IP address", c.Remote)
 		}
 	default:
@@ -478,7 +479,7 @@ func validateOpenVPN(c OpenVPNConfig) error {
 		return fmt.Errorf("openvpn.auth %q: allowed are %s", c.Auth, strings.Join(OpenVPNDigests, ", "))
 	}
 	for what, a := range map[string]string{"openvpn.local_address": c.LocalAddress, "openvpn.remote_address": c.RemoteAddress} {
-		if _, err := CanonicalAddress(a); err != nil {
+		if !isIP(a) {
 			return fmt.Errorf("%s %q is not an IP address", what, a)
 		}
 	}
@@ -534,7 +535,7 @@ func validateWireGuard(c WireGuardConfig) error {
 		return fmt.Errorf("wireguard.listen_port %d: allowed are 1 to 65535", c.ListenPort)
 	}
 	for _, a := range c.Addresses {
-		if _, err := CanonicalAddress(strings.Split(a, "/")[0]); err != nil || !strings.Contains(a, "/") {
+		if _, err := CanonicalAddress(a); err != nil {
 			return fmt.Errorf("wireguard.addresses: %q is not an address in CIDR form (e.g. 198.18.60.1/24)", a)
 		}
 	}
@@ -574,13 +575,19 @@ func validateEndpoint(ep string) error {
 	if !ok || host == "" {
 		return fmt.Errorf("%q: want address:port", ep)
 	}
-	if _, err := CanonicalAddress(host); err != nil {
+	if !isIP(host) {
 		return fmt.Errorf("%q: %q is not an IP address", ep, host)
 	}
 	if _, err := fmt.Sscan(port, &p); err != nil || p < 1 || p > 65535 || fmt.Sprint(p) != port {
 		return fmt.Errorf("%q: port %q is not 1 to 65535", ep, port)
 	}
 	return nil
+}
+
+// isIP reports whether s is a plain IP address (no prefix length).
+func isIP(s string) bool {
+	_, err := netip.ParseAddr(s)
+	return err == nil
 }
 
 func contains(list []string, s string) bool {

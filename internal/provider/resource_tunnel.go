@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/netip"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -83,7 +84,7 @@ var proposalESP = stringCheck{desc: "an ESP proposal such as aes128-sha256", che
 var cidrCheck = stringCheck{desc: "a network in CIDR form", check: func(s string) error { return device.ValidateCIDRs("value", []string{s}) }}
 var mssClampCheck = stringCheck{desc: `"pmtu" or a number of bytes`, check: func(s string) error { _, err := device.ParseMSSClamp(s); return err }}
 var ipCheck = stringCheck{desc: "an IP address", check: func(s string) error {
-	if _, err := device.CanonicalAddress(s); err != nil {
+	if _, err := netip.ParseAddr(s); err != nil {
 		return fmt.Errorf("%q is not an IP address", s)
 	}
 	return nil

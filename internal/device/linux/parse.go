@@ -58,8 +58,16 @@ sysctl -n net.ipv4.ip_forward net.ipv6.conf.all.forwarding
 echo '##nft'
 nft -j list table inet ` + nftTable + ` 2>/dev/null || echo '{}'
 echo '##missing'
-for t in nft ethtool swanctl openvpn wg wireguard-go xl2tpd pppd pppoe-server; do command -v $t >/dev/null 2>&1 || echo $t; done
-[ -c /dev/ppp ] || echo /dev/ppp
+command -v nft >/dev/null 2>&1 || echo nft
+command -v ethtool >/dev/null 2>&1 || echo ethtool
+command -v swanctl >/dev/null 2>&1 || echo swanctl
+command -v openvpn >/dev/null 2>&1 || echo openvpn
+command -v wg >/dev/null 2>&1 || echo wg
+command -v wireguard-go >/dev/null 2>&1 || echo wireguard-go
+command -v xl2tpd >/dev/null 2>&1 || echo xl2tpd
+command -v pppd >/dev/null 2>&1 || echo pppd
+command -v pppoe-server >/dev/null 2>&1 || echo pppoe-server
+test -c /dev/ppp || echo /dev/ppp
 `
 
 // snapshotPart is what one resource kind adds to the single snapshot read:
