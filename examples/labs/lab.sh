@@ -36,6 +36,18 @@ lab_apply() {
   fi
 }
 
+# lab_compare DIR N: prints the comparison of the last N runs archived in DIR
+# and writes its chart next to them (examples/labs/compare).
+lab_compare() {
+  local dir=$1 n=$2
+  mkdir -p compare && cp "$top/examples/labs/compare/main.tf" compare/
+  (cd compare && terraform apply -auto-approve -input=false -no-color -var "archive_dir=$dir" -var "last=$n" >apply.log 2>&1) || { cat compare/apply.log >&2; exit 1; }
+  (cd compare && terraform output -raw comparison && terraform output -raw chart >"$dir/comparison.svg")
+  echo
+  echo "chart:   $dir/comparison.svg"
+  echo "archive: $dir"
+}
+
 lab_cleanup() {
   (cd "$work" && terraform destroy -auto-approve -input=false -no-color >/dev/null 2>&1) || true
   "$top/bin/labctl" down -state "$state" >/dev/null || true

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Seed 003's connection tracking × firewall matrix (make demo-conntrack): brings
+# up host a — router r — host b shaped to 1 Gbit/s, runs conntrack.tftest.hcl
+# (four variants, each applied, benchmarked, asserted on and archived), then
+# prints the archive's comparison table. Needs root. DURATION (seconds per
+# step, default 10) shortens a try-out.
+source "$(dirname "$0")/../lab.sh"
+
+out="${OUT:-$top/bench-results/conntrack}"
+mkdir -p "$out"
+lab_start rlct 205 -rate 1gbit
+cp "$(dirname "$0")/conntrack.tftest.hcl" .
+echo "lab up: host a — router r — host b, router links shaped to 1 Gbit/s"
+terraform init -input=false -no-color >/dev/null
+terraform test -no-color -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
+lab_compare "$out" 4

@@ -1,0 +1,101 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
+)
+
+// runExampleMatrix runs an examples/labs/<dir> configuration matrix the way
+// its README tells users to: `terraform test` on its .tftest.hcl with the
+// provider built from this checkout, against the lab l, and then the
+// comparison of the archived runs (examples/labs/compare). It returns the
+// comparison table.
+func runExampleMatrix(t *testing.T, dir string, l *lab.Lab, runs int, vars map[string]string) string {
+	t.Helper()
+	bin := buildProvider(t)
+	work := t.TempDir()
+	rc := filepath.Join(work, "terraformrc")
+	writeFile(t, rc, "provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = \""+bin+"\" }\n  direct {}\n}\n")
+	src := filepath.Join("..", "..", "examples", "labs", dir)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tf") || strings.HasSuffix(e.Name(), ".tftest.hcl") {
+			b, err := os.ReadFile(filepath.Join(src, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(work, e.Name()), string(b))
+		}
+	}
+	archive := filepath.Join(work, "results")
+	args := []string{"test", "-no-color",
+		"-var", "lab_known_hosts_file=" + l.KnownHostsPath(),
+		"-var", "lab_private_key_file=" + l.ClientKeyPath(),
+		"-var", "archive_dir=" + archive,
+	}
+	for _, n := range l.Nodes() {
+		args = append(args, "-var", n.Name+"_host="+n.MgmtAddr)
+	}
+	for k, v := range vars {
+		args = append(args, "-var", k+"="+v)
+	}
+	tf := func(dir string, args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, terraformPath(t), args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("terraform %s in %s: %v\n%s", strings.Join(args, " "), dir, err, out)
+		}
+		return string(out)
+	}
+	out := tf(work, args...)
+	if want := "Success! " + itoa(runs) + " passed, 0 failed."; !strings.Contains(out, want) {
+		t.Fatalf("terraform test did not report %q:\n%s", want, out)
+	}
+	cmp := filepath.Join(work, "compare")
+	if err := os.MkdirAll(cmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "labs", "compare", "main.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(cmp, "main.tf"), string(b))
+	tf(cmp, "apply", "-auto-approve", "-input=false", "-no-color", "-var", "archive_dir="+archive, "-var", "last="+itoa(runs))
+	return tf(cmp, "output", "-raw", "comparison")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestAccExample_conntrackMatrix runs examples/labs/netns-conntrack: seed
+// 003's connection tracking × firewall matrix as a `terraform test` file,
+// four variants applied, benchmarked, asserted on and archived, then
+// compared.
+func TestAccExample_conntrackMatrix(t *testing.T) {
+	requireAcc(t)
+	labtest.RequireRoot(t)
+	s := lab.DefaultSpec("accct").WithRate("1gbit")
+	s.MgmtNet = 238
+	l := labtest.Start(t, s)
+	table := runExampleMatrix(t, "netns-conntrack", l, 4, map[string]string{"duration_seconds": "2"})
+	for _, variant := range []string{"No c/t, no f/w", "No c/t, f/w", "C/t, no f/w", "C/t, f/w"} {
+		if !strings.Contains(table, variant) {
+			t.Errorf("the comparison lacks variant %q:\n%s", variant, table)
+		}
+	}
+}
