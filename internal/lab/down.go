@@ -12,10 +12,11 @@ import (
 	"time"
 )
 
-// Down removes exactly what the lab recorded: it kills the recorded sshd PIDs
-// (only while /proc/PID still matches what was started), kills any process
-// still inside the lab's namespaces, deletes the recorded namespaces and
-// root-side links, and removes the state directory. It is idempotent.
+// Down removes exactly what the lab recorded: it kills the recorded sshd and
+// charon PIDs (only while /proc/PID still matches what was started), kills
+// any process still inside the lab's namespaces, deletes the recorded
+// namespaces and root-side links, and removes the state directory (the
+// recorded files and directories). It is idempotent.
 func (l *Lab) Down(ctx context.Context) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -24,7 +25,8 @@ func (l *Lab) Down(ctx context.Context) error {
 	}
 	var errs []error
 
-	// 1. sshd processes, by recorded PID.
+	// 1. sshd and charon processes, by recorded PID (charon gets SIGTERM
+	// first and leaves cleanly).
 	for _, p := range l.st.Procs {
 		if err := l.killProc(ctx, p); err != nil {
 			errs = append(errs, err)
@@ -32,8 +34,14 @@ func (l *Lab) Down(ctx context.Context) error {
 	}
 
 	// 2. Anything else still running inside our namespaces (ssh sessions,
-	// iperf3 started over SSH): it would keep the namespace and its veths
-	// alive after the name is gone.
+	// iperf3 started over SSH, daemons a driver started over SSH on a
+	// router: openvpn --daemon, wireguard-go): it would keep the namespace
+	// and its veths alive after the name is gone. Deleting a namespace's
+	// name kills nothing. They are found by namespace identity, not by
+	// name: `ip netns pids` lists the processes whose /proc/PID/ns/net is
+	// the namespace's inode, and a process in another namespace, however
+	// it is called, is never touched. A router's mount namespace (its /run
+	// tmpfs, its overlays) ends with the last of them.
 	for _, ns := range l.st.Namespaces {
 		if !nsExists(ns) {
 			continue
@@ -71,6 +79,14 @@ func (l *Lab) Down(ctx context.Context) error {
 			continue
 		}
 		if err := os.Remove(filepath.Join(l.st.StateDir, f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	for _, d := range l.st.Dirs {
+		if d == "" || d == "." || d == ".." || strings.ContainsRune(d, '/') {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(l.st.StateDir, d)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -112,7 +128,11 @@ func (l *Lab) killProc(ctx context.Context, p procRecord) error {
 	if l.waitGone(ctx, p, done, 3*time.Second) {
 		return nil
 	}
-	return fmt.Errorf("sshd of node %s (pid %d) did not exit", p.Node, p.PID)
+	kind := p.Kind
+	if kind == "" {
+		kind = "sshd"
+	}
+	return fmt.Errorf("%s of node %s (pid %d) did not exit", kind, p.Node, p.PID)
 }
 
 // waitGone waits until p is no longer running; for our own children, until

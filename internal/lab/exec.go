@@ -24,8 +24,9 @@ func run(ctx context.Context, argv ...string) (string, error) {
 	return out.String(), nil
 }
 
-// nsArgv prefixes argv so it runs in the namespaces (net + UTS) of the
-// node's sshd.
+// nsArgv prefixes argv so it runs in the namespaces of the node's sshd:
+// network and UTS, and for a router also mount (its private /etc and /run,
+// routerfs.go), so it sees the files SSH sessions see.
 func (l *Lab) nsArgv(node string, args []string) ([]string, error) {
 	if len(args) == 0 {
 		return nil, errors.New("lab exec: no command")
@@ -40,12 +41,17 @@ func (l *Lab) nsArgv(node string, args []string) ([]string, error) {
 	if !l.procAlive(n.SSHDPID) {
 		return nil, fmt.Errorf("lab exec: sshd of node %q (pid %d) is not running", node, n.SSHDPID)
 	}
-	return append([]string{"nsenter", "-t", strconv.Itoa(n.SSHDPID), "-n", "-u", "--"}, args...), nil
+	prefix := []string{"nsenter", "-t", strconv.Itoa(n.SSHDPID), "-n", "-u"}
+	if n.FilesDir != "" {
+		prefix = append(prefix, "-m")
+	}
+	return append(append(prefix, "--"), args...), nil
 }
 
 // Exec runs a command inside the node's network and UTS namespaces (those of
-// its sshd, so hostname reads match what SSH sees) and returns the combined
-// output. A non-zero exit is an error that includes the output.
+// its sshd, so hostname reads match what SSH sees; on a router also its
+// mount namespace, so swanctl finds that router's charon) and returns the
+// combined output. A non-zero exit is an error that includes the output.
 func (l *Lab) Exec(ctx context.Context, node string, args ...string) (string, error) {
 	argv, err := l.nsArgv(node, args)
 	if err != nil {
@@ -59,7 +65,7 @@ func (l *Lab) Exec(ctx context.Context, node string, args ...string) (string, er
 }
 
 // Command returns an unstarted *exec.Cmd that runs args inside the node's
-// network and UTS namespaces, for long-running processes (iperf3 servers).
+// namespaces (as Exec), for long-running processes (iperf3 servers).
 // The caller owns the process: start it, and kill it by its PID.
 func (l *Lab) Command(ctx context.Context, node string, args ...string) (*exec.Cmd, error) {
 	argv, err := l.nsArgv(node, args)

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -121,8 +122,20 @@ func TestUpDownRepeated(t *testing.T) {
 		t.Cleanup(func() { _ = l.Down(context.Background()) })
 		t.Logf("round %d: up in %v", i, time.Since(start).Round(time.Millisecond))
 		pids := l.PIDs()
-		if len(pids) != 3 || len(l.Namespaces()) != 3 || len(l.RootLinks()) != 3 {
+		// Three sshds, and r's charon where strongSwan is installed.
+		wantPIDs := 3
+		if l.CharonRunning("r") == nil {
+			wantPIDs = 4
+		} else if _, err := os.Stat("/usr/sbin/charon-systemd"); err == nil {
+			t.Errorf("round %d: charon-systemd is installed but r runs no charon: %v", i, l.CharonRunning("r"))
+		}
+		if len(pids) != wantPIDs || len(l.Namespaces()) != 3 || len(l.RootLinks()) != 3 {
 			t.Fatalf("round %d: pids %v namespaces %v links %v", i, pids, l.Namespaces(), l.RootLinks())
+		}
+		if fd := l.Node("r").FilesDir; fd == "" || l.Node("a").FilesDir != "" {
+			t.Errorf("round %d: files dirs: r %q, a %q; want one for the router only", i, fd, l.Node("a").FilesDir)
+		} else if _, err := os.Stat(filepath.Join(fd, "swanctl", "swanctl.conf")); err != nil {
+			t.Errorf("round %d: r's swanctl tree: %v", i, err)
 		}
 		for j, n := range l.Nodes() {
 			want := fmt.Sprintf("198.19.241.%d", 4*j+2)

@@ -2,6 +2,10 @@
 // node is a network namespace with its own sshd (in its own UTS namespace),
 // reachable from the root namespace over a management veth in 198.19.X.0/24,
 // and nodes are wired together with veth pairs (optionally rate-shaped).
+// A router node also gets a private filesystem view (its own /etc, /run,
+// /etc/swanctl, /etc/routerlab, strongswan.conf: see routerfs.go) and, where
+// strongSwan is installed, its own charon (charon.go), so tunnels between
+// routers are configured over SSH exactly as on real Debian routers.
 //
 // Every address the lab uses lies inside 198.18.0.0/15 (RFC 2544 benchmark
 // space). Cleanup removes exactly what was recorded in the lab's state file:
@@ -82,6 +86,38 @@ func DefaultSpec(name string) Spec {
 		Links: []LinkSpec{
 			{A: "a", AIf: "eth1", AAddr: "198.18.1.10/24", B: "r", BIf: "eth1", BAddr: "198.18.1.1/24"},
 			{A: "r", AIf: "eth2", AAddr: "198.18.2.1/24", B: "b", BIf: "eth1", BAddr: "198.18.2.10/24"},
+		},
+	}
+}
+
+// SiteToSiteSpec returns the lab of a site-to-site tunnel: two LANs, each
+// behind its own router, the routers joined by a "WAN" link.
+//
+//	a.eth1  198.18.1.10/24 — r1.eth1 198.18.1.1/24   (LAN 1)
+//	r1.eth2 198.18.3.1/24  — r2.eth1 198.18.3.2/24   (WAN)
+//	r2.eth2 198.18.2.1/24  — b.eth1  198.18.2.10/24  (LAN 2)
+//
+// As in DefaultSpec, routers forward and each host's default route points
+// at its router. The routers route nothing for each other's LAN: r1 knows
+// only 198.18.1.0/24 and 198.18.3.0/24, r2 only 198.18.2.0/24 and
+// 198.18.3.0/24, so a reaches b only through a tunnel that the routers are
+// configured with afterwards (over SSH, as real routers are); before it,
+// a's packets to b die at r1 with "network unreachable". Node order (and so
+// management addresses) is a, r1, r2, b: 198.19.254.2, .6, .10, .14.
+func SiteToSiteSpec(name string) Spec {
+	return Spec{
+		Name:    name,
+		MgmtNet: DefaultMgmtNet,
+		Nodes: []NodeSpec{
+			{Name: "a", Role: RoleHost},
+			{Name: "r1", Role: RoleRouter},
+			{Name: "r2", Role: RoleRouter},
+			{Name: "b", Role: RoleHost},
+		},
+		Links: []LinkSpec{
+			{A: "a", AIf: "eth1", AAddr: "198.18.1.10/24", B: "r1", BIf: "eth1", BAddr: "198.18.1.1/24"},
+			{A: "r1", AIf: "eth2", AAddr: "198.18.3.1/24", B: "r2", BIf: "eth1", BAddr: "198.18.3.2/24"},
+			{A: "r2", AIf: "eth2", AAddr: "198.18.2.1/24", B: "b", BIf: "eth1", BAddr: "198.18.2.10/24"},
 		},
 	}
 }
@@ -179,6 +215,7 @@ var (
 	labNameRE  = regexp.MustCompile(`^[a-z][a-z0-9]{0,5}$`)
 	nodeNameRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,3}$`)
 	ifNameRE   = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]{0,14}$`)
+	stateDirRE = regexp.MustCompile(`^[A-Za-z0-9/._-]+$`)
 	rateRE     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|tbit|bps|kbps|mbps|gbps|tbps)$`)
 	// labPrefix is the only address space the lab may use.
 	labPrefix = netip.MustParsePrefix("198.18.0.0/15")
@@ -205,6 +242,11 @@ func (s Spec) validate() error {
 	}
 	if !filepath.IsAbs(s.StateDir) || filepath.Clean(s.StateDir) == "/" {
 		return fmt.Errorf("StateDir %q must be an absolute path other than /", s.StateDir)
+	}
+	if !stateDirRE.MatchString(s.StateDir) {
+		// It ends up unquoted in mount options (a router's overlay of
+		// /etc: "," and ":" separate) and in strongswan.conf.
+		return fmt.Errorf("StateDir %q may hold only letters, digits and / . _ -", s.StateDir)
 	}
 	if len(s.Nodes) == 0 {
 		return fmt.Errorf("lab %q has no nodes", s.Name)

@@ -20,8 +20,10 @@ const (
 // procRecord is a process the lab started.
 type procRecord struct {
 	Node string `json:"node"`
+	// Kind is "sshd" or "charon" (empty in older state files: sshd).
+	Kind string `json:"kind,omitempty"`
 	PID  int    `json:"pid"`
-	// Cmdline is the argv of the final process (sshd) as we started it.
+	// Cmdline is the argv of the final process (sshd, charon) as we started it.
 	Cmdline []string `json:"cmdline"`
 	// StartTime is field 22 of /proc/PID/stat (0 until known); it guards
 	// against PID reuse.
@@ -40,7 +42,10 @@ type stateFile struct {
 	RootLinks  []string     `json:"root_links"`
 	Procs      []procRecord `json:"procs"`
 	Files      []string     `json:"files"` // base names inside StateDir
-	Nodes      []*Node      `json:"nodes"`
+	// Dirs are directories inside StateDir (base names), removed whole:
+	// router nodes' files (routerfs.go).
+	Dirs  []string `json:"dirs,omitempty"`
+	Nodes []*Node  `json:"nodes"`
 	// DirectLinks are the host-to-host links that bypass the routers
 	// (Spec.WithDirectLink); absent in state files of labs without one.
 	DirectLinks []DirectLink `json:"direct_links,omitempty"`
@@ -186,7 +191,8 @@ func (l *Lab) Namespaces() []string { return append([]string(nil), l.st.Namespac
 // RootLinks lists the root-namespace links the lab recorded.
 func (l *Lab) RootLinks() []string { return append([]string(nil), l.st.RootLinks...) }
 
-// PIDs lists the PIDs of the processes (sshd) the lab started.
+// PIDs lists the PIDs of the processes the lab started: every node's sshd
+// and every router's charon.
 func (l *Lab) PIDs() []int {
 	var out []int
 	for _, p := range l.st.Procs {

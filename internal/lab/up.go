@@ -30,6 +30,17 @@ type Node struct {
 	// Interfaces maps data interface name -> CIDR.
 	Interfaces map[string]string `json:"interfaces"`
 	SSHDPID    int               `json:"sshd_pid"`
+	// FilesDir (routers only) holds the node's private files, seen inside
+	// the node at the standard paths (routerfs.go): swanctl/ is its
+	// /etc/swanctl, routerlab/ its /etc/routerlab, strongswan.conf its
+	// /etc/strongswan.conf, etc.upper/ what it wrote elsewhere in /etc.
+	FilesDir string `json:"files_dir,omitempty"`
+	// CharonPID is the router's strongSwan charon (0: none; see
+	// Lab.CharonRunning), Charon its binary, CharonMissing why a router
+	// runs none (strongSwan not installed).
+	CharonPID     int    `json:"charon_pid,omitempty"`
+	Charon        string `json:"charon,omitempty"`
+	CharonMissing string `json:"charon_missing,omitempty"`
 }
 
 // Up builds the lab described by s. It first clears leftovers of a previous
@@ -195,6 +206,11 @@ func (l *Lab) build(ctx context.Context, s Spec) error {
 			return stepErr("write sshd_config for "+n.Name, err)
 		}
 		confs[n.Name] = conf
+		if ns.Role == RoleRouter {
+			if err := l.prepareRouterFS(n); err != nil {
+				return stepErr("private files of "+n.Name, err)
+			}
+		}
 		fmt.Fprintf(&known, "%s %s\n", n.MgmtAddr, n.HostKey)
 		l.st.Nodes = append(l.st.Nodes, n)
 	}
@@ -258,6 +274,15 @@ func (l *Lab) build(ctx context.Context, s Spec) error {
 	for _, n := range l.st.Nodes {
 		if err := l.waitSSHD(ctx, n); err != nil {
 			return stepErr("wait for sshd of "+n.Name, err)
+		}
+	}
+	// charon per router, in the namespaces of its sshd.
+	for _, n := range l.st.Nodes {
+		if Role(n.Role) != RoleRouter {
+			continue
+		}
+		if err := l.startCharon(n); err != nil {
+			return stepErr("start charon for "+n.Name, err)
 		}
 	}
 	if err := l.waitLinksUp(ctx); err != nil {

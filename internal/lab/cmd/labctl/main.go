@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N] [-direct a,b]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-spec s2s | -lans N] [-direct a,b]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -27,7 +27,7 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-lans N] [-direct a,b]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-spec s2s | -lans N] [-direct a,b]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
@@ -76,6 +76,7 @@ func cmdUp(ctx context.Context, args []string) error {
 	state := fs.String("state", "", "state directory (default "+lab.DefaultStateRoot+"/<name>)")
 	tfvars := fs.String("tfvars", "", "write a Terraform tfvars JSON file here")
 	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
+	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); empty = a — r — b, or -lans")
 	direct := fs.String("direct", "", "also link these two hosts straight to each other, bypassing the router (seed 003's direct connection), e.g. a,b: 198.18.99.10/24 — 198.18.99.20/24 on their next free interface, shaped to -rate")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -84,7 +85,14 @@ func cmdUp(ctx context.Context, args []string) error {
 		return fmt.Errorf("up: unexpected arguments %q", fs.Args())
 	}
 	s := lab.DefaultSpec(*name)
-	if *lans > 0 {
+	switch {
+	case *topo != "" && *topo != "s2s":
+		return fmt.Errorf("up: -spec %q: the only named topology is s2s", *topo)
+	case *topo == "s2s" && *lans > 0:
+		return errors.New("up: -spec s2s and -lans exclude each other")
+	case *topo == "s2s":
+		s = lab.SiteToSiteSpec(*name)
+	case *lans > 0:
 		s = lab.RoutingSpec(*name, *lans)
 	}
 	s.MgmtNet = *mgmt
@@ -201,6 +209,16 @@ func printLab(w io.Writer, l *lab.Lab) {
 			shaped = "shaped to " + d.Rate
 		}
 		fmt.Fprintf(w, "direct link: %s.%s %s — %s.%s %s (bypasses the router; %s; bridge in namespace %s)\n", d.A, d.AIf, d.AAddr, d.B, d.BIf, d.BAddr, shaped, d.Wire)
+	}
+	for _, n := range l.Nodes() {
+		if lab.Role(n.Role) != lab.RoleRouter {
+			continue
+		}
+		if err := l.CharonRunning(n.Name); err != nil {
+			fmt.Fprintf(w, "charon:      %s: %v\n", n.Name, err)
+		} else {
+			fmt.Fprintf(w, "charon:      %s: pid %d (%s), files %s\n", n.Name, n.CharonPID, n.Charon, n.FilesDir)
+		}
 	}
 	fmt.Fprintf(w, "private key: %s\n", l.ClientKeyPath())
 	fmt.Fprintf(w, "known_hosts: %s\n", l.KnownHostsPath())
