@@ -280,11 +280,11 @@ func running(pid int) bool {
 // keep their sockets and pid files in the router's own /run, and are
 // killed by Down, found by their network namespace.
 func TestRouterDaemons(t *testing.T) {
-	l := labtest.Start(t, spec("ltdmn", 252))
-	testenv.RequireCommand(t, "wireguard-go", "apt-get install wireguard-go")
+	labtest.RequireRoot(t)
 	testenv.RequireCommand(t, "wg", "apt-get install wireguard-tools")
 	ovpn := testenv.RequireCommand(t, "openvpn", "apt-get install openvpn")
 	wggo, _ := filepath.EvalSymlinks(testenv.RequireCommand(t, "wireguard-go", "apt-get install wireguard-go"))
+	l := labtest.Start(t, spec("ltdmn", 252))
 	ctx := ctxT(t, 60*time.Second)
 	r := labSSH(t, l, "r")
 	ns := l.Node("r").Namespace

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
@@ -76,6 +78,22 @@ func TestTFVarsDirectLink(t *testing.T) {
 		delete(got, "lab_private_key_file")
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: tfVars = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// -spec names a topology; bad combinations fail before anything is built.
+func TestUpSpecFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-spec", "star"}, `-spec "star": the only named topology is s2s`},
+		{[]string{"-spec", "s2s", "-lans", "3"}, "-spec s2s and -lans exclude each other"},
+	} {
+		err := cmdUp(context.Background(), tc.args)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("up %v: %v, want …%s…", tc.args, err, tc.want)
 		}
 	}
 }
