@@ -10,7 +10,10 @@
 // Every address the lab uses lies inside 198.18.0.0/15 (RFC 2544 benchmark
 // space). Cleanup removes exactly what was recorded in the lab's state file:
 // namespaces by name, root-side links by name, processes by PID (after
-// checking /proc/PID still belongs to the process we started).
+// checking /proc/PID still belongs to the process we started), files and
+// directories by name in the state directory; processes it did not start
+// (daemons started over SSH) die only as members of a lab namespace, found
+// by the namespace's identity, never by their name.
 package lab
 
 import (
