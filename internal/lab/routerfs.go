@@ -1,6 +1,8 @@
 package lab
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -23,7 +25,9 @@ import (
 //   - /etc is an overlay: the machine's /etc read-only below, the node's
 //     writes in <files>/etc.upper. A real router has a writable /etc, and
 //     the driver's directories (/etc/routerlab) need a mount point that the
-//     machine's /etc does not have.
+//     machine's /etc does not have. The upper layer starts with a
+//     machine-id of the node's own, so two routers report two serials (the
+//     driver reads it where there is no DMI serial).
 //   - /etc/swanctl, /etc/routerlab and /etc/strongswan.conf are bind mounts
 //     of <files>/swanctl (a copy of the package's tree: swanctl.conf and
 //     its empty directories, none of the machine's own configs),
@@ -93,6 +97,13 @@ func (l *Lab) prepareRouterFS(n *Node) error {
 		if err := os.Chmod(d.path, d.mode); err != nil { // umask
 			return err
 		}
+	}
+	id := make([]byte, 16)
+	if _, err := rand.Read(id); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "etc.upper", "machine-id"), []byte(hex.EncodeToString(id)+"\n"), 0o444); err != nil {
+		return err
 	}
 	if err := copySwanctlTree(packageSwanctlDir, filepath.Join(dir, "swanctl")); err != nil {
 		return err

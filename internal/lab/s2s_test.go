@@ -180,6 +180,13 @@ func TestSiteToSiteIPsec(t *testing.T) {
 		}
 	}
 	sshOK(t, ctx, r1, "swanctl --load-all", nil)
+	ids := map[string]string{}
+	for _, c := range []*sshx.Client{r1, r2} {
+		ids[c.Name()] = strings.TrimSpace(sshOK(t, ctx, c, "cat /etc/machine-id", nil))
+	}
+	if own, _ := os.ReadFile("/etc/machine-id"); ids["r1"] == ids["r2"] || len(ids["r1"]) != 32 || ids["r1"] == strings.TrimSpace(string(own)) {
+		t.Errorf("machine-ids: r1 %q, r2 %q, machine %q; want one of its own per router", ids["r1"], ids["r2"], strings.TrimSpace(string(own)))
+	}
 	if out := sshOK(t, ctx, r2, "swanctl --list-conns", nil); strings.Contains(out, "s2s") {
 		t.Errorf("r2's charon lists r1's connection:\n%s", out)
 	}
@@ -321,9 +328,9 @@ func TestRouterDaemons(t *testing.T) {
 	}
 
 	// openvpn --daemon leaves the group itself (daemon(3) calls setsid).
-	sshOK(t, ctx, r, "umask 077 && mkdir -p /etc/routerlab/secrets /run/routerlab && openvpn --genkey secret /etc/routerlab/secrets/ovt0.key", nil)
+	sshOK(t, ctx, r, "umask 077 && mkdir -p /etc/routerlab/secrets /run/routerlab && openvpn --genkey secret /etc/routerlab/secrets/lab-ovt0.key", nil)
 	sshOK(t, ctx, r, "openvpn --daemon routerlab-ovt0 --dev ovt0 --dev-type tun --ifconfig 198.18.9.1 198.18.9.2 --proto udp4 --lport 1194"+
-		" --secret /etc/routerlab/secrets/ovt0.key --cipher AES-256-CBC --writepid /run/routerlab/ovt0.pid --log /run/routerlab/ovt0.log", nil)
+		" --secret /etc/routerlab/secrets/lab-ovt0.key --cipher AES-256-CBC --writepid /run/routerlab/ovt0.pid --log /run/routerlab/ovt0.log", nil)
 	time.Sleep(time.Second)
 	if out, err := l.Exec(ctx, "r", "ip", "link", "show", "dev", "ovt0"); err != nil {
 		t.Fatalf("ovt0 did not outlive the exec that started openvpn: %v\n%s\n%s", err, out, sshOK(t, ctx, r, "cat /run/routerlab/ovt0.log", nil))
@@ -336,10 +343,12 @@ func TestRouterDaemons(t *testing.T) {
 	if got := nsProcs(t, ns, ovpn); len(got) != 1 || got[0] != ovpnPID {
 		t.Errorf("openvpn processes in %s: %v, want the pid file's %d", ns, got, ovpnPID)
 	}
-	if _, err := os.Stat("/etc/routerlab"); err == nil {
-		t.Errorf("r's /etc/routerlab is in the machine's /etc")
+	// (The machine's own /etc/routerlab may exist: hosts, and drivers run
+	// on the machine itself, share it.)
+	if _, err := os.Stat("/etc/routerlab/secrets/lab-ovt0.key"); err == nil {
+		t.Errorf("r's key is in the machine's /etc/routerlab")
 	}
-	if _, err := os.Stat(filepath.Join(l.Node("r").FilesDir, "routerlab", "secrets", "ovt0.key")); err != nil {
+	if _, err := os.Stat(filepath.Join(l.Node("r").FilesDir, "routerlab", "secrets", "lab-ovt0.key")); err != nil {
 		t.Errorf("r's key is not in its files dir: %v", err)
 	}
 
