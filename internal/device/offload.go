@@ -19,6 +19,9 @@ type OffloadConfig struct {
 // reports it.
 type OffloadState struct {
 	Settings map[string]map[string]bool
+	// Fixed marks the switches the device cannot change (ethtool's
+	// "[fixed]"), group → key → true; nil where a platform cannot tell.
+	Fixed map[string]map[string]bool
 }
 
 // OffloadOriginal captures the observed value of every key desired
