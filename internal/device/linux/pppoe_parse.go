@@ -11,28 +11,26 @@ import (
 )
 
 // pppoeSnapshotScript prints PPPoE's sections with fixed commands, the
-// same whatever sessions exist:
+// same whatever sessions exist, and without expansions or globs (the
+// device simulator reads them too):
 //
 //   - ##pppoe-files: every line of our options files as "path:line"
-//     (grep -H), so a "##" line in a hand-edited file starts no section;
+//     (grep -rH), so a "##" line in a hand-edited file starts no section;
 //   - ##pppoe-users: "<block> <user>" for each account line inside a
 //     "# routerlab <block> begin/end" block of chap-secrets: its first
 //     column only, never a secret (other routerlab blocks, the L2TP
 //     server's, are printed too and ignored);
-//   - ##pppoe-procs: "/proc/<pid>/cmdline:<path>" for each process with an
-//     argument equal to one of our options files' paths (a client's pppd;
-//     pppoe-server -O and the pppd of each of its sessions);
-//   - ##pppoe-servers: "path:pid" of pppoe-server's pid files.
+//   - ##pppoe-procs: "<pid> <arguments>" (pgrep -a) of each process whose
+//     command line names one of our options files: a client's pppd,
+//     pppoe-server (-O) and the pppd of each of its sessions (file).
 //
 // A client's PPP interface and addresses are in the router part's ##addr.
 const pppoeSnapshotScript = `echo '##pppoe-files'
-grep -H '' ` + pppoeDir + `/*.options ` + pppoeDir + `/*.server-options 2>/dev/null || true
+grep -rH --include='*options' '' ` + pppoeDir + ` 2>/dev/null || true
 echo '##pppoe-users'
 awk '$1 == "#" && $2 == "routerlab" && NF == 4 && $4 == "begin" {n = $3; next} $1 == "#" && $2 == "routerlab" && NF == 4 && $4 == "end" {n = ""; next} n != "" && $1 !~ /^#/ && NF >= 3 {print n, $1}' ` + pppoeChapFile + ` 2>/dev/null || true
 echo '##pppoe-procs'
-grep -EHaxz '` + pppoeDir + `/[a-z0-9_-]+[.](server-)?options' /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' '\n' || true
-echo '##pppoe-servers'
-grep -H '' ` + runDir + `/pppoe-server-*.pid 2>/dev/null || true
+pgrep -a -f -- '` + pppoeDir + `/[a-z0-9_-]+[.](server-)?options( |$)' 2>/dev/null || true
 `
 
 var pppoePart = snapshotPart{script: pppoeSnapshotScript, parse: parsePPPoE}
@@ -54,8 +52,7 @@ func parsePPPoE(sec map[string]string, snap *device.Snapshot) ([]string, error) 
 	}
 	files, order := pppoeFiles(sec["pppoe-files"])
 	users := pppoeUsers(sec["pppoe-users"])
-	procs := pppoeProcs(sec["pppoe-procs"])
-	servers := pppoeServerPIDs(sec["pppoe-servers"])
+	servers := pppoeRunningServers(sec["pppoe-procs"])
 	var text []string
 	for _, f := range order {
 		var (
@@ -75,7 +72,7 @@ func parsePPPoE(sec map[string]string, snap *device.Snapshot) ([]string, error) 
 		c.MSSClamp = cl.clamp
 		snap.PPPoE[c.Name] = device.PPPoEState{PPPoEConfig: c}
 		if c.Role == device.RoleServer {
-			snap.Status.PPPoE[c.Name] = pppoeServerStatus(c, procs[servers[c.Name]] == f)
+			snap.Status.PPPoE[c.Name] = pppoeServerStatus(c, servers[c.Name])
 		} else {
 			snap.Status.PPPoE[c.Name] = links[c.Name]
 		}
@@ -115,28 +112,17 @@ func pppoeUsers(s string) map[string][]device.PPPUser {
 	return res
 }
 
-// pppoeProcs reads ##pppoe-procs: the options file (base name) each of
-// our processes runs with, by pid.
-func pppoeProcs(s string) map[string]string {
-	res := map[string]string{}
+// pppoeRunningServers reads ##pppoe-procs: the sessions whose
+// pppoe-server runs, known by "-O <its options file>" (pppd has no -O;
+// pgrep joins the arguments with spaces, and ours have none).
+func pppoeRunningServers(s string) map[string]bool {
+	res := map[string]bool{}
 	for _, l := range device.Lines(s) {
-		p, arg, ok := strings.Cut(l, ":")
-		pid, isProc := strings.CutPrefix(strings.TrimSuffix(p, "/cmdline"), "/proc/")
-		if ok && isProc {
-			res[pid] = path.Base(arg)
-		}
-	}
-	return res
-}
-
-// pppoeServerPIDs reads ##pppoe-servers: pppoe-server's pid by session.
-func pppoeServerPIDs(s string) map[string]string {
-	res := map[string]string{}
-	for _, l := range device.Lines(s) {
-		p, pid, ok := strings.Cut(l, ":")
-		name, isOurs := strings.CutPrefix(path.Base(p), "pppoe-server-")
-		if name, isPID := strings.CutSuffix(name, ".pid"); ok && isOurs && isPID && pid != "" {
-			res[name] = strings.TrimSpace(pid)
+		args := strings.Fields(l)
+		for i := 1; i+1 < len(args); i++ {
+			if name, ok := strings.CutSuffix(args[i+1], ".server-options"); ok && args[i] == "-O" && path.Dir(name) == pppoeDir {
+				res[path.Base(name)] = true
+			}
 		}
 	}
 	return res
@@ -326,10 +312,9 @@ func pppoeLinks(addrJSON string) (map[string]device.PPPoEStatus, error) {
 	return res, nil
 }
 
-// pppoeServerStatus: for a server, established means pppoe-server (the
-// pid in its pid file) runs with this session's options file and answers
-// discovery; each client's session gets a ppp<N> interface of its own,
-// not tracked here.
+// pppoeServerStatus: for a server, established means pppoe-server runs
+// with this session's options file and answers discovery; each client's
+// session gets a ppp<N> interface of its own, not tracked here.
 func pppoeServerStatus(c device.PPPoEConfig, running bool) device.PPPoEStatus {
 	if !running {
 		return device.PPPoEStatus{}

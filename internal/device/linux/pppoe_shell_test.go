@@ -231,6 +231,23 @@ func TestPPPoEScriptsInSandbox(t *testing.T) {
 	if snap, _ := s.snapshot(nft); !reflect.DeepEqual(snap.PPPoE["srv0"].Users, []device.PPPUser{{Name: "ppp2"}}) {
 		t.Errorf("users after the change = %+v", snap.PPPoE["srv0"].Users)
 	}
+	// A server that died is configured but not established.
+	if pid, err := strconv.Atoi(strings.TrimSpace(s.read(pppoeServerPID("srv0")))); err != nil {
+		t.Fatal(err)
+	} else if p, err := os.FindProcess(pid); err == nil {
+		_ = p.Kill()
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		snap, _ := s.snapshot(nft)
+		if !snap.Status.PPPoE["srv0"].Established {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a killed pppoe-server still reads as established")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 
 	// A block that lost its end line is never cut to the end of the file.
 	broken := strings.Replace(s.read(pppoeChapFile), "# routerlab srv0 end\n", "", 1)
@@ -254,7 +271,7 @@ func TestPPPoEScriptsInSandbox(t *testing.T) {
 	if got := s.read(pppoeChapFile); got != chapBefore+"\n" {
 		t.Errorf("chap-secrets after deleting:\n%q\nwant\n%q", got, chapBefore+"\n")
 	}
-	deadline := time.Now().Add(2 * time.Second)
+	deadline = time.Now().Add(2 * time.Second)
 	for len(s.pids()) > 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
 	}
