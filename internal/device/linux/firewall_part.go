@@ -72,9 +72,7 @@ const (
 // replaces the chains.
 const presetModified = "modified"
 
-var (
-	_ device.FirewallSettings = (*Driver)(nil)
-)
+var _ device.FirewallSettings = (*Driver)(nil)
 
 // fwChain is one chain: its base-chain header (empty Type for a regular
 // chain) and its rules in nft syntax, which is also how nftRuleText
@@ -104,9 +102,7 @@ var fwChainNames = []string{fwForward, fwInput, fwMSS, fwNotrack, fwPostrouting,
 
 // Rules of the stateful preset after the first (which accepts what does
 // not come from a WAN interface). ndAccept sits in fw_input only.
-const (
-	ndAccept = `icmpv6 type { nd-neighbor-advert, nd-neighbor-solicit, nd-router-advert } accept`
-)
+const ndAccept = `icmpv6 type { nd-neighbor-advert, nd-neighbor-solicit, nd-router-advert } accept`
 
 var statefulRules = []string{
 	`ct state established,related accept`,

@@ -3,6 +3,7 @@ package linux
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -423,7 +424,8 @@ func (r *netnsRunner) RunStdin(ctx context.Context, cmd string, stdin []byte) (c
 	c.Stdout, c.Stderr = &stdout, &stderr
 	err := c.Run()
 	res := command.Result{Stdout: stdout.String(), Stderr: stderr.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		res.ExitStatus = ee.ExitCode()
 		err = nil
 	}
