@@ -357,7 +357,7 @@ func testNetns(t *testing.T) *netnsRunner {
 // testNetnsWith makes a namespace with veth pairs named ifaces.
 func testNetnsWith(t *testing.T, ifaces ...string) *netnsRunner {
 	t.Helper()
-	testenv.RequireRoot(t, "the nftables round trip (network namespaces)")
+	testenv.RequireRoot(t, "the real-kernel tests (network namespaces, nft, ethtool)")
 	testenv.RequireCommand(t, "ip", "apt-get install iproute2")
 	ns := fmt.Sprintf("rlfw%d-%d", os.Getpid(), netnsSeq.Add(1))
 	if out, err := exec.Command("ip", "netns", "add", ns).CombinedOutput(); err != nil {
