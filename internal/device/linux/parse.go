@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,7 +122,14 @@ type ipLink struct {
 	MTU       int    `json:"mtu"`
 	IfAlias   string `json:"ifalias"`
 	OperState string `json:"operstate"`
+	LinkType  string `json:"link_type"`
 }
+
+// isSessionLink reports a link that exists only while a session is up (a
+// PPP interface of PPPoE or L2TP): operational state, not configuration,
+// so it stays out of the router section and the digest, as do the routes
+// through it.
+func isSessionLink(l ipLink) bool { return l.LinkType == "ppp" }
 
 type ipAddr struct {
 	Name     string `json:"ifname"`
@@ -177,6 +185,10 @@ func ParseSnapshot(out string) (*device.Snapshot, error) {
 		return nil, fmt.Errorf("linux snapshot: ip -j -6 route: %w", err)
 	}
 	routes := append(normaliseRoutes(r4, false), normaliseRoutes(r6, true)...)
+	routes = slices.DeleteFunc(routes, func(r routeLine) bool {
+		_, known := st.Interfaces[r.Interface]
+		return r.Interface != "" && !known // through a session link (ppp) only while it is up
+	})
 	st.Routes = ownedRoutes(routes)
 
 	sysctls := strings.Fields(sec["sysctl"])
@@ -275,6 +287,9 @@ func parseInterfaces(linkJSON, addrJSON string) (map[string]device.InterfaceStat
 	}
 	res := map[string]device.InterfaceState{}
 	for _, l := range links {
+		if isSessionLink(l) {
+			continue
+		}
 		res[l.Name] = device.InterfaceState{Name: l.Name, MTU: l.MTU, Description: l.IfAlias, Addresses: []string{}}
 	}
 	for _, a := range addrs {

@@ -118,6 +118,11 @@ func (d *Driver) CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error
 	if other, ok := snap.Tunnels[t.Name]; ok && other.Type != t.Type {
 		return fmt.Errorf("a %s tunnel named %q already exists on the device; delete it or choose another name", other.Type, t.Name)
 	}
+	// PPPoE sessions share the name space: interface names, and the
+	// chap-secrets blocks of L2TP and PPPoE servers.
+	if _, ok := snap.PPPoE[t.Name]; ok {
+		return fmt.Errorf("a PPPoE session named %q already exists on the device; choose another name", t.Name)
+	}
 	return checkDeviceSupport(fmt.Sprintf("a %s tunnel", t.Type), impl.tools, impl.needsPPP, snap.Facts.Missing)
 }
 
