@@ -279,13 +279,12 @@ func ValidateTunnelShape(t TunnelConfig) error {
 	if _, ok := sections[t.Type]; !ok {
 		return fmt.Errorf("type %q: allowed are %s", t.Type, strings.Join(TunnelTypes(), ", "))
 	}
+	if !sections[t.Type] {
+		return fmt.Errorf("tunnel %q of type %q needs its %q block", t.Name, t.Type, t.Type)
+	}
 	for _, name := range TunnelTypes() { // fixed order: one message for one input
-		typ, set := TunnelType(name), sections[TunnelType(name)]
-		if set != (typ == t.Type) {
-			if set {
-				return fmt.Errorf("tunnel %q of type %q has a %q block: set only the block of its type", t.Name, t.Type, typ)
-			}
-			return fmt.Errorf("tunnel %q of type %q needs its %q block", t.Name, t.Type, typ)
+		if TunnelType(name) != t.Type && sections[TunnelType(name)] {
+			return fmt.Errorf("tunnel %q of type %q has a %q block: set only the block of its type", t.Name, t.Type, name)
 		}
 	}
 	if t.MTU != nil {
