@@ -31,6 +31,9 @@ type routerTarget interface {
 	deleteRoute(t *testing.T, dst string)
 	addInterface(t *testing.T, name string)
 	deleteInterface(t *testing.T, name string)
+	// byHand runs a shell script on r as root at its console would
+	// (the simulator interprets it) and returns its output.
+	byHand(t *testing.T, script string) string
 	// interfaceNames lists r's interfaces as the unknown-interface error
 	// does.
 	interfaceNames() string
@@ -129,6 +132,15 @@ func (s *simTarget) deleteInterface(t *testing.T, name string) {
 		t.Fatal(err)
 	}
 }
+func (s *simTarget) byHand(t *testing.T, script string) string {
+	t.Helper()
+	var out, errb strings.Builder
+	if code := s.r.Exec("sh -e -s", strings.NewReader(script), &out, &errb); code != 0 {
+		t.Fatalf("by hand on the simulated router: %q: exit %d: %s", script, code, errb.String())
+	}
+	return out.String()
+}
+
 func (s *simTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
 func (s *simTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
 	wrong := strings.TrimSpace(s.other.HostKeyLine())
@@ -172,6 +184,11 @@ func (lt *labTarget) addInterface(t *testing.T, name string) {
 func (lt *labTarget) deleteInterface(t *testing.T, name string) {
 	labExec(t, lt.l, "r", "ip", "link", "del", name)
 }
+func (lt *labTarget) byHand(t *testing.T, script string) string {
+	t.Helper()
+	return labExec(t, lt.l, "r", "sh", "-e", "-c", script)
+}
+
 func (lt *labTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
 func (lt *labTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
 	wrong := lt.l.Node("a").HostKey // a real key, but not r's

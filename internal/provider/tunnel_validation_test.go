@@ -74,7 +74,7 @@ func TestPlanValidationTunnels(t *testing.T) {
     ` + okSuites + `
     psk = "lab-psk-1"
   }
-}`, `(?s)tunnel "s2s" of type "wireguard" has a "ipsec" block: set only the block of its type`},
+}`, `(?s)tunnel "s2s" of type "wireguard" needs its "wireguard" block`},
 		{"wireguard on a platform without it",
 			providerWith(rtx) + `resource "routerlab_tunnel" "t" {
   device = "rtx"
