@@ -327,9 +327,14 @@ func TestRouterDaemons(t *testing.T) {
 		t.Errorf("wireguard-go %v still runs after its interface was deleted", left)
 	}
 
-	// openvpn --daemon leaves the group itself (daemon(3) calls setsid).
+	// openvpn --daemon leaves the group itself, but too late to be safe:
+	// daemon(3) forks, the parent exits at once and the child calls setsid
+	// only when it next runs; the transport's kill of the group as the
+	// command ends sometimes comes first (seen once in some 25 runs on a
+	// busy machine: the log stopped before "TUN/TAP device opened"). setsid
+	// -w makes the session before openvpn starts, and returns its status.
 	sshOK(t, ctx, r, "umask 077 && mkdir -p /etc/routerlab/secrets /run/routerlab && openvpn --genkey secret /etc/routerlab/secrets/lab-ovt0.key", nil)
-	sshOK(t, ctx, r, "openvpn --daemon routerlab-ovt0 --dev ovt0 --dev-type tun --ifconfig 198.18.9.1 198.18.9.2 --proto udp4 --lport 1194"+
+	sshOK(t, ctx, r, "setsid -w openvpn --daemon routerlab-ovt0 --dev ovt0 --dev-type tun --ifconfig 198.18.9.1 198.18.9.2 --proto udp4 --lport 1194"+
 		" --secret /etc/routerlab/secrets/lab-ovt0.key --cipher AES-256-CBC --writepid /run/routerlab/ovt0.pid --log /run/routerlab/ovt0.log", nil)
 	time.Sleep(time.Second)
 	if out, err := l.Exec(ctx, "r", "ip", "link", "show", "dev", "ovt0"); err != nil {
