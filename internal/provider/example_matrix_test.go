@@ -93,9 +93,29 @@ func TestAccExample_conntrackMatrix(t *testing.T) {
 	s.MgmtNet = 238
 	l := labtest.Start(t, s)
 	table := runExampleMatrix(t, "netns-conntrack", l, 4, map[string]string{"duration_seconds": "2"})
+	t.Logf("comparison of the four variants:\n%s", table)
 	for _, variant := range []string{"No c/t, no f/w", "No c/t, f/w", "C/t, no f/w", "C/t, f/w"} {
 		if !strings.Contains(table, variant) {
 			t.Errorf("the comparison lacks variant %q:\n%s", variant, table)
+		}
+	}
+}
+
+// TestAccExample_ipsecSuites runs examples/labs/netns-ipsec: seed 001's
+// four ESP suites through an IKEv2 tunnel between the lab's two routers,
+// each applied, benchmarked (against the ESP line rate), asserted on and
+// archived, then compared.
+func TestAccExample_ipsecSuites(t *testing.T) {
+	requireAcc(t)
+	labtest.RequireRoot(t)
+	s := lab.SiteToSiteSpec("accsu").WithRate("1gbit")
+	s.MgmtNet = 239
+	l := labtest.Start(t, s)
+	table := runExampleMatrix(t, "netns-ipsec", l, 4, map[string]string{"duration_seconds": "2"})
+	t.Logf("comparison of the four suites:\n%s", table)
+	for _, suite := range []string{"aes128-sha1", "aes256-sha1", "aes128-sha256", "aes256-sha256"} {
+		if !strings.Contains(table, "IPsec "+suite) {
+			t.Errorf("the comparison lacks suite %q:\n%s", suite, table)
 		}
 	}
 }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Seed 001's ESP suite matrix (make demo-ipsec): brings up host a — router r1
+# — router r2 — host b (each router with its own strongSwan charon), runs
+# ipsec.tftest.hcl (four suites, each applied to both routers, benchmarked
+# through the tunnel, asserted on and archived), then prints the archive's
+# comparison table. Needs root. DURATION (seconds per step, default 10)
+# shortens a try-out.
+source "$(dirname "$0")/../lab.sh"
+
+out="${OUT:-$top/bench-results/ipsec}"
+mkdir -p "$out"
+lab_start rlsec 206 -spec s2s -rate 1gbit
+cp "$(dirname "$0")/ipsec.tftest.hcl" .
+echo "lab up: host a — router r1 — router r2 — host b, links shaped to 1 Gbit/s"
+terraform init -input=false -no-color >/dev/null
+terraform test -no-color -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
+lab_compare "$out" 4
