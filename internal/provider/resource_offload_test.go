@@ -29,7 +29,7 @@ func ethtoolFeature(t *testing.T, tg routerTarget, long string) string {
 // switched back by hand planned as an update, import, and destroy putting
 // back what was found.
 func TestAccOffload_lifecycle(t *testing.T) {
-	forEachTarget(t, "accof", 241, func(t *testing.T, tg routerTarget) {
+	forEachTarget(t, "accof", 246, func(t *testing.T, tg routerTarget) {
 		gro0, gso0 := ethtoolFeature(t, tg, "generic-receive-offload"), ethtoolFeature(t, tg, "generic-segmentation-offload")
 		flip := map[string]string{"on": "false", "off": "true"}
 		const addr = "routerlab_offload.o"
