@@ -133,8 +133,9 @@ func TestApplyErrors(t *testing.T) {
 		{"not found", "iperf3 --version", 127, "sh: 1: iperf3: not found"},
 		{"not found on line 2", "hostname ok\nbogus-tool x", 127, "sh: 2: bogus-tool: not found"},
 		{"unterminated quote", "hostname 'x", 2, "sh: 1: Syntax error: Unterminated quoted string"},
-		{"no expansion", "hostname $HOST", 2, "not supported by the simulator"},
-		{"no compound commands", "while true; do echo x; done", 2, "no compound commands"},
+		{"no backquotes", "hostname `uname -n`", 2, "not supported by the simulator"},
+		{"runaway loop", "while true; do :; done", 2, "a loop ran 100000 times"},
+		{"unset with -u", "set -u; hostname $HOST", 2, "HOST: parameter not set"},
 		{"exit in group", "false || { echo failing >&2; exit 42; }", 42, "failing\n"},
 	}
 	for _, c := range cases {

@@ -3,13 +3,53 @@ package linuxsim
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
 type builtin func(*call) int
 
-// lookup finds a command as PATH would on the router. Without nftables, nft
-// is simply not there.
+// tool is a program on the router's PATH.
+type tool struct {
+	path string
+	run  builtin
+}
+
+// tools are the programs the simulated router has, by name (coreutils,
+// iproute2, procps and the packages routerlab uses). Options.NoNft and
+// Options.Missing take some away.
+var tools map[string]tool
+
+func init() {
+	bin := func(f builtin) tool { return tool{"/usr/bin/", f} }
+	sbin := func(f builtin) tool { return tool{"/usr/sbin/", f} }
+	tools = map[string]tool{
+		// coreutils and friends (coreutils.go, text.go)
+		"cat": bin(cmdCat), "rm": bin(cmdRm), "mkdir": bin(cmdMkdir), "chmod": bin(cmdChmod),
+		"sed": bin(cmdSed), "cut": bin(cmdCut), "sort": bin(cmdSort), "head": bin(cmdHead), "tail": bin(cmdTail),
+		"tr": bin(cmdTr), "basename": bin(cmdBasename), "dirname": bin(cmdDirname), "wc": bin(cmdWc),
+		"sleep": bin(cmdSleep), "kill": bin(cmdKill), "setsid": bin(cmdSetsid), "date": bin(cmdDate),
+		"grep": bin(cmdGrep), "touch": bin(cmdTouch), "ls": bin(cmdLs), "test": bin(cmdTest), "[": bin(cmdTest),
+		"printf": bin(cmdPrintf), "echo": bin(cmdEcho), "true": bin(func(*call) int { return 0 }),
+		"false": bin(func(*call) int { return 1 }), "mv": bin(cmdMv), "cp": bin(cmdCp), "env": bin(cmdEnv),
+		"timeout": bin(cmdTimeout), "pgrep": bin(cmdPgrep), "pkill": bin(cmdPkill), "awk": bin(cmdAwkUnsupported),
+		"sh": bin(cmdSh), "dash": bin(cmdSh), "hostname": bin(cmdHostname), "uname": bin(cmdUname), "nproc": bin(cmdNproc),
+		"getconf": bin(cmdGetconf), "id": bin(cmdID), "stat": bin(cmdStat),
+		// the router's tools
+		"sysctl": sbin(cmdSysctl), "ip": bin(cmdIP), "nft": sbin(cmdNft),
+		"ethtool": sbin(cmdEthtool), "swanctl": sbin(cmdSwanctl), "openvpn": sbin(cmdOpenVPN),
+		"wg": bin(cmdWg), "wireguard-go": bin(cmdWireguardGo),
+		"pppd": sbin(cmdPPPd), "xl2tpd": sbin(cmdXl2tpd), "pppoe-server": sbin(cmdPPPoEServer), "pppoe": sbin(cmdPPPoE),
+	}
+	// The shell's own: command -v prints their bare names.
+	for _, n := range []string{"echo", "printf", "test", "[", "true", "false", "kill"} {
+		t := tools[n]
+		t.path = ""
+		tools[n] = t
+	}
+}
+
+// lookup finds a command as PATH would on the router.
 func (r *Router) lookup(name string) (builtin, bool) {
 	b, _, ok := r.which(name)
 	return b, ok
@@ -18,38 +58,251 @@ func (r *Router) lookup(name string) (builtin, bool) {
 // which also returns what `command -v` prints: a path for a program, the
 // bare name for a shell builtin.
 func (r *Router) which(name string) (builtin, string, bool) {
-	switch name {
-	case "true":
-		return func(*call) int { return 0 }, name, true
-	case "false":
-		return func(*call) int { return 1 }, name, true
-	case "echo":
-		return cmdEcho, name, true
-	case "command":
-		return cmdCommand, name, true
-	case "export":
-		return func(*call) int { return 0 }, name, true // no expansion, so nothing to export to
-	case "sh":
-		return cmdSh, "/usr/bin/sh", true
-	case "hostname":
-		return cmdHostname, "/usr/bin/hostname", true
-	case "uname":
-		return cmdUname, "/usr/bin/uname", true
-	case "nproc":
-		return cmdNproc, "/usr/bin/nproc", true
-	case "grep":
-		return cmdGrep, "/usr/bin/grep", true
-	case "sysctl":
-		return cmdSysctl, "/usr/sbin/sysctl", true
-	case "ip":
-		return cmdIP, "/usr/bin/ip", true
-	case "nft":
-		if r.noNft {
-			return nil, "", false
-		}
-		return cmdNft, "/usr/sbin/nft", true
+	t, ok := tools[name]
+	if !ok || r.missing[name] {
+		return nil, "", false
 	}
-	return nil, "", false
+	if t.path == "" {
+		return t.run, name, true
+	}
+	return t.run, t.path + name, true
+}
+
+// shellBuiltin returns the builtins that act on the shell itself.
+func (s *interp) shellBuiltin(name string) (builtin, bool) {
+	switch name {
+	case ":":
+		return func(*call) int { return 0 }, true
+	case "exit":
+		return bExit, true
+	case "return":
+		return bReturn, true
+	case "break", "continue":
+		return bBreak, true
+	case "set":
+		return bSet, true
+	case "unset":
+		return bUnset, true
+	case "export", "readonly", "local":
+		return bExport, true
+	case "shift":
+		return bShift, true
+	case "read":
+		return bRead, true
+	case "cd":
+		return bCd, true
+	case "umask":
+		return bUmask, true
+	case "wait", "trap":
+		return func(*call) int { return 0 }, true // nothing runs in the background
+	case "eval":
+		return bEval, true
+	case "command":
+		return cmdCommand, true
+	}
+	return nil, false
+}
+
+func bExit(c *call) int {
+	s := c.sh
+	status := s.status
+	if len(c.args) > 1 {
+		n, err := strconv.Atoi(c.args[1])
+		if err != nil || n < 0 {
+			c.errorf("sh: %d: exit: Illegal number: %s", s.line, c.args[1])
+			n = 2
+		}
+		status = n & 0xff
+	}
+	s.status, s.unwind = status, flowExit
+	return status
+}
+
+func bReturn(c *call) int {
+	s := c.sh
+	status := s.status
+	if len(c.args) > 1 {
+		n, err := strconv.Atoi(c.args[1])
+		if err != nil {
+			c.errorf("sh: %d: return: Illegal number: %s", s.line, c.args[1])
+			n = 2
+		}
+		status = n & 0xff
+	}
+	s.status, s.unwind = status, flowReturn
+	return status
+}
+
+func bBreak(c *call) int {
+	s := c.sh
+	n := 1
+	if len(c.args) > 1 {
+		var err error
+		if n, err = strconv.Atoi(c.args[1]); err != nil || n < 1 {
+			c.errorf("sh: %d: %s: Illegal number: %s", s.line, c.args[0], c.args[1])
+			return 2
+		}
+	}
+	if s.loops == 0 {
+		return 0
+	}
+	s.unwind, s.unwindN = flowBreak, min(n, s.loops)
+	if c.args[0] == "continue" {
+		s.unwind = flowContinue
+	}
+	return 0
+}
+
+// bSet is `set [-+efux]... [-- args]`.
+func bSet(c *call) int {
+	s := c.sh
+	args := c.args[1:]
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			s.params = append([]string(nil), args[1:]...)
+			return 0
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			s.params = append([]string(nil), args...)
+			return 0
+		}
+		on := a[0] == '-'
+		for _, f := range a[1:] {
+			switch f {
+			case 'e':
+				s.errexit = on
+			case 'x':
+				s.xtrace = on
+			case 'u':
+				s.nounset = on
+			case 'f':
+				s.noglob = on
+			default:
+				c.errorf("sh: %d: set: Illegal option %c%c", s.line, a[0], f)
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	return 0
+}
+
+func bUnset(c *call) int {
+	for _, n := range c.args[1:] {
+		if n == "-v" || n == "-f" {
+			continue
+		}
+		delete(c.sh.vars, n)
+		delete(c.sh.funcs, n)
+	}
+	return 0
+}
+
+// bExport sets NAME=VALUE arguments; the simulated programs read no
+// environment, so exporting is otherwise a no-op.
+func bExport(c *call) int {
+	for _, a := range c.args[1:] {
+		if n, v, ok := strings.Cut(a, "="); ok {
+			if !isName(n) {
+				c.errorf("sh: %d: %s: %s: bad variable name", c.sh.line, c.args[0], n)
+				return 2
+			}
+			c.sh.vars[n] = v
+		}
+	}
+	return 0
+}
+
+func bShift(c *call) int {
+	s := c.sh
+	n := 1
+	if len(c.args) > 1 {
+		n, _ = strconv.Atoi(c.args[1])
+	}
+	if n > len(s.params) {
+		c.errorf("sh: %d: shift: can't shift that many", s.line)
+		return 2
+	}
+	s.params = s.params[n:]
+	return 0
+}
+
+// bRead is `read [-r] NAME...`: one line of stdin, split on IFS.
+func bRead(c *call) int {
+	args := c.args[1:]
+	raw := false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if args[0] != "-r" {
+			c.errorf("sh: %d: read: Illegal option %s", c.sh.line, args[0])
+			return 2
+		}
+		raw = true
+		args = args[1:]
+	}
+	_ = raw
+	in := string(c.stdin)
+	line, _, found := strings.Cut(in, "\n")
+	if len(args) == 0 {
+		args = []string{"REPLY"}
+	}
+	fields := strings.Fields(line)
+	for i, n := range args {
+		switch {
+		case i >= len(fields):
+			c.sh.vars[n] = ""
+		case i == len(args)-1:
+			// The last name takes the rest of the line.
+			rest := strings.TrimLeft(line, " \t")
+			for j := 0; j < i; j++ {
+				rest = strings.TrimLeft(strings.TrimPrefix(rest, fields[j]), " \t")
+			}
+			c.sh.vars[n] = strings.TrimRight(rest, " \t")
+		default:
+			c.sh.vars[n] = fields[i]
+		}
+	}
+	if !found && line == "" {
+		return 1
+	}
+	return 0
+}
+
+func bCd(c *call) int {
+	dir := "/root"
+	if len(c.args) > 1 {
+		dir = c.args[1]
+	}
+	p := cleanPath(c.sh.cwd, dir)
+	if n, ok := c.sh.r.stat(p); !ok || n.kind != kindDir {
+		c.errorf("sh: %d: cd: can't cd to %s", c.sh.line, dir)
+		return 2
+	}
+	c.sh.cwd = p
+	return 0
+}
+
+func bUmask(c *call) int {
+	if len(c.args) == 1 {
+		fmt.Fprintf(c.stdout, "%04o\n", c.sh.umask)
+		return 0
+	}
+	n, err := strconv.ParseUint(c.args[1], 8, 32)
+	if err != nil || n > 0o777 {
+		c.errorf("sh: %d: umask: Illegal number: %s", c.sh.line, c.args[1])
+		return 2
+	}
+	c.sh.umask = uint32(n)
+	return 0
+}
+
+func bEval(c *call) int {
+	list, err := parseAll(strings.Join(c.args[1:], " "))
+	if err != nil {
+		c.errorf("sh: %d: Syntax error: %v", c.sh.line, err)
+		return 2
+	}
+	return c.sh.runList(list, false)
 }
 
 func cmdEcho(c *call) int {
@@ -62,6 +315,14 @@ func cmdEcho(c *call) int {
 func cmdCommand(c *call) int {
 	args := c.args[1:]
 	if len(args) == 2 && args[0] == "-v" {
+		if _, ok := c.sh.shellBuiltin(args[1]); ok {
+			fmt.Fprintln(c.stdout, args[1])
+			return 0
+		}
+		if _, ok := c.sh.funcs[args[1]]; ok {
+			fmt.Fprintln(c.stdout, args[1])
+			return 0
+		}
 		_, path, ok := c.sh.r.which(args[1])
 		if !ok {
 			return 127
@@ -71,6 +332,11 @@ func cmdCommand(c *call) int {
 	}
 	if len(args) == 0 {
 		return 0
+	}
+	if b, ok := c.sh.shellBuiltin(args[0]); ok {
+		sub := *c
+		sub.args = args
+		return b(&sub)
 	}
 	run, ok := c.sh.r.lookup(args[0])
 	if !ok {
@@ -85,7 +351,7 @@ func cmdCommand(c *call) int {
 // cmdSh is `sh [-e] [-x] [-s | -c SCRIPT]`: a new shell, reading its script
 // from stdin unless -c is given (how the driver applies a script).
 func cmdSh(c *call) int {
-	sub := &interp{r: c.sh.r, stdout: c.stdout, stderr: c.stderr}
+	sub := c.sh.r.newInterp(nil, c.stdout, c.stderr)
 	var script string
 	fromStdin := true
 	args := c.args[1:]
@@ -96,6 +362,10 @@ func cmdSh(c *call) int {
 				sub.errexit = true
 			case 'x':
 				sub.xtrace = true
+			case 'u':
+				sub.nounset = true
+			case 'f':
+				sub.noglob = true
 			case 's':
 			case 'c':
 				fromStdin = false
@@ -109,12 +379,16 @@ func cmdSh(c *call) int {
 	if fromStdin {
 		script = string(c.stdin)
 		c.sh.r.scripts.Add(1)
+		sub.params = args
 	} else {
 		if len(args) == 0 {
 			c.errorf("sh: 0: -c requires an argument")
 			return 2
 		}
 		script = args[0]
+		if len(args) > 2 {
+			sub.params = args[2:]
+		}
 	}
 	return sub.runScript(script)
 }
@@ -185,63 +459,111 @@ func cmdNproc(c *call) int {
 	return 0
 }
 
-// cmdGrep is `grep [-q] PATTERN [FILE]` on stdin or /proc/stat, the only
-// file the driver reads (its CPU sampler).
+func cmdGetconf(c *call) int {
+	if len(c.args) == 2 && c.args[1] == "CLK_TCK" {
+		fmt.Fprintln(c.stdout, 100)
+		return 0
+	}
+	c.errorf("getconf: Unrecognized variable `%s'", strings.Join(c.args[1:], " "))
+	return 1
+}
+
+func cmdID(c *call) int {
+	switch {
+	case len(c.args) == 2 && c.args[1] == "-u":
+		fmt.Fprintln(c.stdout, 0)
+	case len(c.args) == 2 && c.args[1] == "-un":
+		fmt.Fprintln(c.stdout, "root")
+	default:
+		fmt.Fprintln(c.stdout, "uid=0(root) gid=0(root) groups=0(root)")
+	}
+	return 0
+}
+
+// cmdGrep is `grep [-q] [-v] [-c] [-E] [-F] [-x] PATTERN [FILE]...` on
+// stdin or files (POSIX basic regular expressions by default).
 func cmdGrep(c *call) int {
 	args := c.args[1:]
-	quiet := false
-	if len(args) > 0 && args[0] == "-q" {
-		quiet, args = true, args[1:]
+	var quiet, invert, count, ere, fixed, whole, noMsgs bool
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, f := range args[0][1:] {
+			switch f {
+			case 'q':
+				quiet = true
+			case 'v':
+				invert = true
+			case 'c':
+				count = true
+			case 'E':
+				ere = true
+			case 'F':
+				fixed = true
+			case 'x':
+				whole = true
+			case 's':
+				noMsgs = true
+			default:
+				c.errorf("grep: invalid option -- '%c' (linuxsim knows -qvcEFxs)", f)
+				return 2
+			}
+		}
+		args = args[1:]
 	}
-	if len(args) < 1 || len(args) > 2 {
-		c.errorf("Usage: grep [-q] PATTERN [FILE] (linuxsim)")
+	if len(args) < 1 {
+		c.errorf("Usage: grep [OPTION]... PATTERNS [FILE]...")
 		return 2
 	}
-	re, err := regexp.Compile(args[0])
+	pat := args[0]
+	var expr string
+	switch {
+	case fixed:
+		expr = regexp.QuoteMeta(pat)
+	case ere:
+		expr = pat
+	default:
+		expr = breToRE2(pat)
+	}
+	if whole {
+		expr = "^(?:" + expr + ")$"
+	}
+	re, err := regexp.Compile(expr)
 	if err != nil {
 		c.errorf("grep: Invalid regular expression")
 		return 2
 	}
-	input := string(c.stdin)
-	if len(args) == 2 {
-		if args[1] != "/proc/stat" {
-			c.errorf("grep: %s: No such file or directory", args[1])
-			return 2
-		}
-		input = c.sh.r.procStat()
+	inputs, status := readInputs(c, args[1:], "grep", noMsgs)
+	if status != 0 && len(inputs) == 0 {
+		return 2
 	}
-	found := false
-	for _, line := range strings.SplitAfter(input, "\n") {
-		if line == "" || !re.MatchString(strings.TrimSuffix(line, "\n")) {
-			continue
+	found := 0
+	for _, in := range inputs {
+		for _, line := range splitLines(in) {
+			if re.MatchString(line) == invert {
+				continue
+			}
+			found++
+			if quiet {
+				return 0
+			}
+			if !count {
+				fmt.Fprintln(c.stdout, line)
+			}
 		}
-		found = true
-		if quiet {
-			return 0
-		}
-		fmt.Fprint(c.stdout, line)
 	}
-	if found {
+	if count {
+		fmt.Fprintln(c.stdout, found)
+	}
+	switch {
+	case status != 0:
+		return 2
+	case found > 0:
 		return 0
 	}
 	return 1
-}
-
-// procStat is /proc/stat's cpu lines. Each read is one step later: every
-// core spent 100 more jiffies, 10 of them busy.
-func (r *Router) procStat() string {
-	r.cpuReads++
-	n := r.cpuReads
-	var b strings.Builder
-	line := func(name string, cores uint64) {
-		user, system, idle := 7*n*cores, 3*n*cores, 90*n*cores
-		fmt.Fprintf(&b, "%s %d 0 %d %d 0 0 0 0 0 0\n", name, user, system, idle)
-	}
-	line("cpu ", uint64(r.cpus))
-	for i := range r.cpus {
-		line(fmt.Sprintf("cpu%d", i), 1)
-	}
-	return b.String()
 }
 
 // cmdSysctl is `sysctl [-n] [-q] [-w] KEY[=VALUE]...`.

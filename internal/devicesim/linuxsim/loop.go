@@ -66,20 +66,28 @@ func loopBody(cmd string) (string, bool) {
 }
 
 // sleepOf returns N of a simple `sleep N` and-or list.
-func sleepOf(ao andOr) (time.Duration, bool, error) {
-	if len(ao.pipes) != 1 || len(ao.pipes[0]) != 1 {
+func sleepOf(ao *andOr) (time.Duration, bool, error) {
+	if len(ao.pipes) != 1 || len(ao.pipes[0].cmds) != 1 || ao.pipes[0].cmds[0].simple == nil {
 		return 0, false, nil
 	}
-	c := ao.pipes[0][0]
-	if len(c.words) == 0 || c.words[0] != "sleep" {
+	c := ao.pipes[0].cmds[0]
+	var words []string
+	for _, w := range c.simple.words {
+		lit, ok := w.literal()
+		if !ok {
+			lit = "$"
+		}
+		words = append(words, lit)
+	}
+	if len(words) == 0 || words[0] != "sleep" {
 		return 0, false, nil
 	}
-	if len(c.words) != 2 || len(c.redirs) > 0 {
+	if len(words) != 2 || len(c.redirs) > 0 || len(c.simple.assigns) > 0 {
 		return 0, true, fmt.Errorf("linuxsim: only `sleep N` is supported in a loop")
 	}
-	sec, err := strconv.ParseFloat(c.words[1], 64)
+	sec, err := strconv.ParseFloat(words[1], 64)
 	if err != nil || !(sec > 0) || sec > 3600 {
-		return 0, true, fmt.Errorf("sleep: invalid time interval '%s'", c.words[1])
+		return 0, true, fmt.Errorf("sleep: invalid time interval '%s'", words[1])
 	}
 	return time.Duration(sec * float64(time.Second)), true, nil
 }
@@ -87,7 +95,7 @@ func sleepOf(ao andOr) (time.Duration, bool, error) {
 // loopStep is one command of a loop's body: a sleep, the report of the
 // loop's own CPU time, or a command for the interpreter.
 type loopStep struct {
-	ao    andOr
+	ao    *andOr
 	sleep time.Duration
 	self  bool
 }
@@ -111,15 +119,7 @@ func parseLoop(body string) ([]loopStep, error) {
 		if part == "" && len(parts) > 1 {
 			continue
 		}
-		toks, err := lex(part)
-		var list []andOr
-		var docs []*redir
-		if err == nil {
-			list, docs, err = parseLine(toks)
-		}
-		if err == nil && len(docs) > 0 {
-			err = fmt.Errorf("linuxsim: no here-documents in a loop")
-		}
+		list, err := parseAll(part)
 		if err != nil {
 			return nil, err
 		}
@@ -168,6 +168,9 @@ func (r *Router) loop(body string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	pid := 4000 + lastPID.Add(1)
+	r.mu.Lock()
+	sh := r.newInterp(nil, nil, nil) // one shell: its variables last across blocks
+	r.mu.Unlock()
 	var blocks uint64
 	for {
 		for _, st := range steps {
@@ -184,13 +187,13 @@ func (r *Router) loop(body string, stdout, stderr io.Writer) int {
 			}
 			var out, errb bytes.Buffer
 			r.mu.Lock()
-			sh := &interp{r: r, stdout: &out, stderr: &errb, line: 1}
-			_, exit := sh.list([]andOr{st.ao}, false)
+			sh.stdout, sh.stderr = &out, &errb
+			sh.runList([]*andOr{st.ao}, false)
 			r.mu.Unlock()
 			if !writeAll(stdout, out.Bytes()) || !writeAll(stderr, errb.Bytes()) {
 				return sigpipeStatus
 			}
-			if exit {
+			if sh.unwind == flowExit {
 				return sh.status
 			}
 		}

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 )
@@ -66,9 +67,19 @@ type Options struct {
 	Routes []Route
 	// NoNft simulates a router without nftables: `command -v nft` fails
 	// and nft is "not found".
-	NoNft  bool
-	Kernel string // `uname -r`; default DefaultKernel
-	CPUs   int    // `nproc` and /proc/stat cores; default 2
+	NoNft bool
+	// Missing are further programs the router lacks (e.g. "wg",
+	// "ethtool"): `command -v` fails and running them is "not found".
+	Missing []string
+	// PPP gives the kernel PPP support (/dev/ppp exists). Without it,
+	// like the Debian test machine, pppd fails as it does there.
+	PPP bool
+	// WireGuardModule makes `ip link add ... type wireguard` work (a
+	// kernel with the wireguard module). Without it, like the test
+	// machine, the driver falls back to wireguard-go.
+	WireGuardModule bool
+	Kernel          string // `uname -r`; default DefaultKernel
+	CPUs            int    // `nproc` and /proc/stat cores; default 2
 }
 
 // Router is a simulated Linux router. It implements devicesim.Handler; all
@@ -84,6 +95,15 @@ type Router struct {
 	kernel   string
 	cpus     int
 	cpuReads uint64 // /proc/stat advances one step per read
+	missing  map[string]bool
+	wgModule bool
+	ppp      bool
+
+	fs          *vfs
+	procs       map[int]*process
+	lastProcPID int
+	clockOffset time.Duration // what scripts slept (cmdSleep)
+	ext         extState      // tunnels, offload, PPPoE (ext.go)
 
 	snapshots atomic.Int64
 	scripts   atomic.Int64
@@ -108,6 +128,19 @@ func New(opts Options) *Router {
 		noNft:    opts.NoNft,
 		kernel:   opts.Kernel,
 		cpus:     opts.CPUs,
+		missing:  map[string]bool{},
+		wgModule: opts.WireGuardModule,
+		ppp:      opts.PPP,
+		fs:       newVFS(opts.PPP),
+		procs:    map[int]*process{},
+		// The first pids of a booted system are taken.
+		lastProcPID: 1000,
+	}
+	for _, m := range opts.Missing {
+		r.missing[m] = true
+	}
+	if opts.NoNft {
+		r.missing["nft"] = true
 	}
 	if r.hostname == "" {
 		r.hostname = DefaultHostname
@@ -233,8 +266,7 @@ func (r *Router) exec(cmd string, stdin []byte, stdout, stderr io.Writer) int {
 		return r.snapshot(cmd, stdout, stderr)
 	}
 	// sshd runs the command with the login shell, as `sh -c cmd`.
-	sh := &interp{r: r, stdin: stdin, stdout: stdout, stderr: stderr}
-	return sh.runScript(cmd)
+	return r.newInterp(stdin, stdout, stderr).runScript(cmd)
 }
 
 // Snapshots counts how many times the driver's snapshot script ran: one per

@@ -8,58 +8,63 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 )
 
-func words(t *testing.T, line string) []string {
+// argv runs `printf '<%s>\n' LINE` and returns the arguments the shell
+// made of LINE.
+func argv(t *testing.T, r *Router, line string) []string {
 	t.Helper()
-	toks, err := lex(line)
-	if err != nil {
-		t.Fatalf("lex(%q): %v", line, err)
+	out, stderr, code := exec(r, `printf '<%s>\n' `+line, "")
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", line, code, stderr)
 	}
-	var out []string
-	for _, tk := range toks {
-		if tk.op != "" {
-			out = append(out, "<"+tk.op+">")
-		} else {
-			out = append(out, tk.word)
-		}
+	var args []string
+	for _, l := range splitLines(out) {
+		args = append(args, strings.TrimSuffix(strings.TrimPrefix(l, "<"), ">"))
 	}
-	return out
+	return args
 }
 
-func TestLexQuoting(t *testing.T) {
+func TestWordsAndExpansion(t *testing.T) {
+	r := New(Options{})
+	must(t, r.writeFileErr("/etc/routerlab/a.conf", "x"))
+	must(t, r.writeFileErr("/etc/routerlab/b.conf", "y"))
+	must(t, r.writeFileErr("/etc/routerlab/.hidden.conf", "z"))
 	cases := map[string][]string{
-		`ip link set dev 'eth1' alias 'it'\''s'`: {"ip", "link", "set", "dev", "eth1", "alias", "it's"},
-		`echo "a \"b\" \\ \x" c\ d ''`:           {"echo", `a "b" \ \x`, "c d", ""},
-		`a||b&&c|d;e # comment`:                  {"a", "<||>", "b", "<&&>", "c", "<|>", "d", "<;>", "e"},
-		`nft x 2>/dev/null >&2 <<'EOF'`:          {"nft", "x", "<>>", "/dev/null", "<>&>", "2", "<<<>", "EOF"},
-		`echo 2 a2>x`:                            {"echo", "2", "a2", "<>>", "x"},
+		`'eth1' alias 'it'\''s'`:                {"eth1", "alias", "it's"},
+		`"a \"b\" \\ \x" c\ d ''`:               {`a "b" \ \x`, "c d", ""},
+		`/etc/routerlab/*.conf`:                 {"/etc/routerlab/a.conf", "/etc/routerlab/b.conf"},
+		`'/etc/routerlab/*.conf'`:               {"/etc/routerlab/*.conf"},
+		`/etc/nothing/*.conf`:                   {"/etc/nothing/*.conf"},
+		`$(echo "a  b")`:                        {"a", "b"},
+		`"$(echo "a  b")"`:                      {"a  b"},
+		`$((1+2*3)) ${x:-def} "${x-}" ${#HOME}`: {"7", "def", "", "0"},
+		`"$(printf 'x\n\n')"`:                   {"x"},
 	}
 	for line, want := range cases {
-		if got := words(t, line); !reflect.DeepEqual(got, want) {
-			t.Errorf("lex(%s) = %q, want %q", line, got, want)
+		if got := argv(t, r, line); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %q, want %q", line, got, want)
 		}
 	}
-	if toks, _ := lex(`2>/dev/null`); toks[0].fd != 2 {
-		t.Errorf("fd = %d", toks[0].fd)
+	out, _, _ := exec(r, `f=/etc/routerlab/wg0.conf; n=${f##*/}; echo ${n%.conf} ${f%/*} ${f#*/}`, "")
+	if out != "wg0 /etc/routerlab etc/routerlab/wg0.conf\n" {
+		t.Errorf("trimming: %q", out)
 	}
-	for _, bad := range []string{`'open`, `"open`, `echo $X`, "echo `x`", `echo "$X"`, `ls *`, `a & b`, `(a)`, `echo \`} {
-		if _, err := lex(bad); err == nil {
-			t.Errorf("lex(%s) accepted", bad)
+	for _, bad := range []string{`'open`, `"open`, "echo `x`", `echo ${x`, `{ echo a`, `if true; then echo`, `echo )`} {
+		if _, stderr, code := exec(r, bad, ""); code != 2 || !strings.Contains(stderr, "Syntax error") {
+			t.Errorf("%s: exit %d, %q; want a syntax error", bad, code, stderr)
 		}
 	}
 }
 
 // Whatever shell.Quote produces reads back as the one word it quoted.
 func FuzzQuoteRoundTrip(f *testing.F) {
-	for _, s := range []string{"", "eth1", "it's a 'test'; $(reboot)", `to host "a"`, `back\slash`, "tab\there", "*?[~#", "''''", `"$HOME"`} {
+	for _, s := range []string{"", "eth1", "it's a 'test'; $(reboot)", `to host "a"`, `back\slash`, "tab\there", "*?[~#", "''''", `"$HOME"`, "a\nb"} {
 		f.Add(s)
 	}
+	r := New(Options{})
 	f.Fuzz(func(t *testing.T, s string) {
-		if strings.ContainsRune(s, '\n') {
-			return // one line at a time, as the driver's values are
-		}
-		toks, err := lex("cmd " + shell.Quote(s))
-		if err != nil || len(toks) != 2 || toks[1].op != "" || toks[1].word != s {
-			t.Fatalf("Quote(%q) = %s lexed to %+v, %v", s, shell.Quote(s), toks, err)
+		out, stderr, code := exec(r, "printf %s "+shell.Quote(s), "")
+		if code != 0 || out != s {
+			t.Fatalf("Quote(%q) = %s printed %q, %s", s, shell.Quote(s), out, stderr)
 		}
 	})
 }
@@ -81,14 +86,31 @@ func TestShellSemantics(t *testing.T) {
 		{"exit without status keeps $?", "sh -s", "false; exit", 1, "", ""},
 		{"exit in a pipeline ends only it", "sh -e -s", "exit 3 | true; echo on", 0, "on\n", ""},
 		{"here-document", "sh -s", "grep b <<'EOF'\na\nb\nEOF\necho done", 0, "b\ndone\n", ""},
-		{"unquoted here-document with $", "sh -s", "grep b <<EOF\n$b\nEOF", 2, "", "quote the delimiter"},
-		{"unquoted here-document without $", "sh -s", "grep b <<EOF\nb\nEOF", 0, "b\n", ""},
+		{"unquoted here-document expands", "sh -s", "b=x; grep x <<EOF\n$b \\$b\nEOF", 0, "x $b\n", ""},
 		{"unterminated here-document", "sh -s", "grep b <<'EOF'\na", 2, "", "end of file unexpected"},
 		{"unclosed group", "sh -s", "{ echo a", 2, "", `expecting "}"`},
 		{"command -v", "command -v ip", "", 0, "/usr/bin/ip\n", ""},
 		{"command runs", "command hostname", "", 0, "sim-r\n", ""},
 		{"sh -c", "sh -e -c 'echo one; false; echo two'", "", 1, "one\n", ""},
-		{"write elsewhere than /dev/null", "echo x >/etc/hostname", "", 2, "", "cannot create /etc/hostname"},
+		{"write into a missing directory", "echo x >/etc/nothing/x", "", 2, "", "cannot create /etc/nothing/x: Directory nonexistent"},
+		{"if elif else", "sh -s", "if false; then echo 1; elif true; then echo 2; else echo 3; fi", 0, "2\n", ""},
+		{"for over words", "sh -s", "for x in a 'b c'; do echo \"[$x]\"; done", 0, "[a]\n[b c]\n", ""},
+		{"until with arithmetic", "sh -s", "i=0; until [ $i -ge 3 ]; do i=$((i+1)); done; echo $i", 0, "3\n", ""},
+		{"while break continue", "sh -s", "i=0; while :; do i=$((i+1)); [ $i -lt 3 ] && continue; break; done; echo $i", 0, "3\n", ""},
+		{"case", "sh -s", "x=wg0.conf; case $x in *.txt) echo t;; *.conf|*.cnf) echo c;; esac", 0, "c\n", ""},
+		{"-e ignores failures in if conditions", "sh -e -s", "if false; then :; fi; ! true; echo on", 0, "on\n", ""},
+		{"-e ignores a group ending in a failed &&", "sh -e -s", "{ false && true; }; echo on", 0, "on\n", ""},
+		{"-e stops on a failed subshell", "sh -e -s", "(false && true); echo no", 1, "", ""},
+		{"-e is off in a function called in a condition", "sh -e -s", "f() { false; echo in-f; }; f || echo caught", 0, "in-f\n", ""},
+		{"assignment status is the substitution's", "sh -e -s", "a=$(false); echo no", 1, "", ""},
+		{"multi-line group into a pipe", "sh -s", "{\necho a\ncat <<'EOF'\nb\nEOF\n} | grep b", 0, "b\n", ""},
+		{"files written and read", "sh -e -s", "mkdir -p /etc/routerlab/x\nprintf 'k=v\\n' >/etc/routerlab/x/f\ncat /etc/routerlab/x/f\nrm -f /etc/routerlab/x/f /etc/routerlab/x/g\n[ -e /etc/routerlab/x/f ] || echo gone", 0, "k=v\ngone\n", ""},
+		{"umask decides new files' mode", "sh -e -s", "umask 077\necho s >/tmp/s\nstat -c %a /tmp/s", 0, "600\n", ""},
+		{"expansion error ends the shell", "sh -s", "echo ${x:?unset here}; echo no", 2, "", "x: unset here"},
+		{"kill of a missing process", "sh -s", "kill 99999", 1, "", "kill: No such process"},
+		{"sed -n with a group", "sh -s", "printf '\\tchain fw_in {\\n\\tchain other {\\n' | sed -n 's/^[[:space:]]*chain \\(fw_[A-Za-z0-9_]*\\) {$/\\1/p'", 0, "fw_in\n", ""},
+		{"printf reuses its format", "sh -s", "printf 'add %s\\n' a b; printf '%s-%d\\n' x 1 y", 0, "add a\nadd b\nx-1\ny-0\n", ""},
+		{"[ argument expected", "sh -s", "[ a = ]", 2, "", "argument expected"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

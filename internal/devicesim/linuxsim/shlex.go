@@ -6,312 +6,731 @@ import (
 	"strings"
 )
 
+// This file reads POSIX shell (the dash dialect Debian's /bin/sh speaks)
+// into a syntax tree: lists, and-or lists, pipelines, simple commands with
+// assignments and redirections, { } groups, ( ) subshells, if, for, while,
+// until, case and function definitions. Words keep their quoting as parts
+// (shword.go), expanded when run (expand.go). What the parser does not
+// know (backquotes, arithmetic beyond integers, select, [[ ]]) is a syntax
+// error naming the simulator, never a silent difference from a real shell.
+
 // errUnterminated reads as dash words it ("Syntax error: Unterminated
 // quoted string"): the capital letter is dash's, printed after the prefix.
 var errUnterminated = errors.New("Unterminated quoted string") //nolint:staticcheck // ST1005: dash's exact message
 
-// This file reads one line of POSIX shell into words and operators, and
-// parses them into and-or lists, pipelines, simple commands, { } groups and
-// redirections: the subset the Linux driver's scripts use. There is no
-// expansion: a $, a backquote or an unquoted glob character is a syntax
-// error rather than a silent difference from a real shell, so a driver that
-// forgets to quote a value fails here first.
-
-// token is a word (op == "") or an operator: || && | ; or a redirection
-// (> >> < << <<- >& <&) with the file descriptor written before it.
-type token struct {
-	op     string
-	fd     int // redirections: -1 when not given
-	word   string
-	quoted bool // the word had quotes: a quoted "{" is not a group
-}
-
-// lex splits one line. Quoting is POSIX: '...' is literal, "..." keeps
-// everything but \" \\ \$ \`, and \ outside quotes escapes the next byte.
-func lex(line string) ([]token, error) {
-	var toks []token
-	i := 0
-	for i < len(line) {
-		c := line[i]
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case c == '#':
-			return toks, nil // a comment runs to the end of the line
-		case strings.IndexByte("|&;<>()", c) >= 0:
-			t, n, err := lexOp(line[i:], -1)
-			if err != nil {
-				return nil, err
-			}
-			toks = append(toks, t)
-			i += n
-		default:
-			w, n, err := lexWord(line[i:])
-			if err != nil {
-				return nil, err
-			}
-			i += n
-			// An unquoted all-digit word right before < or > is the
-			// redirection's file descriptor (2>/dev/null).
-			if !w.quoted && isDigits(w.word) && i < len(line) && (line[i] == '<' || line[i] == '>') {
-				fd := 0
-				fmt.Sscan(w.word, &fd)
-				t, n, err := lexOp(line[i:], fd)
-				if err != nil {
-					return nil, err
-				}
-				toks = append(toks, t)
-				i += n
-				continue
-			}
-			toks = append(toks, w)
-		}
-	}
-	return toks, nil
-}
-
-func isDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
-}
-
-func lexOp(s string, fd int) (token, int, error) {
-	for _, op := range []string{"<<-", "||", "&&", ">>", "<<", ">&", "<&", "|", ";", ">", "<"} {
-		if strings.HasPrefix(s, op) {
-			if fd >= 0 && !strings.ContainsAny(op, "<>") {
-				break
-			}
-			return token{op: op, fd: fd}, len(op), nil
-		}
-	}
-	return token{}, 0, fmt.Errorf("%q is not supported by the simulator", s[:1])
-}
-
-func lexWord(s string) (token, int, error) {
-	var b strings.Builder
-	t := token{}
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		switch {
-		case c == ' ' || c == '\t' || strings.IndexByte("|&;<>()", c) >= 0:
-			t.word = b.String()
-			return t, i, nil
-		case c == '\'':
-			end := strings.IndexByte(s[i+1:], '\'')
-			if end < 0 {
-				return t, 0, errUnterminated
-			}
-			b.WriteString(s[i+1 : i+1+end])
-			t.quoted = true
-			i += end + 2
-		case c == '"':
-			t.quoted = true
-			i++
-			for {
-				if i >= len(s) {
-					return t, 0, errUnterminated
-				}
-				c := s[i]
-				if c == '"' {
-					i++
-					break
-				}
-				if c == '$' || c == '`' {
-					return t, 0, fmt.Errorf("%q expansion is not supported by the simulator", c)
-				}
-				if c == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
-					i++
-					c = s[i]
-				}
-				b.WriteByte(c)
-				i++
-			}
-		case c == '\\':
-			if i+1 >= len(s) {
-				return t, 0, fmt.Errorf("a line continuation is not supported by the simulator")
-			}
-			b.WriteByte(s[i+1])
-			t.quoted = true
-			i += 2
-		case c == '$' || c == '`':
-			return t, 0, fmt.Errorf("%q expansion is not supported by the simulator", c)
-		case c == '*' || c == '?' || c == '[' || (c == '~' && i == 0):
-			return t, 0, fmt.Errorf("unquoted %q (pathname expansion) is not supported by the simulator", c)
-		default:
-			b.WriteByte(c)
-			i++
-		}
-	}
-	t.word = b.String()
-	return t, i, nil
-}
-
-// Parsed commands.
+// Syntax tree.
 type (
+	// andOr is `p1 && p2 || p3`, run in the background when bg.
 	andOr struct {
-		pipes []pipeline
-		ops   []string // "||" or "&&" between pipes[i] and pipes[i+1]
+		pipes []*pipeline
+		ops   []string // "&&" or "||" between pipes[i] and pipes[i+1]
+		bg    bool
 	}
-	pipeline []*command
-	command  struct {
-		words  []string
-		group  []andOr // { list; } when non-nil
+	pipeline struct {
+		neg  bool // ! pipeline
+		cmds []*command
+	}
+	// command is one element of a pipeline: exactly one of its forms is
+	// set, with the redirections that apply to it.
+	command struct {
+		line   int
+		simple *simpleCmd
+		group  []*andOr // { list; }
+		sub    []*andOr // ( list )
+		ifc    *ifCmd
+		loop   *loopCmd
+		forc   *forCmd
+		casec  *caseCmd
+		fn     *funcDef
 		redirs []*redir
+	}
+	simpleCmd struct {
+		assigns []assign
+		words   []word
+	}
+	assign struct {
+		name  string
+		value word
+	}
+	ifCmd struct {
+		conds  [][]*andOr // if and elif conditions
+		bodies [][]*andOr // their bodies
+		els    []*andOr   // nil: no else
+	}
+	loopCmd struct {
+		until      bool
+		cond, body []*andOr
+	}
+	forCmd struct {
+		name  string
+		items []word
+		noIn  bool // for x; do: the positional parameters
+		body  []*andOr
+	}
+	caseCmd struct {
+		subject word
+		items   []caseItem
+	}
+	caseItem struct {
+		patterns []word
+		body     []*andOr
+	}
+	funcDef struct {
+		name string
+		body *command
 	}
 	redir struct {
 		fd     int // -1: the operator's default (0 for <, 1 for >)
 		op     string
-		target string
-		body   string // here-document text, filled in by the caller
-		quoted bool   // the target was quoted (<<'EOF': no expansion)
+		target word
+		// here-documents: the body, to expand unless the delimiter was
+		// quoted (<<'EOF').
+		delim  string
+		quoted bool
+		body   word
 	}
 )
 
-// reserved are the shell's keywords other than { }: compound commands the
-// driver's scripts do not use.
-var reserved = map[string]bool{"!": true, "if": true, "then": true, "elif": true, "else": true, "fi": true,
-	"while": true, "until": true, "for": true, "do": true, "done": true, "case": true, "esac": true}
-
+// parser reads a whole script. It is incremental at the top level: each
+// call of next parses one complete command (up to a newline outside any
+// compound command), so that, as in dash, the commands before a syntax
+// error have run when it is reported.
 type parser struct {
-	toks     []token
+	src      string
 	pos      int
-	heredocs []*redir // in order, for the caller to read their bodies
+	line     int
+	heredocs []*redir // waiting for their bodies after the next newline
 }
 
-// parseLine parses the tokens of one line into a list of and-or lists.
-func parseLine(toks []token) ([]andOr, []*redir, error) {
-	p := &parser{toks: toks}
-	list, err := p.list(false)
-	if err != nil {
-		return nil, nil, err
+func newParser(src string) *parser { return &parser{src: src, line: 1} }
+
+// syntaxError is a parse failure at a line.
+type syntaxError struct {
+	line int
+	msg  string
+}
+
+func (e *syntaxError) Error() string { return e.msg }
+
+func (p *parser) fail(format string, args ...any) {
+	panic(&syntaxError{line: p.line, msg: fmt.Sprintf(format, args...)})
+}
+
+// catch turns the parser's panics back into errors.
+func catch(err *error) {
+	if r := recover(); r != nil {
+		se, ok := r.(*syntaxError)
+		if !ok {
+			panic(r)
+		}
+		*err = se
 	}
-	return list, p.heredocs, nil
 }
 
-func (p *parser) peek() *token {
-	if p.pos >= len(p.toks) {
-		return nil
+// next returns the next complete command, or nil at the end of the script.
+func (p *parser) next() (list []*andOr, err error) {
+	defer catch(&err)
+	p.skipSpaceAndNewlines()
+	if p.eof() {
+		return nil, nil
 	}
-	return &p.toks[p.pos]
-}
-
-func (p *parser) isWord(w string) bool {
-	t := p.peek()
-	return t != nil && t.op == "" && !t.quoted && t.word == w
-}
-
-func (p *parser) unexpected() error {
-	t := p.peek()
-	switch {
-	case t == nil:
-		return fmt.Errorf("end of file unexpected")
-	case t.op != "":
-		return fmt.Errorf("%q unexpected", t.op)
-	}
-	return fmt.Errorf("%q unexpected", t.word)
-}
-
-// list is and-or lists separated by ";"; in a group it ends at "}".
-func (p *parser) list(inGroup bool) ([]andOr, error) {
-	var out []andOr
 	for {
-		if p.peek() == nil {
-			if inGroup {
-				return nil, fmt.Errorf(`end of file unexpected (expecting "}")`)
-			}
-			return out, nil
-		}
-		if inGroup && p.isWord("}") {
-			return out, nil
-		}
-		ao, err := p.andOr()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ao)
-		if t := p.peek(); t != nil && t.op == ";" {
-			p.pos++
-		} else if t != nil && (!inGroup || !p.isWord("}")) {
-			return nil, p.unexpected()
-		}
-	}
-}
-
-func (p *parser) andOr() (andOr, error) {
-	var ao andOr
-	for {
-		pl, err := p.pipeline()
-		if err != nil {
-			return ao, err
-		}
-		ao.pipes = append(ao.pipes, pl)
-		t := p.peek()
-		if t == nil || (t.op != "||" && t.op != "&&") {
-			return ao, nil
-		}
-		ao.ops = append(ao.ops, t.op)
-		p.pos++
-	}
-}
-
-func (p *parser) pipeline() (pipeline, error) {
-	var pl pipeline
-	for {
-		c, err := p.command()
-		if err != nil {
-			return nil, err
-		}
-		pl = append(pl, c)
-		if t := p.peek(); t == nil || t.op != "|" {
-			return pl, nil
-		}
-		p.pos++
-	}
-}
-
-func (p *parser) command() (*command, error) {
-	c := &command{}
-	if t := p.peek(); t != nil && t.op == "" && !t.quoted && reserved[t.word] {
-		return nil, fmt.Errorf("%q is not supported by the simulator (no compound commands)", t.word)
-	}
-	if p.isWord("{") {
-		p.pos++
-		list, err := p.list(true)
-		if err != nil {
-			return nil, err
-		}
-		if len(list) == 0 {
-			return nil, p.unexpected()
-		}
-		p.pos++ // the "}"
-		c.group = list
-	}
-	for t := p.peek(); t != nil; t = p.peek() {
+		ao := p.andOr()
+		list = append(list, ao)
+		p.skipSpace()
 		switch {
-		case t.op == "" && c.group == nil:
-			c.words = append(c.words, t.word)
+		case p.eof():
+			p.finishHeredocs()
+			return list, nil
+		case p.peek() == '\n':
+			p.newline()
+			return list, nil
+		case p.isOp(";") && !p.isOp(";;"):
 			p.pos++
-		case strings.ContainsAny(t.op, "<>"):
+		case p.isOp("&") && !p.isOp("&&"):
 			p.pos++
-			target := p.peek()
-			if target == nil || target.op != "" {
-				return nil, p.unexpected()
-			}
+			ao.bg = true
+		default:
+			p.fail("%s unexpected", p.tokenDesc())
+		}
+		p.skipSpace()
+		if p.eof() {
+			p.finishHeredocs()
+			return list, nil
+		}
+		if p.peek() == '\n' {
+			p.newline()
+			return list, nil
+		}
+	}
+}
+
+// parseAll parses a whole script (command substitutions, tests).
+func parseAll(src string) (list []*andOr, err error) {
+	p := newParser(src)
+	for {
+		l, err := p.next()
+		if err != nil {
+			return nil, err
+		}
+		if l == nil {
+			return list, nil
+		}
+		list = append(list, l...)
+	}
+}
+
+func (p *parser) eof() bool { return p.pos >= len(p.src) }
+
+func (p *parser) peek() byte {
+	if p.eof() {
+		return 0
+	}
+	return p.src[p.pos]
+}
+
+func (p *parser) isOp(op string) bool { return strings.HasPrefix(p.src[p.pos:], op) }
+
+// skipSpace skips blanks, comments and line continuations.
+func (p *parser) skipSpace() {
+	for !p.eof() {
+		switch c := p.peek(); {
+		case c == ' ' || c == '\t':
 			p.pos++
-			r := &redir{fd: t.fd, op: t.op, target: target.word, quoted: target.quoted}
-			c.redirs = append(c.redirs, r)
-			if r.op == "<<" || r.op == "<<-" {
-				p.heredocs = append(p.heredocs, r)
+		case c == '\\' && p.pos+1 < len(p.src) && p.src[p.pos+1] == '\n':
+			p.pos += 2
+			p.line++
+		case c == '#':
+			for !p.eof() && p.peek() != '\n' {
+				p.pos++
 			}
 		default:
-			if c.group == nil && len(c.words) == 0 && len(c.redirs) == 0 {
-				return nil, p.unexpected()
-			}
-			return c, nil
+			return
 		}
 	}
-	if c.group == nil && len(c.words) == 0 && len(c.redirs) == 0 {
-		return nil, p.unexpected()
+}
+
+// skipSpaceAndNewlines is the grammar's linebreak: blanks and newlines.
+func (p *parser) skipSpaceAndNewlines() {
+	for {
+		p.skipSpace()
+		if p.peek() != '\n' {
+			return
+		}
+		p.newline()
 	}
-	return c, nil
+}
+
+// newline consumes a newline and reads the bodies of the here-documents
+// opened on the line it ends.
+func (p *parser) newline() {
+	p.pos++
+	p.line++
+	docs := p.heredocs
+	p.heredocs = nil
+	for _, d := range docs {
+		p.readHeredoc(d)
+	}
+}
+
+// finishHeredocs reads here-documents opened on the last line, which has
+// no newline: their bodies are missing.
+func (p *parser) finishHeredocs() {
+	if len(p.heredocs) > 0 {
+		p.fail("end of file unexpected (expecting %q)", p.heredocs[0].delim)
+	}
+}
+
+func (p *parser) readHeredoc(d *redir) {
+	var b strings.Builder
+	for {
+		if p.eof() {
+			p.fail("end of file unexpected (expecting %q)", d.delim)
+		}
+		end := strings.IndexByte(p.src[p.pos:], '\n')
+		var line string
+		if end < 0 {
+			line, p.pos = p.src[p.pos:], len(p.src)
+		} else {
+			line, p.pos = p.src[p.pos:p.pos+end], p.pos+end+1
+		}
+		p.line++
+		if d.op == "<<-" {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == d.delim {
+			break
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	if d.quoted {
+		d.body = word{{kind: partLit, text: b.String(), quoted: true}}
+		return
+	}
+	d.body = parseHeredocBody(b.String(), p.line)
+}
+
+// tokenDesc describes what is at the current position for an error.
+func (p *parser) tokenDesc() string {
+	p.skipSpace()
+	if p.eof() {
+		return "end of file"
+	}
+	if p.peek() == '\n' {
+		return "newline"
+	}
+	for _, op := range ops {
+		if p.isOp(op) {
+			return fmt.Sprintf("%q", op)
+		}
+	}
+	if kw := p.keyword(); kw != "" {
+		return fmt.Sprintf("%q", kw)
+	}
+	end := p.pos
+	for end < len(p.src) && !isMeta(p.src[end]) {
+		end++
+	}
+	return fmt.Sprintf("%q", p.src[p.pos:end])
+}
+
+// ops are the operators, longest first.
+var ops = []string{"<<-", ";;", "&&", "||", "<<", ">>", ">&", "<&", "<>", ">|", "|", "&", ";", "<", ">", "(", ")"}
+
+func isMeta(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || strings.IndexByte("|&;<>()", c) >= 0
+}
+
+// reserved are the shell's keywords.
+var reserved = map[string]bool{"!": true, "{": true, "}": true, "if": true, "then": true, "elif": true, "else": true,
+	"fi": true, "while": true, "until": true, "for": true, "do": true, "done": true, "case": true, "esac": true, "in": true}
+
+// keyword returns the reserved word at the current position, if the next
+// word is one written plainly.
+func (p *parser) keyword() string {
+	end := p.pos
+	for end < len(p.src) && !isMeta(p.src[end]) && strings.IndexByte("'\"\\$`", p.src[end]) < 0 {
+		end++
+	}
+	if end < len(p.src) && !isMeta(p.src[end]) {
+		return ""
+	}
+	if w := p.src[p.pos:end]; reserved[w] {
+		return w
+	}
+	return ""
+}
+
+// expectKeyword consumes the keyword want or fails.
+func (p *parser) expectKeyword(want string) {
+	p.skipSpaceAndNewlines()
+	if p.keyword() != want {
+		p.fail("%s unexpected (expecting %q)", p.tokenDesc(), want)
+	}
+	p.pos += len(want)
+}
+
+func (p *parser) andOr() *andOr {
+	ao := &andOr{pipes: []*pipeline{p.pipeline()}}
+	for {
+		p.skipSpace()
+		var op string
+		switch {
+		case p.isOp("&&"):
+			op = "&&"
+		case p.isOp("||"):
+			op = "||"
+		default:
+			return ao
+		}
+		p.pos += 2
+		p.skipSpaceAndNewlines()
+		ao.ops = append(ao.ops, op)
+		ao.pipes = append(ao.pipes, p.pipeline())
+	}
+}
+
+func (p *parser) pipeline() *pipeline {
+	pl := &pipeline{}
+	p.skipSpace()
+	if p.keyword() == "!" {
+		p.pos++
+		pl.neg = true
+	}
+	for {
+		pl.cmds = append(pl.cmds, p.command())
+		p.skipSpace()
+		if !p.isOp("|") || p.isOp("||") {
+			return pl
+		}
+		p.pos++
+		p.skipSpaceAndNewlines()
+	}
+}
+
+// compoundList parses a list up to one of the terminating keywords (or
+// ")" when closeParen), which it does not consume.
+func (p *parser) compoundList(closeParen bool, terms ...string) []*andOr {
+	var list []*andOr
+	for {
+		p.skipSpaceAndNewlines()
+		if p.eof() {
+			want := ")"
+			if !closeParen {
+				want = terms[0]
+			}
+			p.fail("end of file unexpected (expecting %q)", want)
+		}
+		if closeParen && p.isOp(")") {
+			break
+		}
+		if kw := p.keyword(); kw != "" && contains(terms, kw) {
+			break
+		}
+		ao := p.andOr()
+		list = append(list, ao)
+		p.skipSpace()
+		switch {
+		case p.isOp(";;"):
+			if len(list) == 0 {
+				p.fail(`";;" unexpected`)
+			}
+			return list // a case item's end
+		case p.isOp(";"):
+			p.pos++
+		case p.isOp("&") && !p.isOp("&&"):
+			p.pos++
+			ao.bg = true
+		case p.peek() == '\n', p.eof():
+		case closeParen && p.isOp(")"):
+		default:
+			if kw := p.keyword(); kw == "" || !contains(terms, kw) {
+				p.fail("%s unexpected", p.tokenDesc())
+			}
+		}
+	}
+	if len(list) == 0 {
+		p.fail("%s unexpected", p.tokenDesc())
+	}
+	return list
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) command() *command {
+	p.skipSpace()
+	c := &command{line: p.line}
+	switch kw := p.keyword(); {
+	case p.isOp("("):
+		p.pos++
+		c.sub = p.compoundList(true)
+		p.pos++ // ")"
+	case kw == "{":
+		p.pos++
+		c.group = p.compoundList(false, "}")
+		p.pos++
+	case kw == "if":
+		p.pos += 2
+		c.ifc = p.ifBody()
+	case kw == "while" || kw == "until":
+		p.pos += len(kw)
+		l := &loopCmd{until: kw == "until"}
+		l.cond = p.compoundList(false, "do")
+		p.expectKeyword("do")
+		l.body = p.compoundList(false, "done")
+		p.expectKeyword("done")
+		c.loop = l
+	case kw == "for":
+		p.pos += 3
+		c.forc = p.forBody()
+	case kw == "case":
+		p.pos += 4
+		c.casec = p.caseBody()
+	case kw != "" && kw != "!":
+		p.fail("%q unexpected", kw)
+	default:
+		if fn := p.funcDef(); fn != nil {
+			c.fn = fn
+			return c
+		}
+		c.simple = p.simple(c)
+		return c
+	}
+	p.redirections(c)
+	return c
+}
+
+func (p *parser) ifBody() *ifCmd {
+	ifc := &ifCmd{}
+	for {
+		ifc.conds = append(ifc.conds, p.compoundList(false, "then"))
+		p.expectKeyword("then")
+		ifc.bodies = append(ifc.bodies, p.compoundList(false, "elif", "else", "fi"))
+		p.skipSpaceAndNewlines()
+		switch kw := p.keyword(); kw {
+		case "elif":
+			p.pos += 4
+			continue
+		case "else":
+			p.pos += 4
+			ifc.els = p.compoundList(false, "fi")
+			p.expectKeyword("fi")
+		default:
+			p.expectKeyword("fi")
+		}
+		return ifc
+	}
+}
+
+func (p *parser) forBody() *forCmd {
+	p.skipSpace()
+	f := &forCmd{name: p.name()}
+	if f.name == "" {
+		p.fail("Bad for loop variable")
+	}
+	p.skipSpaceAndNewlines()
+	if p.keyword() == "in" {
+		p.pos += 2
+		for {
+			p.skipSpace()
+			if p.eof() || p.peek() == '\n' || p.isOp(";") {
+				break
+			}
+			f.items = append(f.items, p.word(false))
+		}
+		if p.isOp(";") {
+			p.pos++
+		}
+	} else {
+		f.noIn = true
+		if p.isOp(";") {
+			p.pos++
+		}
+	}
+	p.expectKeyword("do")
+	f.body = p.compoundList(false, "done")
+	p.expectKeyword("done")
+	return f
+}
+
+func (p *parser) caseBody() *caseCmd {
+	p.skipSpace()
+	cc := &caseCmd{subject: p.word(false)}
+	p.expectKeyword("in")
+	for {
+		p.skipSpaceAndNewlines()
+		if p.keyword() == "esac" {
+			p.pos += 4
+			return cc
+		}
+		if p.isOp("(") {
+			p.pos++
+		}
+		var it caseItem
+		for {
+			p.skipSpace()
+			it.patterns = append(it.patterns, p.word(false))
+			p.skipSpace()
+			if p.isOp("|") {
+				p.pos++
+				continue
+			}
+			if !p.isOp(")") {
+				p.fail("%s unexpected (expecting \")\")", p.tokenDesc())
+			}
+			p.pos++
+			break
+		}
+		p.skipSpaceAndNewlines()
+		if !p.isOp(";;") && p.keyword() != "esac" {
+			it.body = p.compoundList(false, "esac")
+		}
+		p.skipSpaceAndNewlines()
+		if p.isOp(";;") {
+			p.pos += 2
+		}
+		cc.items = append(cc.items, it)
+	}
+}
+
+// name reads a variable name, or returns "".
+func (p *parser) name() string {
+	end := p.pos
+	for end < len(p.src) && isNameByte(p.src[end], end == p.pos) {
+		end++
+	}
+	n := p.src[p.pos:end]
+	p.pos = end
+	return n
+}
+
+func isNameByte(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
+}
+
+// funcDef parses `name() compound-command` if that is what comes.
+func (p *parser) funcDef() *funcDef {
+	save := p.pos
+	n := p.name()
+	if n == "" {
+		p.pos = save
+		return nil
+	}
+	p.skipSpace()
+	if !p.isOp("(") {
+		p.pos = save
+		return nil
+	}
+	p.pos++
+	p.skipSpace()
+	if !p.isOp(")") {
+		p.fail("%s unexpected (expecting \")\")", p.tokenDesc())
+	}
+	p.pos++
+	p.skipSpaceAndNewlines()
+	body := p.command()
+	if body.simple != nil || body.fn != nil {
+		p.fail("function body must be a compound command")
+	}
+	return &funcDef{name: n, body: body}
+}
+
+// simple parses assignments, words and redirections up to an operator.
+func (p *parser) simple(c *command) *simpleCmd {
+	s := &simpleCmd{}
+	for {
+		p.skipSpace()
+		if p.eof() || p.peek() == '\n' {
+			break
+		}
+		if p.redirection(c) {
+			continue
+		}
+		if isMeta(p.peek()) {
+			break
+		}
+		if len(s.words) == 0 {
+			if a, ok := p.assignment(); ok {
+				s.assigns = append(s.assigns, a)
+				continue
+			}
+		}
+		s.words = append(s.words, p.word(false))
+	}
+	if len(s.words) == 0 && len(s.assigns) == 0 && len(c.redirs) == 0 {
+		p.fail("%s unexpected", p.tokenDesc())
+	}
+	return s
+}
+
+// assignment parses NAME=WORD if that is what comes.
+func (p *parser) assignment() (assign, bool) {
+	save := p.pos
+	n := p.name()
+	if n == "" || p.peek() != '=' {
+		p.pos = save
+		return assign{}, false
+	}
+	p.pos++
+	if p.eof() || isMeta(p.peek()) {
+		return assign{name: n, value: word{}}, true
+	}
+	return assign{name: n, value: p.word(false)}, true
+}
+
+func (p *parser) redirections(c *command) {
+	for {
+		p.skipSpace()
+		if !p.redirection(c) {
+			return
+		}
+	}
+}
+
+// redirection parses one [n]op target if that is what comes.
+func (p *parser) redirection(c *command) bool {
+	save := p.pos
+	fd := -1
+	start := p.pos
+	for p.pos < len(p.src) && p.src[p.pos] >= '0' && p.src[p.pos] <= '9' {
+		p.pos++
+	}
+	if p.pos > start {
+		if p.eof() || (p.peek() != '<' && p.peek() != '>') {
+			p.pos = save
+			return false
+		}
+		fmt.Sscan(p.src[start:p.pos], &fd)
+	}
+	var op string
+	for _, o := range []string{"<<-", "<<", ">>", ">&", "<&", "<>", ">|", "<", ">"} {
+		if p.isOp(o) {
+			op = o
+			break
+		}
+	}
+	if op == "" {
+		p.pos = save
+		return false
+	}
+	p.pos += len(op)
+	p.skipSpace()
+	if p.eof() || isMeta(p.peek()) {
+		p.fail("%s unexpected", p.tokenDesc())
+	}
+	r := &redir{fd: fd, op: op}
+	if op == "<<" || op == "<<-" {
+		r.delim, r.quoted = p.heredocDelim()
+		p.heredocs = append(p.heredocs, r)
+	} else {
+		r.target = p.word(false)
+	}
+	c.redirs = append(c.redirs, r)
+	return true
+}
+
+// heredocDelim reads the delimiter word: quote removal only, and any
+// quoting means the body is taken literally.
+func (p *parser) heredocDelim() (string, bool) {
+	var b strings.Builder
+	quoted := false
+	for !p.eof() && !isMeta(p.peek()) {
+		switch c := p.peek(); c {
+		case '\'':
+			end := strings.IndexByte(p.src[p.pos+1:], '\'')
+			if end < 0 {
+				p.fail("%v", errUnterminated)
+			}
+			b.WriteString(p.src[p.pos+1 : p.pos+1+end])
+			p.pos += end + 2
+			quoted = true
+		case '"':
+			end := strings.IndexByte(p.src[p.pos+1:], '"')
+			if end < 0 {
+				p.fail("%v", errUnterminated)
+			}
+			b.WriteString(p.src[p.pos+1 : p.pos+1+end])
+			p.pos += end + 2
+			quoted = true
+		case '\\':
+			p.pos++
+			if !p.eof() {
+				b.WriteByte(p.peek())
+				p.pos++
+			}
+			quoted = true
+		default:
+			b.WriteByte(c)
+			p.pos++
+		}
+	}
+	return b.String(), quoted
 }

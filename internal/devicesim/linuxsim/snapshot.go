@@ -25,7 +25,7 @@ func (r *Router) snapshot(script string, stdout, stderr io.Writer) int {
 	if end < 0 {
 		end = len(rest)
 	}
-	sh := &interp{r: r, stdout: stdout, stderr: stderr}
+	sh := r.newInterp(nil, stdout, stderr)
 	sh.runScript(before)
 	fmt.Fprintf(stdout, "##facts\n%s\n%s\n%d\n%s\n%s\n%s\n", r.kernel, Arch, r.cpus, Model, Serial, OSName)
 	return sh.runScript(rest[end:])

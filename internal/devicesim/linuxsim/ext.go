@@ -1,0 +1,6 @@
+package linuxsim
+
+// extState is what the router holds beyond iproute2, sysctl and nftables:
+// the daemons' state of tunnels (swanctl.go, wg.go, openvpn.go) and PPP
+// (ppp.go). Interface features (ethtool.go) live with the interfaces.
+type extState struct{}
