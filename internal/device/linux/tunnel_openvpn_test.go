@@ -45,6 +45,29 @@ func ovpnPair(t *testing.T) (server, client device.TunnelConfig) {
 	return server, client
 }
 
+// ovpnTCPPair is a second pair on the same machines: TCP, port 1195,
+// Blowfish (OpenSSL 3's legacy provider) with SHA1, OpenVPN's defaults
+// for the MTU and no clamp (mssfix 0), the client's port left to the
+// default.
+func ovpnTCPPair(t *testing.T) (server, client device.TunnelConfig) {
+	t.Helper()
+	key := readFixture(t, "openvpn_static.key")
+	server = device.TunnelConfig{Name: "ovt2", Type: device.TunnelOpenVPN, OpenVPN: &device.OpenVPNConfig{
+		Role: device.RoleServer, Port: 1195, Protocol: "tcp", Cipher: "BF-CBC", Auth: "SHA1",
+		LocalAddress: "198.18.71.1", RemoteAddress: "198.18.71.2", StaticKey: key,
+	}}
+	client = device.TunnelConfig{Name: "ovt1", Type: device.TunnelOpenVPN, OpenVPN: &device.OpenVPNConfig{
+		Role: device.RoleClient, Remote: "198.18.0.1", Port: 1195, Protocol: "tcp", Cipher: "BF-CBC", Auth: "SHA1",
+		LocalAddress: "198.18.71.2", RemoteAddress: "198.18.71.1", StaticKey: key,
+	}}
+	for _, c := range []device.TunnelConfig{server, client} {
+		if err := ValidateTunnel(c); err != nil {
+			t.Fatalf("%s: %v", c.Name, err)
+		}
+	}
+	return server, client
+}
+
 // ovpnWant is what the snapshot must report for c: c without its key,
 // with the defaults filled in.
 func ovpnWant(c device.TunnelConfig) device.TunnelState {
@@ -177,16 +200,9 @@ func ovpnSections(c device.TunnelConfig, status string, mtu int) map[string]stri
 // key (no drift), for every combination the renderer distinguishes.
 func TestOpenVPNRoundTrip(t *testing.T) {
 	server, client := ovpnPair(t)
-	tcp := client
-	tcp.Name, tcp.MTU, tcp.MSSClamp = "ovt1", nil, nil
-	o := *client.OpenVPN
-	o.Protocol, o.Port, o.Cipher, o.Auth = "tcp", 0, "BF-CBC", "SHA1"
-	tcp.OpenVPN = &o
-	tcpServer := server
-	tcpServer.Name, tcpServer.MSSClamp = "ovt2", nil
-	so := *server.OpenVPN
-	so.Protocol = "tcp"
-	tcpServer.OpenVPN = &so
+	tcpServer, tcp := ovpnTCPPair(t)
+	tcp.OpenVPN.Port = 0 // the default, 1194
+	tcpServer.MTU = ptr(1400)
 	// The clamp chains as nft listed them in the netns test.
 	nft := map[string]string{
 		server.Name: sections(readFixture(t, "openvpn_snapshot_server.txt"))["nft"],
@@ -232,22 +248,29 @@ func dumpTunnel(st device.TunnelState) string {
 
 // testdata/openvpn_snapshot_*.txt are the OpenVPN part of the snapshot as
 // TestOpenVPNInNetns captured it from the real daemons (openvpn 2.6.14)
-// and nft, with `go test -update` as root.
+// and nft, with `go test -update` as root: each side runs a tunnel of
+// both pairs.
 func TestOpenVPNParseCaptured(t *testing.T) {
 	server, client := ovpnPair(t)
-	for _, c := range []device.TunnelConfig{server, client} {
-		sec := sections(readFixture(t, "openvpn_snapshot_"+c.OpenVPN.Role+".txt"))
+	tcpServer, tcpClient := ovpnTCPPair(t)
+	for role, tunnels := range map[string][]device.TunnelConfig{"server": {server, tcpServer}, "client": {client, tcpClient}} {
+		sec := sections(readFixture(t, "openvpn_snapshot_"+role+".txt"))
 		states, stats, text, err := parseOpenVPN(sec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := states[c.Name], ovpnWant(c); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: parsed\n%s\nwant\n%s", c.Name, dumpTunnel(got), dumpTunnel(want))
+		if len(states) != len(tunnels) {
+			t.Errorf("%s: %d tunnels, want %d", role, len(states), len(tunnels))
 		}
-		if !stats[c.Name].Established {
-			t.Errorf("%s: not established", c.Name)
+		for _, c := range tunnels {
+			if got, want := states[c.Name], ovpnWant(c); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: parsed\n%s\nwant\n%s", c.Name, dumpTunnel(got), dumpTunnel(want))
+			}
+			if !stats[c.Name].Established {
+				t.Errorf("%s: not established", c.Name)
+			}
 		}
-		golden(t, "openvpn_snapshot_"+c.OpenVPN.Role+".text.golden", strings.Join(text, "\n")+"\n")
+		golden(t, "openvpn_snapshot_"+role+".text.golden", strings.Join(text, "\n")+"\n")
 	}
 }
 
@@ -492,8 +515,17 @@ func TestOpenVPNInNetns(t *testing.T) {
 	l := newTunnelLab(t)
 	testenv.RequireCommand(t, "openvpn", "apt-get install openvpn")
 	server, client := ovpnPair(t)
-	pair := []device.TunnelConfig{server, client}
-	for i, c := range pair {
+	tcpServer, tcpClient := ovpnTCPPair(t)
+	// Both servers run in namespace 0, both clients in 1.
+	side := func(c device.TunnelConfig) int {
+		if c.OpenVPN.Role == device.RoleServer {
+			return 0
+		}
+		return 1
+	}
+	all := []device.TunnelConfig{server, client, tcpServer, tcpClient}
+	for _, c := range all {
+		i := side(c)
 		l.removeAtEnd(i, renderOpenVPNRemove(ovpnWant(c)))
 		script, err := renderOpenVPNApply(c, nil)
 		if err != nil {
@@ -509,8 +541,11 @@ func TestOpenVPNInNetns(t *testing.T) {
 	}
 	l.ping(0, "198.18.70.2")
 	l.ping(1, "198.18.70.1")
+	l.ping(0, "198.18.71.2")
+	l.ping(1, "198.18.71.1")
 
-	for i, c := range pair {
+	for _, c := range all {
+		i := side(c)
 		var out string
 		var stats map[string]device.TunnelStatus
 		var states map[string]device.TunnelState
@@ -537,14 +572,18 @@ func TestOpenVPNInNetns(t *testing.T) {
 				t.Errorf("%s: the snapshot output carries the key", c.Name)
 			}
 		}
-		if *update {
-			if err := os.WriteFile(filepath.Join("testdata", "openvpn_snapshot_"+c.OpenVPN.Role+".txt"), []byte(withoutOther(out, pair[1-i].Name)), 0o644); err != nil {
+	}
+	// The fixtures, once every tunnel has been seen established.
+	if *update {
+		for i, other := range [][]string{{client.Name, tcpClient.Name}, {server.Name, tcpServer.Name}} {
+			role := []string{"server", "client"}[i]
+			if err := os.WriteFile(filepath.Join("testdata", "openvpn_snapshot_"+role+".txt"), []byte(withoutOther(l.snapshot(i), other...)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			status, _ := os.ReadFile(ovpnStatusPath(c.Name))
-			if err := os.WriteFile(filepath.Join("testdata", "openvpn_status_2.6.txt"), status, 0o644); err != nil {
-				t.Fatal(err)
-			}
+		}
+		status, _ := os.ReadFile(ovpnStatusPath(client.Name))
+		if err := os.WriteFile(filepath.Join("testdata", "openvpn_status_2.6.txt"), status, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 
@@ -568,7 +607,8 @@ func TestOpenVPNInNetns(t *testing.T) {
 	}
 	l.ping(1, "198.18.70.1")
 
-	for i, c := range pair {
+	for _, c := range all {
+		i := side(c)
 		pid := ovpnDaemon(c.Name)
 		for range 2 { // removing what is gone is fine
 			l.mustRun(i, renderOpenVPNRemove(ovpnWant(c)))
@@ -592,16 +632,20 @@ func TestOpenVPNInNetns(t *testing.T) {
 	}
 }
 
-// withoutOther drops from a snapshot's output the lines of the tunnel
+// withoutOther drops from a snapshot's output the lines of the tunnels
 // named other: the namespaces share /etc/routerlab, /run/routerlab and
 // /var/run/wireguard, so each sees the other end's files (a router sees
 // its own only).
-func withoutOther(out, other string) string {
+func withoutOther(out string, other ...string) string {
 	var b strings.Builder
+next:
 	for _, l := range strings.SplitAfter(out, "\n") {
-		if !strings.Contains(l, "/"+other+".") && !strings.Contains(l, "-"+other+".") && !strings.HasPrefix(l, other+"\t") {
-			b.WriteString(l)
+		for _, o := range other {
+			if strings.Contains(l, "/"+o+".") || strings.Contains(l, "-"+o+".") || strings.HasPrefix(l, o+"\t") {
+				continue next
+			}
 		}
+		b.WriteString(l)
 	}
 	return b.String()
 }
