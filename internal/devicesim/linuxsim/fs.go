@@ -82,6 +82,9 @@ func (r *Router) stat(p string) (*fsNode, bool) {
 	if n, ok := r.fs.nodes[p]; ok {
 		return n, true
 	}
+	if n, ok := r.sysNode(p); ok {
+		return n, true
+	}
 	return r.procNode(p)
 }
 
@@ -176,7 +179,7 @@ func (r *Router) mkdir(p string, mode uint32, parents bool) string {
 func (r *Router) remove(p string, recursive, dir bool) string {
 	n, ok := r.fs.nodes[p]
 	if !ok {
-		if _, proc := r.procNode(p); proc {
+		if _, virtual := r.stat(p); virtual {
 			return "Operation not permitted"
 		}
 		return eNoEnt
@@ -215,6 +218,7 @@ func (r *Router) list(p string) []string {
 	if p == "/proc" {
 		names = append(names, r.procNames()...)
 	}
+	names = append(names, r.sysNames(p)...)
 	sort.Strings(names)
 	return names
 }

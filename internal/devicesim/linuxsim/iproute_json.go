@@ -78,17 +78,25 @@ func array(items []string) string { return "[" + strings.Join(items, ",") + "]" 
 // share; link adds linkmode, which addr leaves out.
 func linkHeader(o *obj, ifc *iface, withLinkmode bool) {
 	o.num("ifindex", ifc.index).str("ifname", ifc.name)
+	if ifc.pointToPoint() {
+		p2pHeader(o, ifc, withLinkmode)
+		return
+	}
 	lo := ifc.loopback()
+	up := []string{"UP", "LOWER_UP"}
+	if ifc.down {
+		up = nil
+	}
 	if lo {
-		o.strs("flags", "LOOPBACK", "UP", "LOWER_UP")
+		o.strs("flags", append([]string{"LOOPBACK"}, up...)...)
 	} else {
-		o.strs("flags", "BROADCAST", "MULTICAST", "UP", "LOWER_UP")
+		o.strs("flags", append([]string{"BROADCAST", "MULTICAST"}, up...)...)
 	}
 	o.num("mtu", ifc.mtu)
 	if lo {
 		o.str("qdisc", "noqueue").str("operstate", "UNKNOWN")
 	} else {
-		o.str("qdisc", "fq_codel").str("operstate", "UP")
+		o.str("qdisc", "fq_codel").str("operstate", ifc.operstate())
 	}
 	if withLinkmode {
 		o.str("linkmode", "DEFAULT")
@@ -99,6 +107,31 @@ func linkHeader(o *obj, ifc *iface, withLinkmode bool) {
 	} else {
 		o.str("link_type", "ether").str("address", ifc.mac).str("broadcast", "ff:ff:ff:ff:ff:ff")
 	}
+}
+
+// p2pHeader is the header of a TUN, WireGuard or PPP link, as iproute2
+// 6.1 prints them (captured from wireguard-go's and OpenVPN's TUN
+// devices): no link-layer address, a qdisc only once up.
+func p2pHeader(o *obj, ifc *iface, withLinkmode bool) {
+	flags := []string{"POINTOPOINT", "MULTICAST", "NOARP"}
+	qdisc, txqlen, linkType := "fq_codel", 500, "none"
+	switch ifc.kind {
+	case kindWireGuard:
+		flags, qdisc, txqlen = []string{"POINTOPOINT", "NOARP"}, "noqueue", 1000
+	case kindPPP:
+		txqlen, linkType = 3, "ppp"
+	}
+	if ifc.down {
+		qdisc = "noop"
+	} else {
+		flags = append(flags, "UP", "LOWER_UP")
+	}
+	o.strs("flags", flags...)
+	o.num("mtu", ifc.mtu).str("qdisc", qdisc).str("operstate", ifc.operstate())
+	if withLinkmode {
+		o.str("linkmode", "DEFAULT")
+	}
+	o.str("group", "default").num("txqlen", txqlen).str("link_type", linkType)
 }
 
 // linkJSON is `ip -j link show [dev NAME]`.

@@ -15,7 +15,8 @@ const (
 )
 
 // nftState is the nftables ruleset. Handles are numbered like the kernel
-// does: tables globally, chains and rules per table from 1.
+// does: tables globally, chains, rules and anonymous sets per table from
+// 1, never reused.
 type nftState struct {
 	tables     []*nftTableRec
 	lastHandle int // of tables
@@ -24,7 +25,7 @@ type nftState struct {
 type nftTableRec struct {
 	family, name string
 	handle       int
-	lastHandle   int // of chains and rules in this table
+	lastHandle   int // of chains, rules and sets in this table
 	chains       []*nftChainRec
 }
 
@@ -32,7 +33,19 @@ type nftChainRec struct {
 	name, typ, hook, policy string
 	prio                    int
 	handle                  int
-	rules                   []int // handles of notrack rules
+	rules                   []*nftRule
+}
+
+// nftRule is one rule: its statements, each as nft -j and nft list print
+// it (nftrule.go).
+type nftRule struct {
+	handle int
+	stmts  []nftStmt
+}
+
+type nftStmt struct {
+	json, text string
+	jump       string // the chain a jump or goto names
 }
 
 func (s *nftState) table(family, name string) *nftTableRec {
@@ -54,12 +67,41 @@ func (t *nftTableRec) chain(name string) *nftChainRec {
 }
 
 func (s *nftState) deleteTable(t *nftTableRec) {
-	for i, x := range s.tables {
-		if x == t {
-			s.tables = append(s.tables[:i], s.tables[i+1:]...)
-			return
+	s.tables = slices.DeleteFunc(s.tables, func(x *nftTableRec) bool { return x == t })
+}
+
+func (t *nftTableRec) deleteChain(c *nftChainRec) {
+	t.chains = slices.DeleteFunc(t.chains, func(x *nftChainRec) bool { return x == c })
+}
+
+// referenced reports whether a rule of t jumps to chain name.
+func (t *nftTableRec) referenced(name string) bool {
+	for _, c := range t.chains {
+		for _, r := range c.rules {
+			for _, st := range r.stmts {
+				if st.jump == name {
+					return true
+				}
+			}
 		}
 	}
+	return false
+}
+
+// clone copies the ruleset, for nft -f's all-or-nothing transaction.
+func (s *nftState) clone() nftState {
+	out := nftState{lastHandle: s.lastHandle}
+	for _, t := range s.tables {
+		nt := *t
+		nt.chains = nil
+		for _, c := range t.chains {
+			nc := *c
+			nc.rules = slices.Clone(c.rules)
+			nt.chains = append(nt.chains, &nc)
+		}
+		out.tables = append(out.tables, &nt)
+	}
+	return out
 }
 
 func (s *nftState) export() []NftTable {
@@ -67,57 +109,19 @@ func (s *nftState) export() []NftTable {
 	for _, t := range s.tables {
 		et := NftTable{Family: t.family, Name: t.name}
 		for _, c := range t.chains {
-			et.Chains = append(et.Chains, NftChain{Name: c.name, Hook: c.hook, Priority: c.prio, Rules: len(c.rules)})
+			ec := NftChain{Name: c.name, Hook: c.hook, Priority: c.prio, Rules: len(c.rules)}
+			for _, r := range c.rules {
+				var parts []string
+				for _, st := range r.stmts {
+					parts = append(parts, st.text)
+				}
+				ec.RuleText = append(ec.RuleText, strings.Join(parts, " "))
+			}
+			et.Chains = append(et.Chains, ec)
 		}
 		out = append(out, et)
 	}
 	return out
-}
-
-// nftTableDecl is one `table FAMILY NAME { chain ... }` block of nft -f input.
-type nftTableDecl struct {
-	family, name string
-	chains       []nftChainDecl
-}
-
-type nftChainDecl struct {
-	name, typ, hook, policy string
-	prio                    int
-	hasHook                 bool
-	rules                   int
-}
-
-// apply adds the declared tables and chains, merging with what exists, as
-// `nft -f` does for "table" blocks. New chains get their handles before
-// the rules, in one batch, as nft sends them.
-func (s *nftState) apply(decls []nftTableDecl) {
-	for _, d := range decls {
-		t := s.table(d.family, d.name)
-		if t == nil {
-			s.lastHandle++
-			t = &nftTableRec{family: d.family, name: d.name, handle: s.lastHandle}
-			s.tables = append(s.tables, t)
-		}
-		var touched []*nftChainRec
-		for _, cd := range d.chains {
-			c := t.chain(cd.name)
-			if c == nil {
-				t.lastHandle++
-				c = &nftChainRec{name: cd.name, handle: t.lastHandle}
-				t.chains = append(t.chains, c)
-			}
-			if cd.hasHook {
-				c.typ, c.hook, c.prio, c.policy = cd.typ, cd.hook, cd.prio, cd.policy
-			}
-			touched = append(touched, c)
-		}
-		for i, cd := range d.chains {
-			for range cd.rules {
-				t.lastHandle++
-				touched[i].rules = append(touched[i].rules, t.lastHandle)
-			}
-		}
-	}
 }
 
 // nftFamilies are the address families nft knows.
@@ -134,160 +138,8 @@ func prioName(p int) string {
 	return strconv.Itoa(p)
 }
 
-// parseNftFile reads the subset of nft's file syntax routerlab writes:
-//
-//	table inet routerlab {
-//		chain NAME { type filter hook HOOK priority raw; policy accept; notrack; }
-//	}
-//
-// Anything else is a syntax error, and nothing is applied (nft -f is one
-// transaction).
-func parseNftFile(src string) ([]nftTableDecl, error) {
-	p := &nftParser{toks: nftLex(src)}
-	var decls []nftTableDecl
-	for p.skipSeps(); !p.eof(); p.skipSeps() {
-		d, err := p.table()
-		if err != nil {
-			return nil, err
-		}
-		decls = append(decls, d)
-	}
-	return decls, nil
-}
-
-type nftTok struct {
-	text string // a word, "{", "}", ";" or "\n"
-	line int
-}
-
-func nftLex(src string) []nftTok {
-	var toks []nftTok
-	for i, line := range strings.Split(src, "\n") {
-		if j := strings.IndexByte(line, '#'); j >= 0 {
-			line = line[:j]
-		}
-		line = strings.NewReplacer("{", " { ", "}", " } ", ";", " ; ").Replace(line)
-		for _, w := range strings.Fields(line) {
-			toks = append(toks, nftTok{w, i + 1})
-		}
-		toks = append(toks, nftTok{"\n", i + 1})
-	}
-	return toks
-}
-
-type nftParser struct {
-	toks []nftTok
-	pos  int
-}
-
-func (p *nftParser) eof() bool { return p.pos >= len(p.toks) }
-
-func (p *nftParser) peek() string {
-	if p.eof() {
-		return ""
-	}
-	return p.toks[p.pos].text
-}
-
-func (p *nftParser) next() string { s := p.peek(); p.pos++; return s }
-
-func (p *nftParser) skipSeps() {
-	for s := p.peek(); s == ";" || s == "\n"; s = p.peek() {
-		p.pos++
-	}
-}
-
-func (p *nftParser) errorf(format string, args ...any) error {
-	line := 0
-	if !p.eof() {
-		line = p.toks[p.pos].line
-	} else if len(p.toks) > 0 {
-		line = p.toks[len(p.toks)-1].line
-	}
-	return fmt.Errorf("/dev/stdin:%d:1: Error: syntax error, %s", line, fmt.Sprintf(format, args...))
-}
-
-func (p *nftParser) expect(want string) error {
-	if got := p.peek(); got != want {
-		return p.errorf("unexpected %q, expecting %q", got, want)
-	}
-	p.pos++
-	return nil
-}
-
-func (p *nftParser) table() (nftTableDecl, error) {
-	var d nftTableDecl
-	if err := p.expect("table"); err != nil {
-		return d, err
-	}
-	d.family = "ip"
-	if nftFamilies[p.peek()] {
-		d.family = p.next()
-	}
-	if d.name = p.next(); d.name == "" || d.name == "{" {
-		return d, p.errorf("table name expected")
-	}
-	if err := p.expect("{"); err != nil {
-		return d, err
-	}
-	for p.skipSeps(); p.peek() != "}"; p.skipSeps() {
-		c, err := p.chain()
-		if err != nil {
-			return d, err
-		}
-		d.chains = append(d.chains, c)
-	}
-	p.pos++
-	return d, nil
-}
-
-func (p *nftParser) chain() (nftChainDecl, error) {
-	var c nftChainDecl
-	if err := p.expect("chain"); err != nil {
-		return c, err
-	}
-	if c.name = p.next(); c.name == "" || c.name == "{" {
-		return c, p.errorf("chain name expected")
-	}
-	if err := p.expect("{"); err != nil {
-		return c, err
-	}
-	for p.skipSeps(); p.peek() != "}"; p.skipSeps() {
-		switch w := p.next(); w {
-		case "type":
-			c.typ, c.hasHook = p.next(), true
-			if err := p.expect("hook"); err != nil {
-				return c, err
-			}
-			c.hook = p.next()
-			if err := p.expect("priority"); err != nil {
-				return c, err
-			}
-			prio := p.next()
-			n, ok := nftPriorities[prio]
-			if !ok {
-				var err error
-				if n, err = strconv.Atoi(prio); err != nil {
-					return c, p.errorf("unexpected %q, expecting priority", prio)
-				}
-			}
-			c.prio = n
-			c.policy = "accept"
-		case "policy":
-			c.policy = p.next()
-		case "notrack":
-			c.rules++
-		case "":
-			return c, p.errorf("unexpected end of file")
-		default:
-			return c, p.errorf("unexpected %q (linuxsim knows only notrack rules)", w)
-		}
-	}
-	p.pos++
-	return c, nil
-}
-
-// json is `nft -j list table FAMILY NAME` as nft 1.0.6 prints it.
+// json is `nft -j list table FAMILY NAME` as nft 1.0.6 prints it: the
+// table, its chains, then every chain's rules.
 func (t *nftTableRec) json() string {
 	items := []string{
 		`{"metainfo": {"version": "1.0.6", "release_name": "Lester Gooch #5", "json_schema_version": 1}}`,
@@ -301,9 +153,13 @@ func (t *nftTableRec) json() string {
 		items = append(items, s+"}}")
 	}
 	for _, c := range t.chains {
-		for _, h := range c.rules {
-			items = append(items, fmt.Sprintf(`{"rule": {"family": %s, "table": %s, "chain": %s, "handle": %d, "expr": [{"notrack": null}]}}`,
-				jsonString(t.family), jsonString(t.name), jsonString(c.name), h))
+		for _, r := range c.rules {
+			exprs := make([]string, len(r.stmts))
+			for i, st := range r.stmts {
+				exprs[i] = st.json
+			}
+			items = append(items, fmt.Sprintf(`{"rule": {"family": %s, "table": %s, "chain": %s, "handle": %d, "expr": [%s]}}`,
+				jsonString(t.family), jsonString(t.name), jsonString(c.name), r.handle, strings.Join(exprs, ", ")))
 		}
 	}
 	return `{"nftables": [` + strings.Join(items, ", ") + `]}`
@@ -321,8 +177,12 @@ func (t *nftTableRec) text() string {
 		if c.hook != "" {
 			fmt.Fprintf(&b, "\t\ttype %s hook %s priority %s; policy %s;\n", c.typ, c.hook, prioName(c.prio), c.policy)
 		}
-		for range c.rules {
-			b.WriteString("\t\tnotrack\n")
+		for _, r := range c.rules {
+			parts := make([]string, len(r.stmts))
+			for i, st := range r.stmts {
+				parts[i] = st.text
+			}
+			fmt.Fprintf(&b, "\t\t%s\n", strings.Join(parts, " "))
 		}
 		b.WriteString("\t}\n")
 	}
@@ -346,10 +206,10 @@ func (r *Router) setConntrack(on bool) {
 		}
 		return
 	}
-	chain := func(name, hook string) nftChainDecl {
-		return nftChainDecl{name: name, typ: "filter", hook: hook, prio: -300, policy: "accept", hasHook: true, rules: 1}
+	src := "table inet " + nftTable + " {\n" +
+		"\tchain " + notrackPrerouting + " { type filter hook prerouting priority raw; policy accept; notrack; }\n" +
+		"\tchain " + notrackOutput + " { type filter hook output priority raw; policy accept; notrack; }\n}\n"
+	if err := r.nft.runFile(src); err != nil {
+		panic("linuxsim: conntrack chains: " + err.Error())
 	}
-	r.nft.apply([]nftTableDecl{{family: "inet", name: nftTable, chains: []nftChainDecl{
-		chain(notrackPrerouting, "prerouting"), chain(notrackOutput, "output"),
-	}}})
 }

@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// cmdNft is nft(8): `nft -f -` (or -f /dev/stdin) with table blocks,
-// `nft [-j] list table FAMILY NAME`, `nft delete table FAMILY NAME` and
-// `nft delete chain FAMILY TABLE CHAIN`.
+// cmdNft is nft(8): `nft [-j] -f -|/dev/stdin|FILE` and `nft [-j]
+// COMMAND...` (the arguments joined, as nft does). -j applies to list
+// commands of a table.
 func cmdNft(c *call) int {
 	st := &c.sh.r.nft
 	args := c.args[1:]
@@ -17,81 +17,59 @@ func cmdNft(c *call) int {
 		case "-j", "--json":
 			json = true
 			args = args[1:]
+		case "-c", "--check":
+			args = args[1:]
+			saved := st.clone()
+			defer func() { *st = saved }()
 		case "-f", "--file":
-			if len(args) != 2 || (args[1] != "-" && args[1] != "/dev/stdin") {
-				c.errorf("linuxsim: only `nft -f -` (stdin) is simulated")
+			if len(args) != 2 {
+				c.errorf("Error: syntax error, -f needs a file (linuxsim)")
 				return 1
 			}
-			decls, err := parseNftFile(string(c.stdin))
+			src := string(c.stdin)
+			if args[1] != "-" && args[1] != "/dev/stdin" {
+				data, e := c.sh.r.readFile(cleanPath(c.sh.cwd, args[1]))
+				if e != "" {
+					c.errorf("Error: Could not open file \"%s\": %s\n", args[1], e)
+					return 1
+				}
+				src = string(data)
+			}
+			out, err := st.runTx(src)
 			if err != nil {
-				c.errorf("%v", err)
-				return 1
+				return nftFail(c, err, src, true)
 			}
-			st.apply(decls)
+			fmt.Fprint(c.stdout, out)
 			return 0
 		default:
 			c.errorf("nft: unrecognized option '%s'", args[0])
 			return 1
 		}
 	}
-	if len(args) < 3 {
-		return nftSyntax(c, args)
-	}
-	verb, kind, rest := args[0], args[1], args[2:]
-	family := "ip"
-	if nftFamilies[rest[0]] {
-		family, rest = rest[0], rest[1:]
-	}
 	cmdline := strings.Join(args, " ")
-	switch {
-	case verb == "list" && kind == "table" && len(rest) == 1:
-		t := st.table(family, rest[0])
-		if t == nil {
-			return nftNoSuch(c, "", cmdline, rest[0])
+	if json && len(args) >= 3 && args[0] == "list" && args[1] == "table" {
+		family, name := "ip", args[2]
+		if len(args) == 4 {
+			family, name = args[2], args[3]
 		}
-		if json {
+		if t := st.table(family, name); t != nil && len(args) <= 4 {
 			fmt.Fprintln(c.stdout, t.json())
-		} else {
-			fmt.Fprint(c.stdout, t.text())
+			return 0
 		}
-		return 0
-	case verb == "delete" && kind == "table" && len(rest) == 1:
-		t := st.table(family, rest[0])
-		if t == nil {
-			return nftNoSuch(c, "Could not process rule: ", cmdline, rest[0])
-		}
-		st.deleteTable(t)
-		return 0
-	case verb == "delete" && kind == "chain" && len(rest) == 2:
-		t := st.table(family, rest[0])
-		if t == nil {
-			return nftNoSuch(c, "Could not process rule: ", cmdline, rest[0])
-		}
-		ch := t.chain(rest[1])
-		if ch == nil {
-			return nftNoSuch(c, "Could not process rule: ", cmdline, rest[1])
-		}
-		// The kernel drops the chain's rules with it.
-		for i, x := range t.chains {
-			if x == ch {
-				t.chains = append(t.chains[:i], t.chains[i+1:]...)
-				break
-			}
-		}
-		return 0
 	}
-	return nftSyntax(c, args)
+	out, err := st.runTx(cmdline)
+	if err != nil {
+		return nftFail(c, err, cmdline, false)
+	}
+	fmt.Fprint(c.stdout, out)
+	return 0
 }
 
-// nftNoSuch prints nft's error with the command and a caret line under the
-// missing object, and exits 1.
-func nftNoSuch(c *call, prefix, cmdline, name string) int {
-	at := strings.LastIndex(cmdline, name)
-	c.errorf("Error: %sNo such file or directory\n%s\n%s%s", prefix, cmdline, strings.Repeat(" ", at), strings.Repeat("^", len(name)))
-	return 1
-}
-
-func nftSyntax(c *call, args []string) int {
-	c.errorf("Error: syntax error, unexpected end of file (linuxsim: nft %s is not simulated)", strings.Join(args, " "))
+func nftFail(c *call, err error, src string, file bool) int {
+	if ne, ok := err.(*nftError); ok {
+		c.errorf("%s", ne.format(src, file))
+	} else {
+		c.errorf("Error: %v", err)
+	}
 	return 1
 }

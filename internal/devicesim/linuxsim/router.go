@@ -189,7 +189,12 @@ func (r *Router) addInterface(spec Interface) error {
 	for _, other := range r.ifaces {
 		index = max(index, other.index+1)
 	}
-	ifc := &iface{index: index, name: spec.Name, mtu: spec.MTU, alias: spec.Alias, mac: spec.MAC}
+	ifc := &iface{index: index, name: spec.Name, kind: kindEther, mtu: spec.MTU, alias: spec.Alias, mac: spec.MAC}
+	ifc.features = newFeatures(ethtoolVeth)
+	if ifc.loopback() {
+		ifc.kind = kindLoopback
+		ifc.features = newFeatures(ethtoolLo)
+	}
 	if ifc.mtu == 0 {
 		ifc.mtu = 1500
 		if ifc.loopback() {

@@ -130,9 +130,21 @@ func TestSnapshotMatchesCapturedRouter(t *testing.T) {
 	must(t, err)
 	gotSnap, err := linux.ParseSnapshot(out)
 	must(t, err)
-	if !reflect.DeepEqual(gotSnap.Router, wantSnap.Router) || gotSnap.SHA256 != wantSnap.SHA256 {
+	// The capture predates the offload, tunnel and PPPoE sections: the
+	// router's part of the normalised text must be the same bytes.
+	if !reflect.DeepEqual(gotSnap.Router, wantSnap.Router) || routerText(gotSnap.Text) != routerText(wantSnap.Text) {
 		t.Errorf("parsed state differs:\n got %+v\n%s\nwant %+v\n%s", gotSnap.Router, gotSnap.Text, wantSnap.Router, wantSnap.Text)
 	}
+}
+
+// routerText is the normalised text up to the router's last line.
+func routerText(text string) string {
+	i := strings.Index(text, "connection-tracking ")
+	if i < 0 {
+		return text
+	}
+	end := strings.IndexByte(text[i:], '\n')
+	return text[:i+end+1]
 }
 
 func TestSnapshotWithoutNftAndCounted(t *testing.T) {

@@ -38,7 +38,9 @@ type NftChain struct {
 	Name     string
 	Hook     string // "" for a regular chain
 	Priority int    // -300 is "raw"
-	Rules    int    // number of notrack rules
+	Rules    int    // number of rules
+	// RuleText is each rule as `nft list` prints it.
+	RuleText []string
 }
 
 // NftTable is one nftables table.
@@ -115,6 +117,9 @@ func (s State) text() string {
 		fmt.Fprintf(&b, "nft table %s %s\n", t.Family, t.Name)
 		for _, c := range t.Chains {
 			fmt.Fprintf(&b, "nft table %s %s chain %s hook %s priority %d rules %d\n", t.Family, t.Name, c.Name, c.Hook, c.Priority, c.Rules)
+			for _, rt := range c.RuleText {
+				fmt.Fprintf(&b, "nft table %s %s chain %s rule %s\n", t.Family, t.Name, c.Name, rt)
+			}
 		}
 	}
 	return b.String()
@@ -140,13 +145,58 @@ func protoName(p string) string {
 type iface struct {
 	index int
 	name  string
+	kind  string // kindEther, kindLoopback, kindWireGuard, kindWireGuardGo, kindTun, kindPPP
+	down  bool   // administratively down (ip link set down; new virtual links)
 	mtu   int
 	alias string
 	mac   string
 	addrs []netip.Prefix // insertion order
+
+	features []ethFeature // ethtool -k (ethtool.go)
+	wg       *wgDev       // a WireGuard interface's configuration (wg.go)
+	owner    *process     // the daemon whose TUN device this is
 }
 
+// Interface kinds: what made the link, which decides how ip and ethtool
+// print it.
+const (
+	kindEther       = "ether"        // the router's ports (virtio/veth-like)
+	kindLoopback    = "loopback"     // lo
+	kindWireGuard   = "wireguard"    // ip link add ... type wireguard (kernel module)
+	kindWireGuardGo = "wireguard-go" // a TUN device of wireguard-go
+	kindTun         = "tun"          // a TUN device of OpenVPN
+	kindPPP         = "ppp"          // pppd's pppN
+)
+
 func (i *iface) loopback() bool { return i.name == "lo" }
+
+// pointToPoint is a link without a link-layer address.
+func (i *iface) pointToPoint() bool { return i.kind != kindEther && i.kind != kindLoopback }
+
+// operstate is what the kernel reports: a virtual point-to-point link
+// knows no carrier state ("UNKNOWN") once up.
+func (i *iface) operstate() string {
+	switch {
+	case i.down:
+		return "DOWN"
+	case i.kind == kindEther:
+		return "UP"
+	}
+	return "UNKNOWN"
+}
+
+// arphrd is /sys/class/net/NAME/type.
+func (i *iface) arphrd() int {
+	switch i.kind {
+	case kindEther:
+		return 1
+	case kindLoopback:
+		return 772
+	case kindPPP:
+		return 512
+	}
+	return 65534 // ARPHRD_NONE: TUN and WireGuard
+}
 
 // route is the router's own record of a route.
 type route struct {

@@ -2,7 +2,6 @@ package linuxsim
 
 func notYet(c *call) int { c.errorf("%s: not simulated yet", c.args[0]); return 1 }
 
-func cmdEthtool(c *call) int     { return notYet(c) }
 func cmdSwanctl(c *call) int     { return notYet(c) }
 func cmdOpenVPN(c *call) int     { return notYet(c) }
 func cmdWg(c *call) int          { return notYet(c) }

@@ -1,0 +1,3 @@
+package linuxsim
+
+type wgDev struct{}
