@@ -172,7 +172,7 @@ func isStaticKeyHexLine(line string) bool {
 		return false
 	}
 	for _, r := range line {
-		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
+		if (r < '0' || r > '9') && (r < 'a' || r > 'f') {
 			return false
 		}
 	}

@@ -640,8 +640,11 @@ func parseIfaceMSSChains(nftJSON string) (map[string]ifaceMSS, error) {
 		if o.Rule == nil {
 			continue
 		}
-		name, ok := strings.CutPrefix(o.Rule.Chain, "tunnel_")
-		if name, ok = strings.CutSuffix(name, "_mss"); !ok || name == "" {
+		// Only tunnel_<name>_mss: other kinds (pppoe_<name>_mss, fw_*)
+		// have chains of their own in the table.
+		name, okp := strings.CutPrefix(o.Rule.Chain, "tunnel_")
+		name, oks := strings.CutSuffix(name, "_mss")
+		if !okp || !oks || name == "" {
 			continue
 		}
 		c := res[name]

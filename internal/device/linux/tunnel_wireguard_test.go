@@ -371,6 +371,11 @@ func TestIfaceMSSChains(t *testing.T) {
 	if chains, err := parseIfaceMSSChains("{}"); err != nil || len(chains) != 0 {
 		t.Errorf("no table: %v %v", chains, err)
 	}
+	// Other kinds' clamp chains in the table are not tunnels'.
+	other := strings.ReplaceAll(nft, "tunnel_wga1_mss", "pppoe_wga1_mss")
+	if chains, err := parseIfaceMSSChains(other); err != nil || len(chains) != 0 {
+		t.Errorf("pppoe_wga1_mss read as a tunnel's: %v %v", chains, err)
+	}
 }
 
 // wgInterfaceAnswers reports whether wg answers for the interface name in
