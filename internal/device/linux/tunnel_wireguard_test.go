@@ -496,3 +496,38 @@ func TestWireGuardInNetns(t *testing.T) {
 		}
 	}
 }
+
+// The tunnel sections go through the driver's whole snapshot: the router's
+// sections, then what each side's capture printed (its own ##addr and
+// ##nft replace the router's, as they come later).
+func TestTunnelsInFullSnapshot(t *testing.T) {
+	server, _ := ovpnPair(t)
+	a, _ := wgPair(t)
+	for _, tc := range []struct {
+		fixture string
+		want    device.TunnelConfig
+		wantST  device.TunnelState
+	}{
+		{"wireguard_snapshot_wga1.txt", a, wgWant(a)},
+		{"openvpn_snapshot_server.txt", server, ovpnWant(server)},
+	} {
+		snap, err := ParseSnapshot(readFixture(t, "snapshot_router.txt") + readFixture(t, tc.fixture))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := snap.Tunnels[tc.want.Name]; !reflect.DeepEqual(got, tc.wantST) {
+			t.Errorf("%s: %s", tc.want.Name, dumpTunnel(got))
+		}
+		if !snap.Status.Tunnels[tc.want.Name].Established {
+			t.Errorf("%s: status %+v", tc.want.Name, snap.Status.Tunnels[tc.want.Name])
+		}
+		if !strings.Contains(snap.Text, "tunnel "+tc.want.Name+" type "+string(tc.want.Type)+"\n") {
+			t.Errorf("%s: not in the text:\n%s", tc.want.Name, snap.Text)
+		}
+		for _, secret := range append(wgTestSecrets, staticKeyLines(t)...) {
+			if strings.Contains(snap.Text, secret) {
+				t.Errorf("%s: a secret in the text", tc.want.Name)
+			}
+		}
+	}
+}
