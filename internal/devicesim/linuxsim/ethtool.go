@@ -191,23 +191,28 @@ func setFeatures(ifc *iface, args []string) (string, string, int) {
 	for n, f := range m {
 		before[n] = f.active
 	}
+	// ethtool fails only when the kernel took none of the request: the
+	// features asked for are fixed at other values.
+	refused, took := false, false
 	for n, v := range requested {
-		if f := m[n]; !f.fixed {
+		f := m[n]
+		switch {
+		case f.fixed && f.active != v:
+			refused = true
+		case !f.fixed:
+			took = true
 			f.wanted = v
 		}
 	}
 	settle(ifc.features)
-	changed, mismatch := false, false
+	mismatch := false
 	for _, f := range ifc.features {
 		if f.group {
 			continue
 		}
 		v, req := requested[f.name]
-		if f.active != before[f.name] {
-			changed = true
-			if !req {
-				mismatch = true
-			}
+		if f.active != before[f.name] && !req {
+			mismatch = true
 		}
 		if req && f.active != v {
 			mismatch = true
@@ -229,7 +234,7 @@ func setFeatures(ifc *iface, args []string) (string, string, int) {
 			}
 		}
 	}
-	if !changed && mismatch {
+	if refused && !took {
 		return out.String(), "Could not change any device features\n", 1
 	}
 	return out.String(), "", 0
