@@ -195,8 +195,9 @@ if ovpn_ours; then kill "$pid" 2>/dev/null || true; i=0; while ovpn_ours && [ $i
 func renderOpenVPNApply(t device.TunnelConfig, _ *device.TunnelState) (string, error) {
 	name := t.Name
 	var b strings.Builder
-	b.WriteString("umask 077\n")
-	fmt.Fprintf(&b, "mkdir -p %s %s %s\n", ovpnDir, secretDir, runDir)
+	// Directories as a router's /etc and /run have them; then every
+	// file private (the key files must be, the rest may as well).
+	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", ovpnDir, runDir, secretDir)
 	if t.MSSClamp != nil {
 		b.WriteString(ifaceNftRequired)
 	}

@@ -129,8 +129,9 @@ func renderWireGuardApply(t device.TunnelConfig, observed *device.TunnelState) (
 	name := t.Name
 	dev := shell.Quote(name)
 	var b strings.Builder
-	b.WriteString("umask 077\n")
-	fmt.Fprintf(&b, "mkdir -p %s %s %s\n", wgDir, secretDir, runDir)
+	// Directories as a router's /etc and /run have them; then every
+	// file private (the key files must be, the rest may as well).
+	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", wgDir, runDir, secretDir)
 	if t.MSSClamp != nil {
 		b.WriteString(ifaceNftRequired)
 	}
