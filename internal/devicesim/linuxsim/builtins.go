@@ -2,8 +2,7 @@ package linuxsim
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
+		"strconv"
 	"strings"
 )
 
@@ -478,92 +477,6 @@ func cmdID(c *call) int {
 		fmt.Fprintln(c.stdout, "uid=0(root) gid=0(root) groups=0(root)")
 	}
 	return 0
-}
-
-// cmdGrep is `grep [-q] [-v] [-c] [-E] [-F] [-x] PATTERN [FILE]...` on
-// stdin or files (POSIX basic regular expressions by default).
-func cmdGrep(c *call) int {
-	args := c.args[1:]
-	var quiet, invert, count, ere, fixed, whole, noMsgs bool
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		for _, f := range args[0][1:] {
-			switch f {
-			case 'q':
-				quiet = true
-			case 'v':
-				invert = true
-			case 'c':
-				count = true
-			case 'E':
-				ere = true
-			case 'F':
-				fixed = true
-			case 'x':
-				whole = true
-			case 's':
-				noMsgs = true
-			default:
-				c.errorf("grep: invalid option -- '%c' (linuxsim knows -qvcEFxs)", f)
-				return 2
-			}
-		}
-		args = args[1:]
-	}
-	if len(args) < 1 {
-		c.errorf("Usage: grep [OPTION]... PATTERNS [FILE]...")
-		return 2
-	}
-	pat := args[0]
-	var expr string
-	switch {
-	case fixed:
-		expr = regexp.QuoteMeta(pat)
-	case ere:
-		expr = pat
-	default:
-		expr = breToRE2(pat)
-	}
-	if whole {
-		expr = "^(?:" + expr + ")$"
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		c.errorf("grep: Invalid regular expression")
-		return 2
-	}
-	inputs, status := readInputs(c, args[1:], "grep", noMsgs)
-	if status != 0 && len(inputs) == 0 {
-		return 2
-	}
-	found := 0
-	for _, in := range inputs {
-		for _, line := range splitLines(in) {
-			if re.MatchString(line) == invert {
-				continue
-			}
-			found++
-			if quiet {
-				return 0
-			}
-			if !count {
-				fmt.Fprintln(c.stdout, line)
-			}
-		}
-	}
-	if count {
-		fmt.Fprintln(c.stdout, found)
-	}
-	switch {
-	case status != 0:
-		return 2
-	case found > 0:
-		return 0
-	}
-	return 1
 }
 
 // cmdSysctl is `sysctl [-n] [-q] [-w] KEY[=VALUE]...`.

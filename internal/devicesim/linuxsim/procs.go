@@ -186,26 +186,33 @@ func cmdKill(c *call) int {
 
 // pgrepMatch selects processes as pgrep/pkill do: the name (comm) by
 // default, the whole command line with -f, exactly with -x.
-func pgrepMatch(c *call) (func(*process) bool, bool) {
+func pgrepMatch(c *call) (func(*process) bool, bool, bool) {
 	args := c.args[1:]
+	listFull := false
 	full, exact := false, false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
 		for _, f := range args[0][1:] {
 			switch f {
+			case 'a', 'l':
+				listFull = true
 			case 'f':
 				full = true
 			case 'x':
 				exact = true
 			default:
-				c.errorf("%s: invalid option -- '%c' (linuxsim knows -f, -x)", c.args[0], f)
-				return nil, false
+				c.errorf("%s: invalid option -- '%c' (linuxsim knows -a, -f, -x)", c.args[0], f)
+				return nil, false, false
 			}
 		}
 		args = args[1:]
 	}
 	if len(args) != 1 {
 		c.errorf("%s: no matching criteria specified", c.args[0])
-		return nil, false
+		return nil, false, false
 	}
 	expr := args[0]
 	if exact {
@@ -214,30 +221,36 @@ func pgrepMatch(c *call) (func(*process) bool, bool) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		c.errorf("%s: invalid pattern", c.args[0])
-		return nil, false
+		return nil, false, false
 	}
 	return func(p *process) bool {
 		if full {
 			return re.MatchString(strings.Join(p.argv, " "))
 		}
 		return re.MatchString(p.comm())
-	}, true
+	}, listFull, true
 }
 
+// cmdPgrep is `pgrep [-a] [-f] [-x] PATTERN`: -a prints each process's
+// command line after its pid.
 func cmdPgrep(c *call) int {
-	match, ok := pgrepMatch(c)
+	match, list, ok := pgrepMatch(c)
 	if !ok {
 		return 2
 	}
 	found := c.sh.r.findProcesses(match)
 	for _, p := range found {
-		fmt.Fprintln(c.stdout, p.pid)
+		if list {
+			fmt.Fprintln(c.stdout, p.pid, strings.Join(p.argv, " "))
+		} else {
+			fmt.Fprintln(c.stdout, p.pid)
+		}
 	}
 	return b2status(len(found) > 0)
 }
 
 func cmdPkill(c *call) int {
-	match, ok := pgrepMatch(c)
+	match, _, ok := pgrepMatch(c)
 	if !ok {
 		return 2
 	}

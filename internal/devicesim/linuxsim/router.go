@@ -104,6 +104,7 @@ type Router struct {
 	lastProcPID int
 	clockOffset time.Duration // what scripts slept (cmdSleep)
 	ext         extState      // tunnels, offload, PPPoE (ext.go)
+	peerUp      map[string]bool // SetPeerUp
 
 	snapshots atomic.Int64
 	scripts   atomic.Int64

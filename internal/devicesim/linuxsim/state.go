@@ -152,7 +152,8 @@ type iface struct {
 	mac   string
 	addrs []netip.Prefix // insertion order
 
-	features []ethFeature // ethtool -k (ethtool.go)
+	peers    map[netip.Prefix]netip.Addr // point-to-point addresses: local → peer
+	features []ethFeature                // ethtool -k (ethtool.go)
 	wg       *wgDev       // a WireGuard interface's configuration (wg.go)
 	owner    *process     // the daemon whose TUN device this is
 }
@@ -169,6 +170,15 @@ const (
 )
 
 func (i *iface) loopback() bool { return i.name == "lo" }
+
+// setPeer records the peer of a point-to-point address (ip addr add
+// LOCAL peer PEER).
+func (i *iface) setPeer(local netip.Prefix, peer netip.Addr) {
+	if i.peers == nil {
+		i.peers = map[netip.Prefix]netip.Addr{}
+	}
+	i.peers[local] = peer
+}
 
 // pointToPoint is a link without a link-layer address.
 func (i *iface) pointToPoint() bool { return i.kind != kindEther && i.kind != kindLoopback }

@@ -4,8 +4,6 @@ func notYet(c *call) int { c.errorf("%s: not simulated yet", c.args[0]); return 
 
 func cmdSwanctl(c *call) int     { return notYet(c) }
 func cmdOpenVPN(c *call) int     { return notYet(c) }
-func cmdWg(c *call) int          { return notYet(c) }
-func cmdWireguardGo(c *call) int { return notYet(c) }
 func cmdPPPd(c *call) int        { return notYet(c) }
 func cmdXl2tpd(c *call) int      { return notYet(c) }
 func cmdPPPoEServer(c *call) int { return notYet(c) }

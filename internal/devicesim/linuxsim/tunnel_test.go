@@ -1,0 +1,147 @@
+package linuxsim
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Keys of our own (32 bytes, base64) for the WireGuard tests.
+const (
+	wgPrivA = "cm91dGVybGFiLXRlc3Qta2V5LWEtcHJpdmF0ZS0wMDA="
+	wgPubB  = "NOYiKsHK766O/YIqApPMbPJMUnjBpdv+JYdhCdM8CQ0="
+	wgPubC  = "8H3kNQcPN2MYVfR5qqnh0Z1Kwv9wZTT2lVs0/zw9nV8="
+	wgPSK   = "cm91dGVybGFiLXRlc3QtcHJlc2hhcmVkLWtleS0wMDE="
+)
+
+func wgTunnel() device.TunnelConfig {
+	return device.TunnelConfig{
+		Name: "wga1", Type: device.TunnelWireGuard, MTU: ptr(1380),
+		MSSClamp: &device.MSSClamp{Value: 1340},
+		WireGuard: &device.WireGuardConfig{
+			PrivateKey: wgPrivA, ListenPort: 51820, Addresses: []string{"198.18.80.1/24"},
+			Peers: []device.WireGuardPeer{
+				{PublicKey: wgPubB, PresharedKey: wgPSK, Endpoint: "198.18.0.2:51820", AllowedIPs: []string{"198.18.80.2/32", "198.18.82.0/24"}, PersistentKeepalive: 25},
+				{PublicKey: wgPubC, AllowedIPs: []string{"198.18.83.0/24"}},
+			},
+		},
+	}
+}
+
+// wantState is the configuration as a snapshot reports it: no secrets.
+func wantState(t device.TunnelConfig) device.TunnelConfig {
+	switch {
+	case t.WireGuard != nil:
+		w := *t.WireGuard
+		w.PrivateKey = ""
+		w.Peers = append([]device.WireGuardPeer(nil), w.Peers...)
+		for i := range w.Peers {
+			w.Peers[i].PresharedKey = ""
+		}
+		t.WireGuard = &w
+	case t.OpenVPN != nil:
+		o := *t.OpenVPN
+		o.StaticKey = ""
+		t.OpenVPN = &o
+	case t.IPsec != nil:
+		c := *t.IPsec
+		c.PSK = ""
+		t.IPsec = &c
+	}
+	return t
+}
+
+// applyTunnel runs the driver's ApplyTunnel against the sim over SSH and
+// returns the tunnel read back.
+func (s *sim) applyTunnel(t *testing.T, cfg device.TunnelConfig, observed *device.TunnelState) (device.TunnelState, device.TunnelStatus) {
+	t.Helper()
+	if err := s.drv.ApplyTunnel(ctxT(t), cfg, observed); err != nil {
+		t.Fatalf("ApplyTunnel %s: %v", cfg.Name, err)
+	}
+	snap := s.snapshot(t)
+	st, ok := snap.Tunnels[cfg.Name]
+	if !ok {
+		t.Fatalf("tunnel %s not in the snapshot after apply:\n%s", cfg.Name, snap.Text)
+	}
+	return st, snap.Status.Tunnels[cfg.Name]
+}
+
+// Without the kernel module (the test machine), WireGuard runs on
+// wireguard-go; with it, on a kernel interface. Either way the tunnel
+// reads back as configured, a handshake makes it established, hand edits
+// show, and the delete leaves nothing behind.
+func TestWireGuardTunnel(t *testing.T) {
+	for _, module := range []bool{false, true} {
+		s := newSim(t, Options{WireGuardModule: module})
+		before := s.r.Config()
+		cfg := wgTunnel()
+		st, status := s.applyTunnel(t, cfg, nil)
+		if !reflect.DeepEqual(st.TunnelConfig, wantState(cfg)) {
+			t.Errorf("module %v: read back\n %+v\nwant\n %+v", module, st.WireGuard, wantState(cfg).WireGuard)
+		}
+		if status.Established || status.Interface != "wga1" {
+			t.Errorf("status %+v before any handshake", status)
+		}
+		if files := s.r.Files("/etc/routerlab"); !reflect.DeepEqual(files, []string{
+			"/etc/routerlab/secrets/wga1.peer0.psk", "/etc/routerlab/secrets/wga1.wg", "/etc/routerlab/wireguard/wga1.conf"}) {
+			t.Errorf("files %v", files)
+		}
+		if out, _ := s.r.ReadFile("/etc/routerlab/secrets/wga1.wg"); out != wgPrivA+"\n" {
+			t.Errorf("key file %q", out)
+		}
+		s.r.mu.Lock()
+		mode := s.r.fs.nodes["/etc/routerlab/secrets/wga1.wg"].mode
+		s.r.mu.Unlock()
+		if mode != 0o600 {
+			t.Errorf("key file mode %o", mode)
+		}
+		must(t, s.r.SetPeerUp("wga1", true))
+		if snap := s.snapshot(t); !snap.Status.Tunnels["wga1"].Established {
+			t.Errorf("not established after a handshake")
+		}
+		must(t, s.r.WGSetListenPort("wga1", 51999))
+		if snap := s.snapshot(t); snap.Tunnels["wga1"].WireGuard.ListenPort != 51999 {
+			t.Errorf("listen port changed by hand reads %d", snap.Tunnels["wga1"].WireGuard.ListenPort)
+		}
+		// Apply again (the port is put back), then delete.
+		st, _ = s.applyTunnel(t, cfg, &st)
+		if st.WireGuard.ListenPort != 51820 {
+			t.Errorf("port after re-apply %d", st.WireGuard.ListenPort)
+		}
+		must(t, s.drv.DeleteTunnel(ctxT(t), st))
+		if snap := s.snapshot(t); len(snap.Tunnels) != 0 {
+			t.Errorf("tunnels after delete: %v", snap.Tunnels)
+		}
+		if after := s.r.Config(); after != before {
+			t.Errorf("module %v: router not put back:\n%s\nwant\n%s", module, after, before)
+		}
+		if files := s.r.Files("/etc/routerlab"); len(files) != 0 {
+			t.Errorf("files left: %v", files)
+		}
+		if files := s.r.Files("/run/wireguard"); len(files) != 0 {
+			t.Errorf("sockets left: %v", files)
+		}
+	}
+}
+
+// An interface deleted by hand is a tunnel gone: the snapshot no longer
+// reports it, and a new apply makes it again.
+func TestWireGuardDeletedByHand(t *testing.T) {
+	s := newSim(t, Options{})
+	cfg := wgTunnel()
+	s.applyTunnel(t, cfg, nil)
+	must(t, s.r.DeleteInterface("wga1"))
+	if _, ok := s.snapshot(t).Tunnels["wga1"]; ok {
+		t.Fatal("tunnel still reported after its interface was deleted")
+	}
+	st, _ := s.applyTunnel(t, cfg, nil)
+	if st.WireGuard.ListenPort != 51820 {
+		t.Errorf("re-created: %+v", st.WireGuard)
+	}
+	out, _, _ := exec(s.r, "wg show all endpoints", "")
+	if !strings.HasPrefix(out, "wga1\t"+wgPubB+"\t198.18.0.2:51820\n"+wgPubC+"\t(none)\n") {
+		t.Errorf("wg show all endpoints:\n%s", out)
+	}
+}
