@@ -48,6 +48,10 @@ type TunnelConfig struct {
 	MTU *int
 	// MSSClamp clamps the MSS of TCP SYNs through the tunnel; nil: none.
 	MSSClamp *MSSClamp
+	// Routes are networks (CIDR) routed into the tunnel's interface, for
+	// the types that have one (WireGuard, OpenVPN); IPsec routes by its
+	// traffic selectors instead.
+	Routes []string
 
 	IPsec     *IPsecConfig
 	L2TP      *L2TPConfig
@@ -291,6 +295,12 @@ func ValidateTunnelShape(t TunnelConfig) error {
 		if err := ValidateMTU("tunnel "+t.Name, *t.MTU, MinTunnelMTU, MaxTunnelMTU); err != nil {
 			return err
 		}
+	}
+	if err := ValidateCIDRs("routes", t.Routes); err != nil {
+		return err
+	}
+	if t.Type == TunnelIPsec && len(t.Routes) > 0 {
+		return fmt.Errorf("routes: an ipsec tunnel has no interface to route into; its traffic selectors (ipsec.remote_subnets) decide what enters it")
 	}
 	switch t.Type {
 	case TunnelIPsec:

@@ -191,6 +191,8 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 				int64validator.Between(device.MinTunnelMTU, device.MaxTunnelMTU)),
 			"mss_clamp": schema.StringAttribute{Optional: true, Validators: []validator.String{mssClampCheck},
 				MarkdownDescription: "Clamp the MSS of TCP SYNs through the tunnel: `pmtu` (to the path MTU) or a number of bytes. Unset: no clamping."},
+			"routes": stringListAttr("Networks (CIDR) routed into the tunnel's interface, e.g. the far LAN: WireGuard and OpenVPN. "+
+				"An `ipsec` tunnel routes by its `remote_subnets` instead.", false, cidrCheck),
 			"ipsec":      ipsecBlock,
 			"l2tp_ipsec": l2tpBlock,
 			"openvpn":    ovpnBlock,

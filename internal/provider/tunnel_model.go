@@ -24,6 +24,7 @@ type tunnelModel struct {
 	Type      types.String    `tfsdk:"type"`
 	MTU       types.Int64     `tfsdk:"mtu"`
 	MSSClamp  types.String    `tfsdk:"mss_clamp"`
+	Routes    types.List      `tfsdk:"routes"`
 	IPsec     *ipsecModel     `tfsdk:"ipsec"`
 	L2TP      *l2tpModel      `tfsdk:"l2tp_ipsec"`
 	OpenVPN   *openvpnModel   `tfsdk:"openvpn"`
@@ -142,9 +143,10 @@ func secretOr(wo string, v types.String) string {
 // secrets) to the device's desired tunnel.
 func (m tunnelModel) toDevice(s tunnelSecrets) device.TunnelConfig {
 	t := device.TunnelConfig{
-		Name: m.Name.ValueString(),
-		Type: device.TunnelType(m.Type.ValueString()),
-		MTU:  int64Ptr(m.MTU),
+		Name:   m.Name.ValueString(),
+		Type:   device.TunnelType(m.Type.ValueString()),
+		MTU:    int64Ptr(m.MTU),
+		Routes: listStrings(m.Routes),
 	}
 	if c, err := device.ParseMSSClamp(m.MSSClamp.ValueString()); err == nil && !m.MSSClamp.IsNull() {
 		t.MSSClamp = &c
@@ -225,6 +227,7 @@ func (m tunnelModel) fromDevice(st device.TunnelState, status device.TunnelStatu
 	out.Name = types.StringValue(st.Name)
 	out.Type = types.StringValue(string(st.Type))
 	out.MTU = intOrNull(derefInt(st.MTU))
+	out.Routes = keepEmptyList(&m, func(x *tunnelModel) types.List { return x.Routes }, st.Routes)
 	out.MSSClamp = types.StringNull()
 	if st.MSSClamp != nil {
 		out.MSSClamp = types.StringValue(st.MSSClamp.String())

@@ -2,11 +2,15 @@ package linux
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 )
 
 // Tunnels on Linux. Each type is a tunnelImpl in its own file
@@ -75,6 +79,7 @@ var tunnelPart = snapshotPart{
 			snap.Status.Tunnels = map[string]device.TunnelStatus{}
 		}
 		var text []string
+		routes := tunnelRoutes(sec)
 		for _, typ := range tunnelTypesInOrder {
 			states, status, lines, err := tunnelImpls[typ].parse(sec)
 			if err != nil {
@@ -83,6 +88,12 @@ var tunnelPart = snapshotPart{
 			for name, st := range states {
 				if _, dup := snap.Tunnels[name]; dup {
 					return nil, fmt.Errorf("linux snapshot: two routerlab tunnels are named %q", name)
+				}
+				if routedTypes[typ] {
+					st.Routes = routes[name]
+					for _, r := range st.Routes {
+						text = append(text, fmt.Sprintf("tunnel %s route %s", name, r))
+					}
 				}
 				snap.Tunnels[name] = st
 			}
@@ -107,7 +118,58 @@ func ValidateTunnel(t device.TunnelConfig) error {
 	if !ok {
 		return device.Unsupported(device.Linux, fmt.Sprintf("tunnel type %q", t.Type))
 	}
+	if len(t.Routes) > 0 && !routedTypes[t.Type] {
+		return fmt.Errorf("routes on a %s tunnel: not supported on Linux (pppd adds no routes of its own); route to the peer's PPP address with routerlab_router instead", t.Type)
+	}
 	return impl.validate(t)
+}
+
+// tunnelRouteProtocol tags the routes a tunnel's `routes` puts into its
+// interface (`ip route ... proto 245`): neither routerlab_router's (244)
+// nor anybody else's, so each side reads and removes only its own.
+const tunnelRouteProtocol = 245
+
+// routedTypes are the tunnel types with an interface named after the
+// tunnel that lasts as long as the tunnel (OpenVPN keeps it with
+// persist-tun), so routes into it hold.
+var routedTypes = map[device.TunnelType]bool{device.TunnelOpenVPN: true, device.TunnelWireGuard: true}
+
+// routesScript points t.Routes into the tunnel's interface, replacing the
+// routes it had: it waits for the interface (an OpenVPN daemon opens it
+// after it detaches), drops the tunnel's old routes and adds the wanted.
+func routesScript(t device.TunnelConfig) string {
+	if !routedTypes[t.Type] {
+		return ""
+	}
+	dev := shell.Quote(t.Name)
+	var b strings.Builder
+	fmt.Fprintf(&b, "i=0; until ip link show dev %[1]s >/dev/null 2>&1; do i=$((i+1)); [ $i -lt 100 ] || { echo \"tunnel interface %[2]s did not appear within 10 s\" >&2; exit 1; }; sleep 0.1; done\n", dev, t.Name)
+	fmt.Fprintf(&b, "ip -4 route flush dev %[1]s proto %[2]d\nip -6 route flush dev %[1]s proto %[2]d\n", dev, tunnelRouteProtocol)
+	for _, r := range device.CanonicalCIDRs(t.Routes) {
+		fmt.Fprintf(&b, "ip route replace %s dev %s proto %d\n", shell.Quote(r), dev, tunnelRouteProtocol)
+	}
+	return b.String()
+}
+
+// tunnelRoutes reads, from the router's route sections, the routes each
+// tunnel's interface carries with routerlab's tunnel tag.
+func tunnelRoutes(sec map[string]string) map[string][]string {
+	out := map[string][]string{}
+	for _, key := range []string{"route4", "route6"} {
+		var routes []ipRoute
+		if json.Unmarshal([]byte(sec[key]), &routes) != nil {
+			continue
+		}
+		for _, r := range normaliseRoutes(routes, key == "route6") {
+			if r.Protocol == strconv.Itoa(tunnelRouteProtocol) && r.Interface != "" {
+				out[r.Interface] = append(out[r.Interface], r.Destination)
+			}
+		}
+	}
+	for _, v := range out {
+		sort.Strings(v)
+	}
+	return out
 }
 
 // CheckTunnel implements device.TunnelEndpoints: the tools the type needs
@@ -169,6 +231,7 @@ func (d *Driver) ApplyTunnel(ctx context.Context, t device.TunnelConfig, observe
 	if err != nil {
 		return err
 	}
+	script += routesScript(t)
 	return d.run(ctx, fmt.Sprintf("applying %s tunnel %q", t.Type, t.Name), script)
 }
 

@@ -1,0 +1,45 @@
+package linux
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+func TestTunnelRoutesScriptAndParse(t *testing.T) {
+	tc := device.TunnelConfig{Name: "wg0", Type: device.TunnelWireGuard, Routes: []string{"198.18.2.0/24", "198.18.9.1/24"}}
+	got := routesScript(tc)
+	for _, want := range []string{
+		"until ip link show dev wg0 >/dev/null 2>&1",
+		"ip -4 route flush dev wg0 proto 245\n",
+		"ip route replace 198.18.2.0/24 dev wg0 proto 245\n",
+		"ip route replace 198.18.9.0/24 dev wg0 proto 245\n", // canonical: the host bits cleared
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("routes script lacks %q:\n%s", want, got)
+		}
+	}
+	if s := routesScript(device.TunnelConfig{Name: "s2s", Type: device.TunnelIPsec}); s != "" {
+		t.Errorf("an ipsec tunnel got a routes script: %q", s)
+	}
+	// What `ip -j route` prints for them, beside a route of routerlab_router
+	// (244) and one of the kernel's.
+	sec := map[string]string{
+		"route4": `[{"dst":"198.18.9.0/24","dev":"wg0","protocol":"245","scope":"link","flags":[]},` +
+			`{"dst":"198.18.2.0/24","dev":"wg0","protocol":"245","scope":"link","flags":[]},` +
+			`{"dst":"198.18.4.0/24","dev":"wg0","protocol":"244","scope":"link","flags":[]},` +
+			`{"dst":"198.18.60.0/30","dev":"wg0","protocol":"kernel","scope":"link","prefsrc":"198.18.60.1","flags":[]}]`,
+		"route6": `[]`,
+	}
+	if r := tunnelRoutes(sec); !reflect.DeepEqual(r, map[string][]string{"wg0": {"198.18.2.0/24", "198.18.9.0/24"}}) {
+		t.Errorf("tunnelRoutes = %v", r)
+	}
+	if err := ValidateTunnel(device.TunnelConfig{Name: "l2", Type: device.TunnelL2TPIPsec, Routes: []string{"198.18.2.0/24"}, L2TP: &device.L2TPConfig{
+		Role: device.RoleClient, Server: "198.18.3.1", User: "ppp1", Password: "lab-pw-1", PSK: "lab-psk-1",
+		IKEProposals: []string{"aes128-sha1-modp1024"}, ESPProposals: []string{"aes128-sha1"},
+	}}); err == nil || !strings.Contains(err.Error(), "routes on a l2tp_ipsec tunnel: not supported on Linux") {
+		t.Errorf("l2tp routes: %v", err)
+	}
+}
