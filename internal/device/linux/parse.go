@@ -69,6 +69,7 @@ command -v xl2tpd >/dev/null 2>&1 || echo xl2tpd
 command -v pppd >/dev/null 2>&1 || echo pppd
 command -v pppoe-server >/dev/null 2>&1 || echo pppoe-server
 test -c /dev/ppp || echo /dev/ppp
+test -d /sys/module/wireguard || modprobe -n wireguard 2>/dev/null || echo wireguard-module
 `
 
 // snapshotPart is what one resource kind adds to the single snapshot read:

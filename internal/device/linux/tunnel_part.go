@@ -185,7 +185,14 @@ func (d *Driver) CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error
 	if _, ok := snap.PPPoE[t.Name]; ok {
 		return fmt.Errorf("a PPPoE session named %q already exists on the device; choose another name", t.Name)
 	}
-	return checkDeviceSupport(fmt.Sprintf("a %s tunnel", t.Type), impl.tools, impl.needsPPP, snap.Facts.Missing)
+	tools := impl.tools
+	if t.MSSClamp != nil {
+		tools = append(slices.Clone(tools), "nft")
+	}
+	if t.Type == device.TunnelWireGuard && slices.Contains(snap.Facts.Missing, "wireguard-module") && slices.Contains(snap.Facts.Missing, "wireguard-go") {
+		return fmt.Errorf("a wireguard tunnel needs the kernel's wireguard module or wireguard-go, and this device has neither: install wireguard-go (apt-get install wireguard-go) or a kernel with WireGuard")
+	}
+	return checkDeviceSupport(fmt.Sprintf("a %s tunnel", t.Type), tools, impl.needsPPP, snap.Facts.Missing)
 }
 
 // checkDeviceSupport reports the tools and kernel support what needs
