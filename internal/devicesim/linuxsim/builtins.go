@@ -2,7 +2,7 @@ package linuxsim
 
 import (
 	"fmt"
-		"strconv"
+	"strconv"
 	"strings"
 )
 

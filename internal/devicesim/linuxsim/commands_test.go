@@ -17,7 +17,8 @@ func TestOtherCommands(t *testing.T) {
 		{"sysctl net.ipv4.ip_forward", "net.ipv4.ip_forward = 0\n", ""},
 		{"sysctl -n net.ipv4.ip_forward net.ipv6.conf.all.forwarding", "0\n0\n", ""},
 		{"iperf3 --version", "", "sh: 1: iperf3: not found\n"},
-		{"ip link show", "", "linuxsim: only `ip -j ... show` output is simulated\n"},
+		{"ip link show dev eth0", "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc fq_codel state UP mode DEFAULT group default qlen 1000\n    link/ether 52:54:00:00:00:02 brd ff:ff:ff:ff:ff:ff\n", ""},
+		{"ip addr show", "", "linuxsim: only `ip -j ... show` output is simulated\n"},
 		{"ip -j link show dev eth9", "", "Device \"eth9\" does not exist.\n"},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package linuxsim
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -282,6 +283,47 @@ func (c *ipCall) addr(args []string) int {
 	return 0
 }
 
+// routeFlush is `ip [-4|-6] route flush [dev NAME] [proto P]`: every
+// route of table main (but the connected ones) that matches.
+func (c *ipCall) routeFlush(args []string) int {
+	var dev, proto string
+	for i := 0; i < len(args); i++ {
+		v, ok := c.next(args, i)
+		if !ok {
+			return 255
+		}
+		switch args[i] {
+		case "dev":
+			dev = v
+		case "proto", "protocol":
+			p, err := parseProto(v)
+			if err != nil {
+				return c.fail(asCmdErr(err))
+			}
+			proto = p
+		case "table":
+			if v != "main" {
+				c.errorf("linuxsim: only table main is simulated")
+				return 255
+			}
+		default:
+			return c.garbage("dev", args[i])
+		}
+		i++
+	}
+	r := c.sh.r
+	if dev != "" {
+		if _, err := r.findIface(dev); err != nil {
+			c.errorf(`Cannot find device "%s"`, dev)
+			return 1
+		}
+	}
+	r.routes = slices.DeleteFunc(r.routes, func(rt route) bool {
+		return (c.family == 0 || (c.family == 6) == rt.v6()) && (dev == "" || rt.dev == dev) && (proto == "" || protoName(rt.proto) == proto)
+	})
+	return 0
+}
+
 // addrFlush is `ip addr flush dev NAME [scope global|link|host]`.
 func (c *ipCall) addrFlush(args []string) int {
 	var dev, scope string
@@ -334,7 +376,9 @@ func (c *ipCall) route(args []string) int {
 			return 255
 		}
 		return c.show(func() string { return r.routeJSON(c.family == 6) })
-	case "add", "del", "delete":
+	case "flush":
+		return c.routeFlush(args)
+	case "add", "del", "delete", "replace":
 	default:
 		c.errorf(`Command "%s" is unknown, try "ip route help".`, verb)
 		return 255
@@ -406,11 +450,19 @@ func (c *ipCall) route(args []string) int {
 			return c.fail(asCmdErr(err))
 		}
 	}
-	if verb != "add" {
+	if verb == "del" || verb == "delete" {
 		if e := r.delRoute(f); e != nil {
 			return c.fail(e)
 		}
 		return 0
+	}
+	if verb == "replace" {
+		// The route to the same destination and metric is replaced.
+		m := f.metric
+		if f.dst.Addr().Is6() && m == 0 {
+			m = 1024
+		}
+		r.routes = slices.DeleteFunc(r.routes, func(rt route) bool { return rt.dst == f.dst && rt.metric == m })
 	}
 	if f.proto == "" {
 		f.proto = "boot" // ip's default

@@ -113,8 +113,18 @@ func linkHeader(o *obj, ifc *iface, withLinkmode bool) {
 // 6.1 prints them (captured from wireguard-go's and OpenVPN's TUN
 // devices): no link-layer address, a qdisc only once up.
 func p2pHeader(o *obj, ifc *iface, withLinkmode bool) {
-	flags := []string{"POINTOPOINT", "MULTICAST", "NOARP"}
-	qdisc, txqlen, linkType := "fq_codel", 500, "none"
+	flags, qdisc, txqlen, linkType := p2pAttrs(ifc)
+	o.strs("flags", flags...)
+	o.num("mtu", ifc.mtu).str("qdisc", qdisc).str("operstate", ifc.operstate())
+	if withLinkmode {
+		o.str("linkmode", "DEFAULT")
+	}
+	o.str("group", "default").num("txqlen", txqlen).str("link_type", linkType)
+}
+
+func p2pAttrs(ifc *iface) (flags []string, qdisc string, txqlen int, linkType string) {
+	flags = []string{"POINTOPOINT", "MULTICAST", "NOARP"}
+	qdisc, txqlen, linkType = "fq_codel", 500, "none"
 	switch ifc.kind {
 	case kindWireGuard:
 		flags, qdisc, txqlen = []string{"POINTOPOINT", "NOARP"}, "noqueue", 1000
@@ -126,12 +136,7 @@ func p2pHeader(o *obj, ifc *iface, withLinkmode bool) {
 	} else {
 		flags = append(flags, "UP", "LOWER_UP")
 	}
-	o.strs("flags", flags...)
-	o.num("mtu", ifc.mtu).str("qdisc", qdisc).str("operstate", ifc.operstate())
-	if withLinkmode {
-		o.str("linkmode", "DEFAULT")
-	}
-	o.str("group", "default").num("txqlen", txqlen).str("link_type", linkType)
+	return flags, qdisc, txqlen, linkType
 }
 
 // linkJSON is `ip -j link show [dev NAME]`.

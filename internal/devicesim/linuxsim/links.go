@@ -136,18 +136,24 @@ func (r *Router) linkText(only string) string {
 			continue
 		}
 		var flags []string
+		qdisc, txqlen := "fq_codel", 1000
 		switch {
-		case ifc.loopback():
-			flags = []string{"LOOPBACK"}
 		case ifc.pointToPoint():
-			flags = []string{"POINTOPOINT", "MULTICAST", "NOARP"}
+			flags, qdisc, txqlen, _ = p2pAttrs(ifc)
+		case ifc.loopback():
+			flags, qdisc = []string{"LOOPBACK"}, "noqueue"
 		default:
 			flags = []string{"BROADCAST", "MULTICAST"}
 		}
-		if !ifc.down {
+		if !ifc.pointToPoint() && !ifc.down {
 			flags = append(flags, "UP", "LOWER_UP")
 		}
-		fmt.Fprintf(&b, "%d: %s: <%s> mtu %d state %s mode DEFAULT group default\n", ifc.index, ifc.name, strings.Join(flags, ","), ifc.mtu, ifc.operstate())
+		state := ifc.operstate()
+		if ifc.loopback() {
+			state = "UNKNOWN"
+		}
+		fmt.Fprintf(&b, "%d: %s: <%s> mtu %d qdisc %s state %s mode DEFAULT group default qlen %d\n",
+			ifc.index, ifc.name, strings.Join(flags, ","), ifc.mtu, qdisc, state, txqlen)
 		switch {
 		case ifc.pointToPoint():
 			b.WriteString("    link/none \n")

@@ -79,7 +79,7 @@ func (r *Router) procNode(p string) (*fsNode, bool) {
 		return nil, false
 	}
 	if rest == "stat" {
-		return &fsNode{kind: kindFile, mode: 0o444, data: []byte(r.procStat())}, true
+		return &fsNode{kind: kindFile, mode: 0o444}, true // read: readFile
 	}
 	pidStr, file, _ := strings.Cut(rest, "/")
 	if pidStr == "self" {

@@ -102,8 +102,8 @@ type Router struct {
 	fs          *vfs
 	procs       map[int]*process
 	lastProcPID int
-	clockOffset time.Duration // what scripts slept (cmdSleep)
-	ext         extState      // tunnels, offload, PPPoE (ext.go)
+	clockOffset time.Duration   // what scripts slept (cmdSleep)
+	ext         extState        // tunnels, offload, PPPoE (ext.go)
 	peerUp      map[string]bool // SetPeerUp
 
 	snapshots atomic.Int64

@@ -154,8 +154,8 @@ type iface struct {
 
 	peers    map[netip.Prefix]netip.Addr // point-to-point addresses: local → peer
 	features []ethFeature                // ethtool -k (ethtool.go)
-	wg       *wgDev       // a WireGuard interface's configuration (wg.go)
-	owner    *process     // the daemon whose TUN device this is
+	wg       *wgDev                      // a WireGuard interface's configuration (wg.go)
+	owner    *process                    // the daemon whose TUN device this is
 }
 
 // Interface kinds: what made the link, which decides how ip and ethtool
