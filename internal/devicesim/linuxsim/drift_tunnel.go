@@ -1,6 +1,10 @@
 package linuxsim
 
-import "fmt"
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
 
 // Tunnel drift and peers. The simulated router has no network to its
 // tunnel peers: a test says when a peer answers with SetPeerUp.
@@ -63,4 +67,33 @@ func (r *Router) WGRemovePeer(ifname, publicKey string) error {
 		}
 	}
 	return fmt.Errorf("linuxsim: %s has no peer %s", ifname, publicKey)
+}
+
+// KillProcesses is `pkill -f PATTERN` by hand (an extended regular
+// expression over each simulated daemon's command line, e.g.
+// "openvpn.*ovs1" or "wireguard-go wg0"): the daemons end as if killed,
+// taking their TUN devices with them. It returns how many ended.
+func (r *Router) KillProcesses(pattern string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return 0
+	}
+	found := r.findProcesses(func(p *process) bool { return re.MatchString(strings.Join(p.argv, " ")) })
+	for _, p := range found {
+		r.endProcess(p)
+	}
+	return len(found)
+}
+
+// Processes lists the simulated daemons' command lines, by pid order.
+func (r *Router) Processes() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, p := range r.findProcesses(func(*process) bool { return true }) {
+		out = append(out, strings.Join(p.argv, " "))
+	}
+	return out
 }

@@ -7,4 +7,11 @@ type extState struct{}
 
 // refreshPeers brings the daemons' views of their peers up to date after
 // SetPeerUp (OpenVPN's status file, swanctl's SAs).
-func (r *Router) refreshPeers() {}
+func (r *Router) refreshPeers() {
+	for _, p := range r.procs {
+		if d, ok := p.data.(*ovpnDaemon); ok {
+			r.writeOVPNStatus(d)
+		}
+	}
+	r.refreshSAs()
+}

@@ -20,6 +20,7 @@ type process struct {
 	// stop runs when the process ends (killed, or its interface
 	// deleted): it removes what the daemon made.
 	stop func()
+	data any // the daemon's own state (*ovpnDaemon, ...)
 }
 
 func (p *process) comm() string {

@@ -1,6 +1,7 @@
 package linuxsim
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -143,5 +144,84 @@ func TestWireGuardDeletedByHand(t *testing.T) {
 	out, _, _ := exec(s.r, "wg show all endpoints", "")
 	if !strings.HasPrefix(out, "wga1\t"+wgPubB+"\t198.18.0.2:51820\n"+wgPubC+"\t(none)\n") {
 		t.Errorf("wg show all endpoints:\n%s", out)
+	}
+}
+
+// ovpnKey is an OpenVPN static key of our own (2048 bits of a pattern).
+func ovpnKey() string {
+	var b strings.Builder
+	b.WriteString("-----BEGIN OpenVPN Static key V1-----\n")
+	for i := range 16 {
+		fmt.Fprintf(&b, "%032x\n", 0x5ad0c0ffee0000+i)
+	}
+	b.WriteString("-----END OpenVPN Static key V1-----\n")
+	return b.String()
+}
+
+func ovpnTunnel(name, role string) device.TunnelConfig {
+	c := &device.OpenVPNConfig{Role: role, Port: 1194, Protocol: "udp", Cipher: "AES-256-CBC", Auth: "SHA256",
+		LocalAddress: "198.18.70.1", RemoteAddress: "198.18.70.2", StaticKey: ovpnKey()}
+	if role == device.RoleClient {
+		c.Remote = "198.18.0.2"
+		c.LocalAddress, c.RemoteAddress = c.RemoteAddress, c.LocalAddress
+	}
+	return device.TunnelConfig{Name: name, Type: device.TunnelOpenVPN, MTU: ptr(1400), MSSClamp: &device.MSSClamp{ToPMTU: true}, OpenVPN: c}
+}
+
+// An OpenVPN server and a client on one router: each daemon's TUN device,
+// pid and status files; established once the peer answers; a daemon
+// killed by hand is a tunnel gone; delete stops it and removes its files.
+func TestOpenVPNTunnel(t *testing.T) {
+	s := newSim(t, Options{})
+	before := s.r.Config()
+	srv, cli := ovpnTunnel("ovs1", device.RoleServer), ovpnTunnel("ovc1", device.RoleClient)
+	cli.OpenVPN.Port = 1195
+	cli.OpenVPN.LocalAddress, cli.OpenVPN.RemoteAddress = "198.18.71.1", "198.18.71.2"
+	for _, cfg := range []device.TunnelConfig{srv, cli} {
+		st, status := s.applyTunnel(t, cfg, nil)
+		want := wantState(cfg)
+		if cfg.OpenVPN.Role == device.RoleServer {
+			want.OpenVPN.Remote = ""
+		}
+		if !reflect.DeepEqual(st.TunnelConfig, want) {
+			t.Errorf("%s: read back\n %+v %+v\nwant\n %+v %+v", cfg.Name, st.TunnelConfig, st.OpenVPN, want, want.OpenVPN)
+		}
+		if status.Established || status.Interface != cfg.Name || status.LocalAddress != cfg.OpenVPN.LocalAddress {
+			t.Errorf("%s: status %+v", cfg.Name, status)
+		}
+	}
+	must(t, s.r.SetPeerUp("ovs1", true))
+	snap := s.snapshot(t)
+	if !snap.Status.Tunnels["ovs1"].Established || snap.Status.Tunnels["ovc1"].Established {
+		t.Errorf("status after the server's peer answered: %+v", snap.Status.Tunnels)
+	}
+	// Drift: the MTU changed by hand shows; a second server on the
+	// same port fails with the daemon's own message.
+	must(t, s.r.SetMTU("ovs1", 1300))
+	if got := s.snapshot(t).Tunnels["ovs1"]; got.MTU == nil || *got.MTU != 1300 {
+		t.Errorf("mtu changed by hand reads %v", got.MTU)
+	}
+	dup := ovpnTunnel("ovs2", device.RoleServer)
+	dup.OpenVPN.LocalAddress, dup.OpenVPN.RemoteAddress = "198.18.72.1", "198.18.72.2"
+	if err := s.drv.ApplyTunnel(ctxT(t), dup, nil); err == nil || !strings.Contains(err.Error(), "Address already in use") {
+		t.Errorf("second server on 1194: %v", err)
+	}
+	must(t, s.drv.DeleteTunnel(ctxT(t), device.TunnelState{TunnelConfig: dup}))
+	// Killed by hand: gone from the snapshot, its interface with it.
+	if n := s.r.KillProcesses("openvpn.*ovc1"); n != 1 {
+		t.Fatalf("killed %d processes", n)
+	}
+	snap = s.snapshot(t)
+	if _, ok := snap.Tunnels["ovc1"]; ok {
+		t.Error("tunnel of a killed daemon still reported")
+	}
+	for _, name := range []string{"ovs1", "ovc1"} {
+		must(t, s.drv.DeleteTunnel(ctxT(t), device.TunnelState{TunnelConfig: device.TunnelConfig{Name: name, Type: device.TunnelOpenVPN}}))
+	}
+	if after := s.r.Config(); after != before {
+		t.Errorf("router not put back:\n%s\nwant\n%s", after, before)
+	}
+	if files := append(s.r.Files("/etc/routerlab"), s.r.Files("/run/routerlab")...); len(files) != 0 {
+		t.Errorf("files left: %v", files)
 	}
 }
