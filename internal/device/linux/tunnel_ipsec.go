@@ -309,18 +309,22 @@ type renderedFile struct {
 }
 
 // writeFiles returns the commands that write files: secrets first under
-// umask 077 (and chmod 600, in case the file existed with another mode),
+// umask 077 (and chmod 600, in case the file existed with another mode;
+// their directory 700),
 // then the rest under umask 022. Each is a quoted here-document, which
 // `sh -x` does not trace.
 func writeFiles(files []renderedFile) (string, error) {
 	var b strings.Builder
 	dirs := map[string]bool{}
-	var dirList []string
+	var dirList, secretDirs []string
 	for _, f := range files {
 		d := f.path[:strings.LastIndex(f.path, "/")]
 		if !dirs[d] {
 			dirs[d] = true
 			dirList = append(dirList, shell.Quote(d))
+			if f.secret {
+				secretDirs = append(secretDirs, shell.Quote(d))
+			}
 		}
 		for _, line := range strings.Split(f.content, "\n") {
 			if line == eofMarker {
@@ -329,6 +333,9 @@ func writeFiles(files []renderedFile) (string, error) {
 		}
 	}
 	fmt.Fprintf(&b, "mkdir -p %s\n", strings.Join(dirList, " "))
+	if len(secretDirs) > 0 {
+		fmt.Fprintf(&b, "chmod 700 %s\n", strings.Join(secretDirs, " "))
+	}
 	for _, secret := range []bool{true, false} {
 		umask := "022"
 		if secret {
