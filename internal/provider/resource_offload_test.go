@@ -83,3 +83,64 @@ resource "routerlab_offload" "o" {
 		})
 	})
 }
+
+// TestAccOffload_groOnOff measures the lab router with GRO off, then on, on
+// both its interfaces: the offload dimension of seeds 002 and 004. The
+// DUT's configuration digest changes with the switch, so the benchmark
+// runs again; both runs must have carried traffic and sampled the CPU.
+func TestAccOffload_groOnOff(t *testing.T) {
+	l := startLab(t, "accgro", 222)
+	cfg := func(gro bool) string {
+		return labProvider(l) + fmt.Sprintf(`
+resource "routerlab_offload" "r" {
+  device   = "r"
+  settings = { eth1 = { gro = %[1]t }, eth2 = { gro = %[1]t } }
+}
+
+resource "routerlab_benchmark_run" "gro" {
+  name             = "GRO %[1]t"
+  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  dut              = ["r"]
+  directions       = ["upload"]
+  duration_seconds = 3
+  omit_seconds     = 1
+  depends_on       = [routerlab_offload.r]
+}
+`, gro)
+	}
+	const bench = "routerlab_benchmark_run.gro"
+	var offMbps float64
+	check := func(record *float64) resource.TestCheckFunc {
+		return resource.ComposeTestCheckFunc(
+			resource.TestCheckResourceAttrWith(bench, "results.0.receiver_mbps", func(v string) error {
+				var f float64
+				if _, err := fmt.Sscan(v, &f); err != nil || f < 10 {
+					return fmt.Errorf("receiver_mbps %q", v)
+				}
+				if record != nil {
+					*record = f
+				} else {
+					t.Logf("GRO off %.0f Mbit/s, GRO on %.0f Mbit/s", offMbps, f)
+				}
+				return nil
+			}),
+			resource.TestCheckResourceAttrWith(bench, "results.0.cpu.0.samples", func(v string) error {
+				if v == "0" {
+					return fmt.Errorf("no CPU samples")
+				}
+				return nil
+			}),
+			logMarkdown(t, bench),
+		)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg(false), Check: check(&offMbps)},
+			{Config: cfg(true), Check: check(nil),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(bench, plancheck.ResourceActionReplace),
+				}}},
+		},
+	})
+}

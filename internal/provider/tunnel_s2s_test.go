@@ -144,10 +144,19 @@ resource "routerlab_tunnel" "r2" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
-			{Config: wg, ConfigStateChecks: measured(bench)},
+			{Config: wg, ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
 			{RefreshState: true, Check: established},
-			{Config: ovpn, ConfigStateChecks: measured(bench)},
+			{Config: ovpn, ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
 			{RefreshState: true, Check: established},
 		},
+	})
+}
+
+// logMarkdown puts a benchmark's results table into the test log, so a run
+// shows its figures.
+func logMarkdown(t *testing.T, addr string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(addr, "markdown", func(v string) error {
+		t.Logf("%s:\n%s", addr, v)
+		return nil
 	})
 }
