@@ -97,3 +97,15 @@ func (r *Router) Processes() []string {
 	}
 	return out
 }
+
+// SetCharonRunning starts or stops strongSwan's daemon: stopped, swanctl
+// cannot connect (as on a router without charon) and every SA is gone;
+// started again, it has nothing loaded until swanctl --load-all.
+func (r *Router) SetCharonRunning(on bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.charonStopped = !on
+	if !on {
+		r.ext.swan = swanState{}
+	}
+}

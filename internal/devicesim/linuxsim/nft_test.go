@@ -89,6 +89,8 @@ table inet routerlab {
 	chain tunnel_x_mss {
 		type filter hook forward priority mangle; policy accept;
 		iifname "x" tcp flags syn tcp option maxseg size set 1400
+		ip daddr { 198.18.11.0/24, 198.18.10.0/24 } tcp flags syn tcp option maxseg size set rt mtu
+		ip6 saddr { 2001:db8:1::/48 } tcp flags syn tcp option maxseg size set rt mtu
 	}
 }
 flush chain inet routerlab fw_postrouting

@@ -428,7 +428,15 @@ func (r *nftRun) chainBody(inBlock bool) (chainSpec, error) {
 			}
 			// A rule runs to the end of its line or a ";".
 			var rule []nftTok
-			for t := r.peek(); t != nil && t.text != "\n" && t.text != ";" && t.text != "}"; t = r.peek() {
+			depth := 0 // the braces of an anonymous set are the rule's
+			for t := r.peek(); t != nil && t.text != "\n" && t.text != ";" && (t.text != "}" || depth > 0); t = r.peek() {
+				switch {
+				case t.quoted:
+				case t.text == "{":
+					depth++
+				case t.text == "}":
+					depth--
+				}
 				rule = append(rule, *t)
 				r.pos++
 			}

@@ -78,8 +78,11 @@ type Options struct {
 	// kernel with the wireguard module). Without it, like the test
 	// machine, the driver falls back to wireguard-go.
 	WireGuardModule bool
-	Kernel          string // `uname -r`; default DefaultKernel
-	CPUs            int    // `nproc` and /proc/stat cores; default 2
+	// CharonStopped: strongSwan's daemon does not run, and swanctl fails
+	// to connect to it (SetCharonRunning changes it later).
+	CharonStopped bool
+	Kernel        string // `uname -r`; default DefaultKernel
+	CPUs          int    // `nproc` and /proc/stat cores; default 2
 }
 
 // Router is a simulated Linux router. It implements devicesim.Handler; all
@@ -99,12 +102,13 @@ type Router struct {
 	wgModule bool
 	ppp      bool
 
-	fs          *vfs
-	procs       map[int]*process
-	lastProcPID int
-	clockOffset time.Duration   // what scripts slept (cmdSleep)
-	ext         extState        // tunnels, offload, PPPoE (ext.go)
-	peerUp      map[string]bool // SetPeerUp
+	fs            *vfs
+	procs         map[int]*process
+	lastProcPID   int
+	clockOffset   time.Duration   // what scripts slept (cmdSleep)
+	ext           extState        // tunnels, offload, PPPoE (ext.go)
+	peerUp        map[string]bool // SetPeerUp
+	charonStopped bool
 
 	snapshots atomic.Int64
 	scripts   atomic.Int64
@@ -124,16 +128,17 @@ var _ devicesim.Handler = (*Router)(nil)
 // and connection tracking on (no nftables table). Invalid Options panic.
 func New(opts Options) *Router {
 	r := &Router{
-		hostname: opts.Hostname,
-		sysctl:   map[string]string{SysctlIPv4Forwarding: "0", SysctlIPv6Forwarding: "0"},
-		noNft:    opts.NoNft,
-		kernel:   opts.Kernel,
-		cpus:     opts.CPUs,
-		missing:  map[string]bool{},
-		wgModule: opts.WireGuardModule,
-		ppp:      opts.PPP,
-		fs:       newVFS(opts.PPP),
-		procs:    map[int]*process{},
+		hostname:      opts.Hostname,
+		sysctl:        map[string]string{SysctlIPv4Forwarding: "0", SysctlIPv6Forwarding: "0"},
+		noNft:         opts.NoNft,
+		kernel:        opts.Kernel,
+		cpus:          opts.CPUs,
+		missing:       map[string]bool{},
+		wgModule:      opts.WireGuardModule,
+		charonStopped: opts.CharonStopped,
+		ppp:           opts.PPP,
+		fs:            newVFS(opts.PPP),
+		procs:         map[int]*process{},
 		// The first pids of a booted system are taken.
 		lastProcPID: 1000,
 	}

@@ -225,3 +225,63 @@ func TestOpenVPNTunnel(t *testing.T) {
 		t.Errorf("files left: %v", files)
 	}
 }
+
+func ipsecTunnel(name string, initiate bool) device.TunnelConfig {
+	return device.TunnelConfig{Name: name, Type: device.TunnelIPsec, MSSClamp: &device.MSSClamp{Value: 1360},
+		IPsec: &device.IPsecConfig{IKEVersion: 2, IKEProposals: []string{"aes128-sha256-modp2048"}, ESPProposals: []string{"aes128-sha256"},
+			PSK: "routerlab-test-psk-0x41", Mode: device.ModeTunnel, LocalAddress: "198.18.0.1", RemoteAddress: "198.18.0.2",
+			LocalSubnets: []string{"198.18.1.0/24"}, RemoteSubnets: []string{"198.18.10.0/24"}, DPDDelay: 30, Initiate: initiate}}
+}
+
+// IPsec through swanctl: the connection reads back from its file; an
+// initiator whose peer is silent is connecting, a responder has no SA;
+// once the peer answers both are established; a file deleted by hand is
+// a tunnel gone; the delete unloads it and removes the files.
+func TestIPsecTunnel(t *testing.T) {
+	s := newSim(t, Options{})
+	before := s.r.Config()
+	for _, cfg := range []device.TunnelConfig{ipsecTunnel("s2s", true), ipsecTunnel("resp", false)} {
+		st, status := s.applyTunnel(t, cfg, nil)
+		if !reflect.DeepEqual(st.TunnelConfig, wantState(cfg)) {
+			t.Errorf("%s: read back\n %+v\nwant\n %+v", cfg.Name, st.IPsec, wantState(cfg).IPsec)
+		}
+		if status.Established {
+			t.Errorf("%s: established without a peer", cfg.Name)
+		}
+	}
+	out, _, _ := exec(s.r, "swanctl --list-sas", "")
+	if !strings.Contains(out, "s2s: #1, CONNECTING, IKEv2") || strings.Contains(out, "resp:") {
+		t.Errorf("list-sas without peers:\n%s", out)
+	}
+	if secret, _ := s.r.ReadFile("/etc/routerlab/secrets/s2s.swanctl.conf"); strings.Contains(secret, "routerlab-test-psk") || !strings.Contains(secret, "secret = 0x") {
+		t.Errorf("secret file:\n%s", secret)
+	}
+	must(t, s.r.SetPeerUp("s2s", true))
+	must(t, s.r.SetPeerUp("resp", true))
+	snap := s.snapshot(t)
+	for _, name := range []string{"s2s", "resp"} {
+		if st := snap.Status.Tunnels[name]; !st.Established || st.LocalAddress != "198.18.0.1" {
+			t.Errorf("%s: status %+v", name, st)
+		}
+	}
+	must(t, s.r.DeleteFile("/etc/swanctl/conf.d/routerlab-resp.conf"))
+	if _, ok := s.snapshot(t).Tunnels["resp"]; ok {
+		t.Error("tunnel whose file was deleted still reported")
+	}
+	for _, name := range []string{"s2s", "resp"} {
+		must(t, s.drv.DeleteTunnel(ctxT(t), device.TunnelState{TunnelConfig: ipsecTunnel(name, true)}))
+	}
+	if after := s.r.Config(); after != before {
+		t.Errorf("router not put back:\n%s\nwant\n%s", after, before)
+	}
+	if files := append(s.r.Files("/etc/routerlab"), s.r.Files("/etc/swanctl/conf.d")...); len(files) != 0 {
+		t.Errorf("files left: %v", files)
+	}
+	if out, _, _ := exec(s.r, "swanctl --list-sas", ""); out != "" {
+		t.Errorf("SAs after delete:\n%s", out)
+	}
+	s.r.SetCharonRunning(false)
+	if err := s.drv.ApplyTunnel(ctxT(t), ipsecTunnel("s2s", true), nil); err == nil || !strings.Contains(err.Error(), "is the strongSwan daemon running") {
+		t.Errorf("apply without charon: %v", err)
+	}
+}
