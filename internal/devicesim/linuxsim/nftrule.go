@@ -378,6 +378,9 @@ func (p *ruleParser) value(sel nftSelector) (json, text string, isFlags bool, er
 			return elems[0].json, elems[0].text, false, nil
 		}
 		p.sets++
+		if sel.typ == "ipv4" || sel.typ == "ipv6" {
+			elems = mergeIntervals(elems)
+		}
 		js, ts := make([]string, len(elems)), make([]string, len(elems))
 		for i, e := range elems {
 			js[i], ts[i] = e.json, e.text
@@ -460,4 +463,55 @@ func (p *ruleParser) element(sel nftSelector) (nftElem, error) {
 		return nftElem{json: jsonString(v), text: v, num: uint64(n)}, nil
 	}
 	return bad()
+}
+
+// mergeIntervals joins adjacent and overlapping address elements, as nft
+// does with the interval sets it makes for addresses: 198.18.10.0/24 and
+// 198.18.11.0/24 become 198.18.10.0/23; a range that is no prefix is
+// printed as a range.
+func mergeIntervals(elems []nftElem) []nftElem {
+	type span struct{ lo, hi netip.Addr }
+	var spans []span
+	for _, e := range elems {
+		lo := e.addr
+		hi := lastAddr(netip.PrefixFrom(e.addr, e.bits))
+		if n := len(spans); n > 0 && (spans[n-1].hi.Next() == lo || spans[n-1].hi.Compare(lo) >= 0) {
+			if hi.Compare(spans[n-1].hi) > 0 {
+				spans[n-1].hi = hi
+			}
+			continue
+		}
+		spans = append(spans, span{lo, hi})
+	}
+	var out []nftElem
+	for _, sp := range spans {
+		bits := sp.lo.BitLen()
+		for bits > 0 {
+			p := netip.PrefixFrom(sp.lo, bits-1).Masked()
+			if p.Addr() != sp.lo || lastAddr(p).Compare(sp.hi) > 0 {
+				break
+			}
+			bits--
+		}
+		p := netip.PrefixFrom(sp.lo, bits)
+		switch {
+		case lastAddr(p) != sp.hi:
+			out = append(out, nftElem{json: fmt.Sprintf(`{"range": [%q, %q]}`, sp.lo, sp.hi), text: sp.lo.String() + "-" + sp.hi.String(), addr: sp.lo})
+		case bits == sp.lo.BitLen():
+			out = append(out, nftElem{json: jsonString(sp.lo.String()), text: sp.lo.String(), addr: sp.lo, bits: bits})
+		default:
+			out = append(out, nftElem{json: fmt.Sprintf(`{"prefix": {"addr": %q, "len": %d}}`, sp.lo, bits), text: p.String(), addr: sp.lo, bits: bits})
+		}
+	}
+	return out
+}
+
+// lastAddr is the highest address of p.
+func lastAddr(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 0x80 >> (i % 8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
 }
