@@ -1,6 +1,7 @@
 package device
 
 import (
+	"encoding/binary"
 	"fmt"
 	"net/netip"
 	"strings"
@@ -125,9 +126,10 @@ func ParsePool(s string) (first, last netip.Addr, err error) {
 	}
 	p = p.Masked()
 	first = p.Addr().Next()
-	last = first
-	for n := p.Addr().Next(); p.Contains(n.Next()); n = n.Next() {
-		last = n
-	}
-	return first, last, nil
+	// The last host address: the network with every host bit set (the
+	// broadcast address), less one.
+	b := p.Addr().As4()
+	n := binary.BigEndian.Uint32(b[:]) | (1<<(32-p.Bits()) - 1)
+	binary.BigEndian.PutUint32(b[:], n-1)
+	return first, netip.AddrFrom4(b), nil
 }

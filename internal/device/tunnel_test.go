@@ -184,3 +184,13 @@ func TestMergeOffloadOriginal(t *testing.T) {
 		t.Errorf("unknown key: %v", err)
 	}
 }
+
+func TestParsePoolLarge(t *testing.T) {
+	f, l, err := ParsePool("198.18.0.0/15")
+	if err != nil || f.String() != "198.18.0.1" || l.String() != "198.19.255.254" {
+		t.Errorf("ParsePool(/15) = %v, %v, %v", f, l, err)
+	}
+	if _, l, _ := ParsePool("198.18.50.0/30"); l.String() != "198.18.50.2" {
+		t.Errorf("ParsePool(/30) last = %v", l)
+	}
+}
