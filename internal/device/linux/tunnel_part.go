@@ -185,6 +185,14 @@ func (d *Driver) CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error
 	if _, ok := snap.PPPoE[t.Name]; ok {
 		return fmt.Errorf("a PPPoE session named %q already exists on the device; choose another name", t.Name)
 	}
+	if t.Type == device.TunnelL2TPIPsec {
+		// xl2tpd holds udp/1701: one L2TP tunnel per Linux device.
+		for name, other := range snap.Tunnels {
+			if other.Type == device.TunnelL2TPIPsec && name != t.Name {
+				return fmt.Errorf("the device already runs l2tp_ipsec tunnel %q, and Linux runs one (xl2tpd holds udp/1701)", name)
+			}
+		}
+	}
 	tools := impl.tools
 	if t.MSSClamp != nil {
 		tools = append(slices.Clone(tools), "nft")
