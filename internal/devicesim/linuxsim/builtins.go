@@ -31,7 +31,7 @@ func init() {
 		"grep": bin(cmdGrep), "touch": bin(cmdTouch), "ls": bin(cmdLs), "test": bin(cmdTest), "[": bin(cmdTest),
 		"printf": bin(cmdPrintf), "echo": bin(cmdEcho), "true": bin(func(*call) int { return 0 }),
 		"false": bin(func(*call) int { return 1 }), "mv": bin(cmdMv), "cp": bin(cmdCp), "env": bin(cmdEnv),
-		"timeout": bin(cmdTimeout), "pgrep": bin(cmdPgrep), "pkill": bin(cmdPkill), "awk": bin(cmdAwkUnsupported),
+		"timeout": bin(cmdTimeout), "pgrep": bin(cmdPgrep), "pkill": bin(cmdPkill), "awk": bin(cmdAwk),
 		"sh": bin(cmdSh), "dash": bin(cmdSh), "hostname": bin(cmdHostname), "uname": bin(cmdUname), "nproc": bin(cmdNproc),
 		"getconf": bin(cmdGetconf), "id": bin(cmdID), "stat": bin(cmdStat),
 		// the router's tools

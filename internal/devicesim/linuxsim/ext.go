@@ -11,8 +11,11 @@ type extState struct {
 // SetPeerUp (OpenVPN's status file, swanctl's SAs).
 func (r *Router) refreshPeers() {
 	for _, p := range r.procs {
-		if d, ok := p.data.(*ovpnDaemon); ok {
+		switch d := p.data.(type) {
+		case *ovpnDaemon:
 			r.writeOVPNStatus(d)
+		case *pppdDaemon:
+			r.pppRefresh(p, d)
 		}
 	}
 	r.refreshSAs()

@@ -13,7 +13,8 @@ import (
 // basic regular expressions unless -E or -F.
 func cmdGrep(c *call) int {
 	args := c.args[1:]
-	var quiet, invert, count, ere, fixed, whole, noMsgs, recursive, nul bool
+	var quiet, invert, count, ere, fixed, whole, noMsgs, recursive, nul, listFiles bool
+	var patterns []string
 	names := 0 // 1: -H, -1: -h
 	var includes []string
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
@@ -30,8 +31,15 @@ func cmdGrep(c *call) int {
 			c.errorf("grep: unrecognized option '%s' (linuxsim)", a)
 			return 2
 		}
+		if a == "-e" && len(args) > 0 {
+			patterns = append(patterns, args[0])
+			args = args[1:]
+			continue
+		}
 		for _, f := range a[1:] {
 			switch f {
+			case 'l':
+				listFiles = true
 			case 'q':
 				quiet = true
 			case 'v':
@@ -61,28 +69,35 @@ func cmdGrep(c *call) int {
 			}
 		}
 	}
-	if len(args) < 1 {
-		c.errorf("Usage: grep [OPTION]... PATTERNS [FILE]...")
-		return 2
+	if patterns == nil {
+		if len(args) < 1 {
+			c.errorf("Usage: grep [OPTION]... PATTERNS [FILE]...")
+			return 2
+		}
+		patterns, args = []string{args[0]}, args[1:]
 	}
-	var expr string
-	switch {
-	case fixed:
-		expr = regexp.QuoteMeta(args[0])
-	case ere:
-		expr = args[0]
-	default:
-		expr = breToRE2(args[0])
+	var exprs []string
+	for _, pat := range patterns {
+		var expr string
+		switch {
+		case fixed:
+			expr = regexp.QuoteMeta(pat)
+		case ere:
+			expr = pat
+		default:
+			expr = breToRE2(pat)
+		}
+		if whole {
+			expr = "^(?:" + expr + ")$"
+		}
+		exprs = append(exprs, "(?:"+expr+")")
 	}
-	if whole {
-		expr = "^(?:" + expr + ")$"
-	}
-	re, err := regexp.Compile(expr)
+	re, err := regexp.Compile(strings.Join(exprs, "|"))
 	if err != nil {
 		c.errorf("grep: Invalid regular expression")
 		return 2
 	}
-	files := args[1:]
+	files := args
 	status := 0
 	type input struct{ name, data string }
 	var inputs []input
@@ -142,6 +157,10 @@ func cmdGrep(c *call) int {
 			found++
 			if quiet {
 				return 0
+			}
+			if listFiles {
+				fmt.Fprintln(c.stdout, in.name)
+				break
 			}
 			if !count {
 				if names > 0 {

@@ -109,6 +109,7 @@ type Router struct {
 	ext           extState        // tunnels, offload, PPPoE (ext.go)
 	peerUp        map[string]bool // SetPeerUp
 	charonStopped bool
+	pppSessions   int // pppd sessions started (their addresses)
 
 	snapshots atomic.Int64
 	scripts   atomic.Int64

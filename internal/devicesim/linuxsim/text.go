@@ -2,6 +2,7 @@ package linuxsim
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"regexp"
 	"sort"
@@ -100,6 +101,10 @@ func bracketEnd(re string, i int) int {
 type sedCmd struct {
 	addr   *regexp.Regexp // nil: every line
 	line   int            // >0: that line; -1: the last
+	to     *regexp.Regexp // a range addr,/to/: up to the line it matches
+	toLine int
+	ranged bool
+	inRng  *bool
 	neg    bool
 	cmd    byte // s p d q
 	re     *regexp.Regexp
@@ -110,7 +115,7 @@ type sedCmd struct {
 
 func cmdSed(c *call) int {
 	args := c.args[1:]
-	quiet, ere := false, false
+	quiet, ere, inPlace := false, false, false
 	var scripts, files []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
@@ -121,12 +126,10 @@ func cmdSed(c *call) int {
 		case a == "-e" && i+1 < len(args):
 			scripts = append(scripts, args[i+1])
 			i++
+		case a == "-i":
+			inPlace = true
 		case strings.HasPrefix(a, "-") && a != "-":
-			if strings.HasPrefix(a, "-i") {
-				c.errorf("sed: linuxsim does not edit in place (-i)")
-			} else {
-				c.errorf("sed: invalid option -- '%s'", strings.TrimPrefix(a, "-"))
-			}
+			c.errorf("sed: invalid option -- '%s' (linuxsim)", strings.TrimPrefix(a, "-"))
 			return 1
 		case scripts == nil:
 			scripts = []string{a}
@@ -147,10 +150,41 @@ func cmdSed(c *call) int {
 		}
 		prog = append(prog, p...)
 	}
+	if inPlace {
+		// Each file is edited on its own: the script's output replaces it.
+		if len(files) == 0 {
+			c.errorf("sed: no input files")
+			return 1
+		}
+		for _, f := range files {
+			p := cleanPath(c.sh.cwd, f)
+			n, ok := c.sh.r.fs.nodes[p]
+			if !ok || n.kind != kindFile {
+				c.errorf("sed: can't read %s: No such file or directory", f)
+				return 2
+			}
+			var out strings.Builder
+			sedRun(prog, splitLines(string(n.data)), quiet, &out)
+			n.data = []byte(out.String())
+		}
+		return 0
+	}
 	in, status := readInputs(c, files, "sed", false)
 	var lines []string
 	for _, s := range in {
 		lines = append(lines, splitLines(s)...)
+	}
+	sedRun(prog, lines, quiet, c.stdout)
+	if status != 0 {
+		return 2
+	}
+	return 0
+}
+
+// sedRun runs a sed program over lines.
+func sedRun(prog []sedCmd, lines []string, quiet bool, stdout io.Writer) {
+	for i := range prog {
+		prog[i].inRng = new(bool)
 	}
 	for n, line := range lines {
 		deleted := false
@@ -161,7 +195,7 @@ func cmdSed(c *call) int {
 			}
 			switch sc.cmd {
 			case 'p':
-				fmt.Fprintln(c.stdout, line)
+				fmt.Fprintln(stdout, line)
 			case 'd':
 				deleted = true
 			case 'q':
@@ -170,7 +204,7 @@ func cmdSed(c *call) int {
 				out, did := sedSubst(sc, line)
 				line = out
 				if did && sc.print {
-					fmt.Fprintln(c.stdout, line)
+					fmt.Fprintln(stdout, line)
 				}
 			}
 			if deleted || quit {
@@ -178,19 +212,28 @@ func cmdSed(c *call) int {
 			}
 		}
 		if !deleted && !quiet {
-			fmt.Fprintln(c.stdout, line)
+			fmt.Fprintln(stdout, line)
 		}
 		if quit {
 			break
 		}
 	}
-	if status != 0 {
-		return 2
-	}
-	return 0
 }
 
 func (sc sedCmd) matches(line string, n, last int) bool {
+	if sc.ranged {
+		if *sc.inRng {
+			if (sc.to != nil && sc.to.MatchString(line)) || (sc.toLine > 0 && n >= sc.toLine) {
+				*sc.inRng = false
+			}
+			return !sc.neg
+		}
+		start := sc.addr != nil && sc.addr.MatchString(line) || sc.line > 0 && n == sc.line
+		if start {
+			*sc.inRng = !(sc.toLine > 0 && n >= sc.toLine)
+		}
+		return start != sc.neg
+	}
 	m := true
 	switch {
 	case sc.addr != nil:
@@ -282,6 +325,28 @@ func parseSed(script string, ere bool) ([]sedCmd, error) {
 			}
 			sc.line, _ = strconv.Atoi(s[:i])
 			s = s[i:]
+		}
+		if strings.HasPrefix(s, ",") && (sc.addr != nil || sc.line != 0) {
+			sc.ranged = true
+			s = s[1:]
+			switch {
+			case strings.HasPrefix(s, "/"):
+				re, rest, err := sedDelimited(s[1:], '/')
+				if err != nil {
+					return nil, err
+				}
+				if sc.to, err = compile(re); err != nil {
+					return nil, fmt.Errorf("invalid address regex %q", re)
+				}
+				s = rest
+			default:
+				i := 0
+				for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+					i++
+				}
+				sc.toLine, _ = strconv.Atoi(s[:i])
+				s = s[i:]
+			}
 		}
 		s = strings.TrimLeft(s, " \t")
 		if strings.HasPrefix(s, "!") {
@@ -485,13 +550,16 @@ func cmdSort(c *call) int {
 // headTail is head or tail with -n N (or -N).
 func headTail(c *call, head bool) int {
 	args := c.args[1:]
-	n := 10
+	n, bytes := 10, -1
 	var files []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "-n" && i+1 < len(args):
 			n, _ = strconv.Atoi(strings.TrimPrefix(args[i+1], "+"))
+			i++
+		case a == "-c" && i+1 < len(args):
+			bytes, _ = strconv.Atoi(args[i+1])
 			i++
 		case strings.HasPrefix(a, "-n"):
 			n, _ = strconv.Atoi(a[2:])
@@ -508,6 +576,15 @@ func headTail(c *call, head bool) int {
 	}
 	in, status := readInputs(c, files, c.args[0], false)
 	for _, s := range in {
+		if bytes >= 0 {
+			if head {
+				s = s[:min(bytes, len(s))]
+			} else {
+				s = s[max(0, len(s)-bytes):]
+			}
+			fmt.Fprint(c.stdout, s)
+			continue
+		}
 		lines := splitLines(s)
 		if head {
 			lines = lines[:min(n, len(lines))]
@@ -628,9 +705,4 @@ func cmdWc(c *call) int {
 	}
 	fmt.Fprintln(c.stdout, strings.Join(out, " "))
 	return status
-}
-
-func cmdAwkUnsupported(c *call) int {
-	c.errorf("awk: not supported by the simulator (use sed, cut or grep)")
-	return 2
 }
