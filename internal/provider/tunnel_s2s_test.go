@@ -73,13 +73,40 @@ func measured(addr string) []statecheck.StateCheck {
 	return checks
 }
 
-// TestAccTunnel_siteToSite joins the lab's two routers with a WireGuard
-// tunnel, then an OpenVPN one, routes the far LAN into each, and measures
-// a to b through it against the line rate of its encapsulation; after a
-// refresh both ends report the tunnel established. (The IKEv2 tunnel is
-// measured by TestAccExample_ipsecSuites.)
+// TestAccTunnel_siteToSite joins the lab's two routers with an IKEv2
+// tunnel (aes128-sha256, then aes256-sha256), a WireGuard tunnel, then an
+// OpenVPN one (routing the far LAN into the last two), and measures a to b
+// through each against the line rate of its encapsulation; after a
+// refresh both ends report the tunnel established. (All four ESP suites of
+// seed 001 run in TestAccExample_ipsecSuites.)
 func TestAccTunnel_siteToSite(t *testing.T) {
 	l := startSiteToSiteLab(t, "accs2s", 253)
+	ipsec := func(esp string) string {
+		return labProvider(l) + fmt.Sprintf(`
+resource "routerlab_tunnel" "r2" {
+  device = "r2"
+  name   = "s2s"
+  type   = "ipsec"
+  ipsec = {
+    ike_version = 2, ike_proposals = ["aes128-sha256-modp2048"], esp_proposals = [%[1]q]
+    psk = "lab-psk-not-secret", local_address = "198.18.3.2", remote_address = "198.18.3.1"
+    local_subnets = ["198.18.2.0/24"], remote_subnets = ["198.18.1.0/24"]
+  }
+}
+
+resource "routerlab_tunnel" "r1" {
+  device = "r1"
+  name   = "s2s"
+  type   = "ipsec"
+  ipsec = {
+    ike_version = 2, ike_proposals = ["aes128-sha256-modp2048"], esp_proposals = [%[1]q]
+    psk = "lab-psk-not-secret", local_address = "198.18.3.1", remote_address = "198.18.3.2"
+    local_subnets = ["198.18.1.0/24"], remote_subnets = ["198.18.2.0/24"], initiate = true
+  }
+  depends_on = [routerlab_tunnel.r2]
+}
+`, esp) + tunnelBenchmark("IPsec "+esp, fmt.Sprintf(`{ tunnel = "ipsec", esp_cipher = %q }`, esp))
+	}
 	pub1, _ := wireguardPublicKey(testWGKeyR1)
 	pub2, _ := wireguardPublicKey(testWGKeyR2)
 	wg := labProvider(l) + fmt.Sprintf(`
@@ -144,6 +171,10 @@ resource "routerlab_tunnel" "r2" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
+			{Config: ipsec("aes128-sha256"), ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
+			{RefreshState: true, Check: established},
+			{Config: ipsec("aes256-sha256"), ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
+			{RefreshState: true, Check: established},
 			{Config: wg, ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
 			{RefreshState: true, Check: established},
 			{Config: ovpn, ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
