@@ -1,25 +1,39 @@
 // Package linuxsim simulates a plain Linux router for the Linux driver
 // (internal/device/linux): a state machine of interfaces, addresses, routes,
-// sysctls and nftables tables that answers the driver's commands in the
-// formats the real tools print (`ip -j`, sysctl, `nft -j`), so that
+// sysctls, nftables, files, daemons and tunnels that answers the driver's
+// commands in the formats the real tools print, so that
 // linux.ParseSnapshot reads it like a real router.
 //
-// Commands go through a small POSIX shell interpreter (shlex.go, interp.go) with the
-// handful of tools the driver uses as builtins (ip, sysctl, nft, hostname,
-// uname, nproc, grep, echo, command, sh). The snapshot script is recognised
-// by its "##facts" section, whose hardware probes are answered directly; the
-// rest of it runs through the interpreter like any command. The CPU
-// sampling loop (`while :; do grep '^cpu' /proc/stat; echo END; sleep 1;
-// done`) streams in real time until the client goes away (loop.go). The apply
-// script (`sh -e -x -s`) runs line by line with sh's -e and -x semantics and
-// the real tools' error messages and exit statuses.
+// Commands go through a POSIX shell interpreter (shlex.go, shword.go,
+// interp.go, expand.go: dash's grammar, expansions, -e and -x) with the
+// router's programs as builtins: coreutils and text tools (coreutils.go,
+// text.go, grep.go, awk.go, shtest.go), iproute2 (ipcmd.go, links.go),
+// sysctl, nft (nft*.go, listings byte-identical to nft 1.0.6), ethtool
+// (ethtool.go, captured veth/lo/TUN features), wg and wireguard-go
+// (wg.go), openvpn (openvpn.go), swanctl (swanctl.go), pppd, pppoe-server
+// and xl2tpd (ppp.go). Files live in a file system of the router's own
+// (fs.go; /proc and /sys/class/net are made up when read), daemons in a
+// process table (procs.go). The snapshot script's hardware facts are
+// answered directly (snapshot.go); everything else in it runs through the
+// interpreter, so a change to the driver's commands is followed, or fails
+// loudly with "not supported by the simulator". The CPU sampling loop
+// streams in real time until the client goes away (loop.go).
+//
+// Like the Debian 12 test machine, the router has no PPP (pppd fails;
+// Options.PPP gives it /dev/ppp) and no WireGuard module (WireGuard runs
+// on wireguard-go; Options.WireGuardModule gives it the module), while
+// strongSwan's charon runs (Options.CharonStopped: it does not). No peer
+// answers a tunnel unless a test says so with Router.SetPeerUp.
 //
 // Use it with devicesim:
 //
 //	r := linuxsim.New(linuxsim.Options{})
 //	dev := devicesim.New(t, r, devicesim.Options{})
 //	// point the provider at dev.Endpoint(); change r behind its back with
-//	// r.SetMTU, r.DeleteRoute, ...; assert on r.State() or r.Config().
+//	// r.SetMTU, r.DeleteRoute, r.SetOffload, r.DeleteNftChain,
+//	// r.WGSetListenPort, r.EditFile, r.KillProcesses, ...; say a peer
+//	// answers with r.SetPeerUp; assert on r.State(), r.Config(),
+//	// r.Files() or r.Processes().
 package linuxsim
 
 import (

@@ -285,3 +285,40 @@ func TestIPsecTunnel(t *testing.T) {
 		t.Errorf("apply without charon: %v", err)
 	}
 }
+
+// The provider's acceptance tests change the tunnels by hand with these
+// very commands (internal/provider/resource_tunnel_test.go): each must
+// show as a change, and each delete as the tunnel gone.
+func TestTunnelChangesByHandAsTheProviderTestsMakeThem(t *testing.T) {
+	ovpn := ovpnTunnel("t1", device.RoleServer)
+	ovpn.OpenVPN.Cipher = "AES-128-CBC"
+	ipsec := ipsecTunnel("t1", false)
+	wg := wgTunnel()
+	wg.Name = "t1"
+	for _, c := range []struct {
+		cfg           device.TunnelConfig
+		drift, delete string
+	}{
+		{ipsec, "sed -i 's/aes128-sha256/aes256-sha256/g' /etc/swanctl/conf.d/routerlab-t1.conf", "rm /etc/swanctl/conf.d/routerlab-t1.conf"},
+		{ovpn, "sed -i 's/^cipher AES-128-CBC$/cipher AES-256-CBC/' /etc/routerlab/openvpn/t1.conf", "rm /etc/routerlab/openvpn/t1.conf"},
+		{wg, "wg set t1 listen-port 51999", "ip link del t1"},
+	} {
+		s := newSim(t, Options{})
+		st, _ := s.applyTunnel(t, c.cfg, nil)
+		byHand := func(script string) {
+			if _, stderr, code := exec(s.r, "sh -e -s", script); code != 0 {
+				t.Fatalf("%s: %s", script, stderr)
+			}
+		}
+		byHand(c.drift)
+		got, ok := s.snapshot(t).Tunnels["t1"]
+		if !ok || reflect.DeepEqual(got.TunnelConfig, st.TunnelConfig) {
+			t.Errorf("%s: %q does not show (present %v)", c.cfg.Type, c.drift, ok)
+		}
+		byHand(c.delete)
+		if _, ok := s.snapshot(t).Tunnels["t1"]; ok {
+			t.Errorf("%s: %q leaves the tunnel reported", c.cfg.Type, c.delete)
+		}
+		s.applyTunnel(t, c.cfg, nil) // created again over what is left
+	}
+}
