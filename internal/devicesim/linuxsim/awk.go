@@ -404,7 +404,7 @@ func cmdAwk(c *call) int {
 		c.errorf("%v", err)
 		return 2
 	}
-	inputs, status := readInputs(c, args[1:], "awk", false)
+	inputs, status := readInputs(c, args[1:], "awk")
 	if status != 0 {
 		return 2
 	}

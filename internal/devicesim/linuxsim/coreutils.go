@@ -14,7 +14,7 @@ import (
 // readInputs reads the named files ("-" or none: stdin); a missing one
 // is reported as tool: FILE: No such file or directory (status 1 for
 // cat, 2 for grep).
-func readInputs(c *call, files []string, tool string, quiet bool) ([]string, int) {
+func readInputs(c *call, files []string, tool string) ([]string, int) {
 	if len(files) == 0 {
 		return []string{string(c.stdin)}, 0
 	}
@@ -27,9 +27,7 @@ func readInputs(c *call, files []string, tool string, quiet bool) ([]string, int
 		}
 		data, e := c.sh.r.readFile(cleanPath(c.sh.cwd, f))
 		if e != "" {
-			if !quiet {
-				c.errorf("%s: %s: %s", tool, f, e)
-			}
+			c.errorf("%s: %s: %s", tool, f, e)
 			status = 1
 			continue
 		}
@@ -52,7 +50,7 @@ func cmdCat(c *call) int {
 		c.errorf("cat: invalid option -- '%s' (linuxsim)", strings.TrimPrefix(files[0], "-"))
 		return 1
 	}
-	in, status := readInputs(c, files, "cat", false)
+	in, status := readInputs(c, files, "cat")
 	for _, s := range in {
 		fmt.Fprint(c.stdout, s)
 	}

@@ -165,7 +165,6 @@ func setFeatures(ifc *iface, args []string) (string, string, int) {
 	}
 	m := featureIndex(ifc.features)
 	requested := map[string]bool{}
-	var order []string
 	for i := 0; i < len(args); i += 2 {
 		key, val := args[i], args[i+1]
 		if val != "on" && val != "off" {
@@ -181,9 +180,6 @@ func setFeatures(ifc *iface, args []string) (string, string, int) {
 			return "", "netlink error: bit name not found (offset 52)\nnetlink error: Operation not supported\n", 92
 		}
 		for _, n := range names {
-			if _, seen := requested[n]; !seen {
-				order = append(order, n)
-			}
 			requested[n] = val == "on"
 		}
 	}

@@ -146,7 +146,7 @@ func (s *interp) background(ao *andOr) {
 }
 
 // runAndOr runs `a || b && c` left to right.
-func (s *interp) runAndOr(ao *andOr, cond bool) int {
+func (s *interp) runAndOr(ao *andOr, cond bool) {
 	status := s.runPipeline(ao.pipes[0], cond || len(ao.pipes) > 1)
 	for i, op := range ao.ops {
 		if s.unwind != flowNone {
@@ -157,7 +157,6 @@ func (s *interp) runAndOr(ao *andOr, cond bool) int {
 		}
 		status = s.runPipeline(ao.pipes[i+1], cond || i+2 < len(ao.pipes))
 	}
-	return status
 }
 
 // runPipeline runs its commands one after the other, each one's output
@@ -212,9 +211,8 @@ func (s *interp) checkExit(status int, cond bool) {
 
 // streams are a command's standard streams after its redirections.
 type streams struct {
-	in          []byte
-	out, errw   io.Writer
-	redirFailed bool
+	in        []byte
+	out, errw io.Writer
 }
 
 // nodeWriter appends to a file of the router's file system.
@@ -263,7 +261,7 @@ func (s *interp) redirect(c *command, in []byte, out io.Writer) (streams, error)
 			if fd < 0 {
 				fd = 1
 			}
-			var w io.Writer = io.Discard
+			w := io.Discard
 			if p := cleanPath(s.cwd, target); p != "/dev/null" {
 				n, e := s.r.openWrite(p, s.umask, r.op == ">>")
 				if e != "" {

@@ -30,10 +30,10 @@ func (r *Router) addVirtual(name, kind string, mtu int) (*iface, error) {
 
 // removeInterface deletes a link: its addresses and the routes through
 // it go with it, and the daemon that owns it ends.
-func (r *Router) removeInterface(name string) bool {
+func (r *Router) removeInterface(name string) {
 	ifc, err := r.findIface(name)
 	if err != nil {
-		return false
+		return
 	}
 	r.ifaces = slices.DeleteFunc(r.ifaces, func(x *iface) bool { return x == ifc })
 	r.routes = slices.DeleteFunc(r.routes, func(rt route) bool { return rt.dev == name })
@@ -41,7 +41,6 @@ func (r *Router) removeInterface(name string) bool {
 		ifc.owner = nil
 		r.endProcess(p)
 	}
-	return true
 }
 
 // linkAdd is `ip link add [dev|name] NAME [mtu N] type wireguard|dummy`.

@@ -1,6 +1,7 @@
 package linuxsim
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -66,7 +67,8 @@ func cmdNft(c *call) int {
 }
 
 func nftFail(c *call, err error, src string, file bool) int {
-	if ne, ok := err.(*nftError); ok {
+	var ne *nftError
+	if errors.As(err, &ne) {
 		c.errorf("%s", ne.format(src, file))
 	} else {
 		c.errorf("Error: %v", err)

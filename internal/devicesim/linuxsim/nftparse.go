@@ -1,6 +1,7 @@
 package linuxsim
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -356,7 +357,7 @@ func (r *nftRun) tableBlock(tb *nftTableRec) error {
 		decls = append(decls, decl{name, spec, at})
 	}
 	for _, d := range decls {
-		if _, err := r.declareChain(tb, d.name, d.spec, d.at); err != nil {
+		if err := r.declareChain(tb, d.name, d.spec, d.at); err != nil {
 			return err
 		}
 	}
@@ -446,7 +447,7 @@ func (r *nftRun) chainBody(inBlock bool) (chainSpec, error) {
 }
 
 // declareChain adds a chain, or checks a declaration of one that exists.
-func (r *nftRun) declareChain(tb *nftTableRec, name string, spec chainSpec, at *nftTok) (*nftChainRec, error) {
+func (r *nftRun) declareChain(tb *nftTableRec, name string, spec chainSpec, at *nftTok) error {
 	c := tb.chain(name)
 	if c == nil {
 		tb.lastHandle++
@@ -456,15 +457,15 @@ func (r *nftRun) declareChain(tb *nftTableRec, name string, spec chainSpec, at *
 			c.policy = spec.policy
 		}
 		tb.chains = append(tb.chains, c)
-		return c, nil
+		return nil
 	}
 	if spec.hasHook && (c.hook != spec.hook || c.typ != spec.typ || c.prio != spec.prio) {
-		return nil, r.errf(at, "Could not process rule: Device or resource busy")
+		return r.errf(at, "Could not process rule: Device or resource busy")
 	}
 	if spec.hasHook && spec.policy != "" {
 		c.policy = spec.policy
 	}
-	return c, nil
+	return nil
 }
 
 func (r *nftRun) chainCmd(verb string, cmdTok *nftTok) error {
@@ -494,7 +495,7 @@ func (r *nftRun) chainCmd(verb string, cmdTok *nftTok) error {
 				return err
 			}
 		}
-		if _, err := r.declareChain(tb, cname, spec, cat); err != nil {
+		if err := r.declareChain(tb, cname, spec, cat); err != nil {
 			return err
 		}
 	case "delete", "destroy":
@@ -569,7 +570,8 @@ func (r *nftRun) ruleCmd(verb string) error {
 func (r *nftRun) addRule(tb *nftTableRec, c *nftChainRec, toks []nftTok, insert bool) error {
 	stmts, sets, err := parseRule(toks)
 	if err != nil {
-		if ne, ok := err.(*nftError); ok && ne.tok == nil && len(toks) > 0 {
+		var ne *nftError
+		if errors.As(err, &ne) && ne.tok == nil && len(toks) > 0 {
 			ne.tok = &toks[0]
 		}
 		return err

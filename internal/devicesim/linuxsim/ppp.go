@@ -77,7 +77,7 @@ func (r *Router) pppOptions(words []string, opts map[string]string, depth int) e
 				}
 				if err := r.pppOptions(fw, opts, depth+1); err != nil {
 					if !strings.HasPrefix(err.Error(), "In file") {
-						return fmt.Errorf("In file %s: %v", v, err)
+						return fmt.Errorf("In file %s: %w", v, err) //nolint:staticcheck // ST1005: pppd's exact message
 					}
 					return err
 				}

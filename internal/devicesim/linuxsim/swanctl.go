@@ -197,7 +197,7 @@ func cmdSwanctl(c *call) int {
 		return 0
 	case "--terminate", "-t":
 		name := opt("--ike", "-i", "--child", "-c")
-		if _, up := r.sa(name); !up && !r.swanConnecting(name) {
+		if !r.saUp(name) && !r.swanConnecting(name) {
 			c.errorf("terminate failed: no matching SAs to terminate found")
 			return 1
 		}
@@ -321,13 +321,13 @@ func (r *Router) saID(name string) int {
 	return st.lastID
 }
 
-// sa reports whether conn name has an IKE SA and whether it is up.
-func (r *Router) sa(name string) (*swanConn, bool) {
+// saUp reports whether conn name has an established IKE SA.
+func (r *Router) saUp(name string) bool {
 	conn := r.ext.swan.conns[name]
 	if conn == nil {
-		return nil, false
+		return false
 	}
-	return conn, r.peerUp[name] && !(r.ext.swan.ended[name] && conn.initiator())
+	return r.peerUp[name] && (!r.ext.swan.ended[name] || !conn.initiator())
 }
 
 func (r *Router) swanConnecting(name string) bool {
@@ -362,7 +362,7 @@ func (r *Router) listSAs(only string) string {
 			continue
 		}
 		conn := st.conns[name]
-		_, up := r.sa(name)
+		up := r.saUp(name)
 		connecting := r.swanConnecting(name)
 		if !up && !connecting {
 			continue

@@ -169,7 +169,7 @@ func cmdSed(c *call) int {
 		}
 		return 0
 	}
-	in, status := readInputs(c, files, "sed", false)
+	in, status := readInputs(c, files, "sed")
 	var lines []string
 	for _, s := range in {
 		lines = append(lines, splitLines(s)...)
@@ -230,7 +230,7 @@ func (sc sedCmd) matches(line string, n, last int) bool {
 		}
 		start := sc.addr != nil && sc.addr.MatchString(line) || sc.line > 0 && n == sc.line
 		if start {
-			*sc.inRng = !(sc.toLine > 0 && n >= sc.toLine)
+			*sc.inRng = sc.toLine <= 0 || n < sc.toLine
 		}
 		return start != sc.neg
 	}
@@ -450,7 +450,7 @@ func cmdCut(c *call) int {
 		c.errorf("cut: invalid field list or delimiter")
 		return 1
 	}
-	in, status := readInputs(c, files, "cut", false)
+	in, status := readInputs(c, files, "cut")
 	for _, s := range in {
 		for _, line := range splitLines(s) {
 			var parts []string
@@ -514,7 +514,7 @@ func cmdSort(c *call) int {
 		c.errorf("sort: invalid option -- '%s'", bad)
 		return 2
 	}
-	in, status := readInputs(c, files, "sort", false)
+	in, status := readInputs(c, files, "sort")
 	var lines []string
 	for _, s := range in {
 		lines = append(lines, splitLines(s)...)
@@ -574,7 +574,7 @@ func headTail(c *call, head bool) int {
 			files = append(files, a)
 		}
 	}
-	in, status := readInputs(c, files, c.args[0], false)
+	in, status := readInputs(c, files, c.args[0])
 	for _, s := range in {
 		if bytes >= 0 {
 			if head {
@@ -691,7 +691,7 @@ func cmdWc(c *call) int {
 		c.errorf("wc: invalid option -- '%s'", bad)
 		return 1
 	}
-	in, status := readInputs(c, files, "wc", false)
+	in, status := readInputs(c, files, "wc")
 	all := strings.Join(in, "")
 	var out []string
 	if f['l'] || len(f) == 0 {

@@ -451,12 +451,12 @@ func wgSet(c *call, ifc *iface, args []string) int {
 			}
 			d.fwmark = int(n)
 		case key == "private-key" && peer == nil:
-			k, clear, ok := wgKeyFile(c, v)
+			k, cleared, ok := wgKeyFile(c, v)
 			if !ok {
 				return 1
 			}
 			d.privateKey = k
-			if clear {
+			if cleared {
 				d.privateKey = nil
 			}
 		case key == "peer":
@@ -470,12 +470,12 @@ func wgSet(c *call, ifc *iface, args []string) int {
 				d.peers = append(d.peers, peer)
 			}
 		case key == "preshared-key" && peer != nil:
-			k, clear, ok := wgKeyFile(c, v)
+			k, cleared, ok := wgKeyFile(c, v)
 			if !ok {
 				return 1
 			}
 			peer.presharedKey = k
-			if clear {
+			if cleared {
 				peer.presharedKey = nil
 			}
 		case key == "endpoint" && peer != nil:
