@@ -229,6 +229,16 @@ func (r *Router) list(p string) []string {
 // component by component as the shell does it; the matches are sorted,
 // and none is nil (the shell then keeps the word as it is).
 func (r *Router) globPaths(pat, cwd string) []string {
+	if dirs, ok := strings.CutSuffix(pat, "/"); ok && dirs != "" {
+		// A trailing slash matches directories only, and keeps the slash.
+		var out []string
+		for _, m := range r.globPaths(dirs, cwd) {
+			if n, _ := r.stat(cleanPath(cwd, m)); n != nil && n.kind == kindDir {
+				out = append(out, m+"/")
+			}
+		}
+		return out
+	}
 	abs := strings.HasPrefix(pat, "/")
 	comps := strings.Split(strings.Trim(pat, "/"), "/")
 	bases := []string{""}

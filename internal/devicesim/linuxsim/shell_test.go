@@ -32,6 +32,7 @@ func TestWordsAndExpansion(t *testing.T) {
 		`'eth1' alias 'it'\''s'`:                {"eth1", "alias", "it's"},
 		`"a \"b\" \\ \x" c\ d ''`:               {`a "b" \ \x`, "c d", ""},
 		`/etc/routerlab/*.conf`:                 {"/etc/routerlab/a.conf", "/etc/routerlab/b.conf"},
+		`/etc/*/`:                               {"/etc/openvpn/", "/etc/ppp/", "/etc/routerlab/", "/etc/swanctl/"},
 		`'/etc/routerlab/*.conf'`:               {"/etc/routerlab/*.conf"},
 		`/etc/nothing/*.conf`:                   {"/etc/nothing/*.conf"},
 		`$(echo "a  b")`:                        {"a", "b"},

@@ -50,6 +50,10 @@ func wantState(t device.TunnelConfig) device.TunnelConfig {
 		c := *t.IPsec
 		c.PSK = ""
 		t.IPsec = &c
+	case t.L2TP != nil:
+		c := *t.L2TP
+		c.PSK, c.Password = "", ""
+		t.L2TP = &c
 	}
 	return t
 }
@@ -320,5 +324,33 @@ func TestTunnelChangesByHandAsTheProviderTestsMakeThem(t *testing.T) {
 			t.Errorf("%s: %q leaves the tunnel reported", c.cfg.Type, c.delete)
 		}
 		s.applyTunnel(t, c.cfg, nil) // created again over what is left
+	}
+}
+
+// An L2TP/IPsec server (with PPP in the kernel): its swanctl connection,
+// xl2tpd and pppd files read back as configured, without secrets; the
+// delete removes them all.
+func TestL2TPServer(t *testing.T) {
+	s := newSim(t, Options{PPP: true})
+	before := s.r.Config()
+	cfg := device.TunnelConfig{Name: "l2s", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{Role: device.RoleServer,
+		LocalAddress: "198.18.90.1", RemotePool: "198.18.90.10-198.18.90.20", User: "u1", Password: "pw-1", PSK: "psk-12345678",
+		IKEProposals: []string{"aes128-sha1-modp2048"}, ESPProposals: []string{"aes128-sha1"}}}
+	st, _ := s.applyTunnel(t, cfg, nil)
+	if !reflect.DeepEqual(st.TunnelConfig, wantState(cfg)) {
+		t.Errorf("read back\n %+v\nwant\n %+v", st.L2TP, wantState(cfg).L2TP)
+	}
+	if len(s.r.Processes()) == 0 {
+		t.Error("no xl2tpd runs")
+	}
+	must(t, s.drv.DeleteTunnel(ctxT(t), st))
+	if after := s.r.Config(); after != before {
+		t.Errorf("router not put back:\n%s\nwant\n%s", after, before)
+	}
+	if files := append(s.r.Files("/etc/routerlab"), s.r.Files("/etc/swanctl/conf.d")...); len(files) != 0 {
+		t.Errorf("files left: %v", files)
+	}
+	if procs := s.r.Processes(); len(procs) != 0 {
+		t.Errorf("processes left: %v", procs)
 	}
 }
