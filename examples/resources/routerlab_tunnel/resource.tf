@@ -57,6 +57,7 @@ resource "routerlab_tunnel" "wg_r1" {
       allowed_ips = ["198.18.60.2/32", "198.18.2.0/24"]
     }]
   }
+  routes = ["198.18.2.0/24"] # the far LAN goes into the tunnel
 }
 
 variable "wg_r1_key" {
@@ -84,4 +85,5 @@ resource "routerlab_tunnel" "wg_r2" {
       allowed_ips = ["198.18.60.1/32", "198.18.1.0/24"]
     }]
   }
+  routes = ["198.18.1.0/24"]
 }
