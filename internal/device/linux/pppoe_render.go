@@ -226,10 +226,14 @@ func pppQuote(s string) string {
 
 // pppWord leaves plain words bare, for readable files and text.
 func pppWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@+=,", r))
-	}) < 0 {
+	if s != "" && strings.IndexFunc(s, needsPPPQuote) < 0 {
 		return s
 	}
 	return pppQuote(s)
+}
+
+// needsPPPQuote reports a rune outside pppd's plain words.
+func needsPPPQuote(r rune) bool {
+	plain := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@+=,", r)
+	return !plain
 }
