@@ -260,43 +260,13 @@ func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeMode
 		return
 	}
 	desired := plan.toDevice(wo)
-	wrote := false
-	err = dev.Write(ctx, func(tx *device.Tx) error {
-		snap, err := tx.Snapshot()
-		if err != nil {
-			return err
-		}
-		var observed *device.PPPoEState
-		if st, ok := snap.PPPoE[desired.Name]; ok {
-			if !update {
-				return fmt.Errorf("a routerlab PPPoE session named %q already exists on the device: import it instead", desired.Name)
-			}
-			observed = &st
-		}
-		tx.Wrote()
-		wrote = true
+	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, func(observed *device.PPPoEState) error {
 		return pc.ApplyPPPoE(ctx, desired, observed)
-	})
-	if err != nil {
-		diags.AddError(summary, fmt.Sprintf("device %q, session %q: %s", dev.Name, desired.Name, err))
-		if !wrote {
-			return
-		}
+	}, diags)
+	if ok {
+		m := plan.fromDevice(st, snap.Status.PPPoE[desired.Name])
+		diags.Append(state.Set(ctx, &m)...)
 	}
-	snap, rerr := dev.Snapshot(readBackContext(ctx))
-	if rerr != nil {
-		diags.AddError(summary, fmt.Sprintf("device %q: reading back: %s", dev.Name, rerr))
-		return
-	}
-	st, ok := snap.PPPoE[desired.Name]
-	if !ok {
-		if err == nil {
-			diags.AddError(summary, fmt.Sprintf("device %q: session %q was written but the device does not report it", dev.Name, desired.Name))
-		}
-		return
-	}
-	m := plan.fromDevice(st, snap.Status.PPPoE[desired.Name])
-	diags.Append(state.Set(ctx, &m)...)
 }
 
 func (r *pppoeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -310,12 +280,11 @@ func (r *pppoeResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read PPPoE Session", err.Error())
 		return
 	}
-	snap, err := dev.Snapshot(ctx)
+	snap, st, ok, err := pppoeKind.read(ctx, dev, state.Name.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read PPPoE Session", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
-	st, ok := snap.PPPoE[state.Name.ValueString()]
 	if !ok {
 		resp.State.RemoveResource(ctx)
 		return
@@ -335,41 +304,21 @@ func (r *pppoeResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Delete PPPoE Session", err.Error())
 		return
 	}
-	err = dev.Write(ctx, func(tx *device.Tx) error {
-		snap, err := tx.Snapshot()
-		if err != nil {
-			return err
-		}
-		observed, ok := snap.PPPoE[state.Name.ValueString()]
-		if !ok {
-			observed = device.PPPoEState{PPPoEConfig: device.PPPoEConfig{Name: state.Name.ValueString(), Role: state.Role.ValueString(), Interface: state.Interface.ValueString()}}
-		}
-		tx.Wrote()
-		return pc.DeletePPPoE(ctx, observed)
-	})
+	name := state.Name.ValueString()
+	gone := device.PPPoEState{PPPoEConfig: device.PPPoEConfig{Name: name, Role: state.Role.ValueString(), Interface: state.Interface.ValueString()}}
+	err = pppoeKind.remove(ctx, dev, name, gone, func(observed device.PPPoEState) error { return pc.DeletePPPoE(ctx, observed) })
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to Delete PPPoE Session", fmt.Sprintf("device %q, session %q: %s", dev.Name, state.Name.ValueString(), err))
+		resp.Diagnostics.AddError("Unable to Delete PPPoE Session", fmt.Sprintf("device %q, session %q: %s", dev.Name, name, err))
 	}
 }
 
 // ImportState takes "<device>/<name>".
 func (r *pppoeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	devName, name, err := splitObjectID(req.ID, r.inv)
+	devName, snap, st, err := pppoeKind.find(ctx, r.inv, req.ID)
 	if err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
+		resp.Diagnostics.AddError("Unable to Import PPPoE Session", err.Error())
 		return
 	}
-	dev, _ := r.inv.Lookup(devName)
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Import PPPoE Session", fmt.Sprintf("device %q: %s", devName, err))
-		return
-	}
-	st, ok := snap.PPPoE[name]
-	if !ok {
-		resp.Diagnostics.AddError("Unable to Import PPPoE Session", fmt.Sprintf("device %q has no routerlab PPPoE session named %q; it has: %s", devName, name, namesOr(device.SortedKeys(snap.PPPoE))))
-		return
-	}
-	m := pppoeModel{Device: types.StringValue(devName), Password: types.StringNull(), PasswordWOVersion: types.Int64Null()}.fromDevice(st, snap.Status.PPPoE[name])
+	m := pppoeModel{Device: types.StringValue(devName), Password: types.StringNull(), PasswordWOVersion: types.Int64Null()}.fromDevice(st, snap.Status.PPPoE[st.Name])
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -84,19 +84,34 @@ func TestAccPPP_lifecycle(t *testing.T) {
 		name, addr, config, id string
 		drift, delete          string
 		secrets                []string
+		// peerUp: the simulator brings the session up on SetPeerUp (it
+		// simulates PPPoE sessions, not xl2tpd's L2TP sessions).
+		peerUp bool
 	}{
 		{"pppoe", "routerlab_pppoe_session.p", pppoeClientConfig, "r/wan0",
 			"sed -i 's/^mtu 1454$/mtu 1400/' /etc/routerlab/pppoe/wan0.options",
-			"rm /etc/routerlab/pppoe/wan0.options", []string{"password"}},
+			"rm /etc/routerlab/pppoe/wan0.options", []string{"password"}, true},
 		{"l2tp_ipsec", "routerlab_tunnel.l", l2tpClientConfig, "r/l2tp0",
 			"sed -i 's/^mtu 1350$/mtu 1300/' /etc/routerlab/l2tp/l2tp0/options.ppp",
-			"rm -r /etc/routerlab/l2tp/l2tp0", []string{"l2tp_ipsec.password", "l2tp_ipsec.psk", "status", "interface", "local_tunnel_address", "remote_tunnel_address"}},
+			"rm -r /etc/routerlab/l2tp/l2tp0 /etc/swanctl/conf.d/routerlab-l2tp0.conf", []string{"l2tp_ipsec.password", "l2tp_ipsec.psk", "interface", "local_tunnel_address", "remote_tunnel_address"}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tg := newSimTargetWith(t, linuxsim.Options{PPP: true})
 			before := snapshotText(t, tg)
 			cfg := tg.provider() + c.config
+			up := resource.TestStep{
+				PreConfig: func() {
+					if err := tg.r.SetPeerUp(c.id[2:], true); err != nil {
+						t.Fatal(err)
+					}
+				},
+				RefreshState: true,
+				Check:        resource.TestCheckResourceAttr(c.addr, "status", "established"),
+			}
+			if !c.peerUp {
+				up.Check = resource.TestCheckResourceAttr(c.addr, "status", "down")
+			}
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: testProviders,
 				CheckDestroy: func(*terraform.State) error {
@@ -114,16 +129,7 @@ func TestAccPPP_lifecycle(t *testing.T) {
 						},
 						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 					},
-					{
-						PreConfig: func() {
-							name := c.id[2:]
-							if err := tg.r.SetPeerUp(name, true); err != nil {
-								t.Fatal(err)
-							}
-						},
-						RefreshState: true,
-						Check:        resource.TestCheckResourceAttr(c.addr, "status", "established"),
-					},
+					up,
 					{
 						PreConfig: func() { tg.byHand(t, c.drift) },
 						Config:    cfg,

@@ -310,45 +310,13 @@ func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelMo
 		return
 	}
 	desired := plan.toDevice(secrets)
-	wrote := false
-	err = dev.Write(ctx, func(tx *device.Tx) error {
-		snap, err := tx.Snapshot()
-		if err != nil {
-			return err
-		}
-		var observed *device.TunnelState
-		if st, ok := snap.Tunnels[desired.Name]; ok {
-			if !update {
-				return fmt.Errorf("a routerlab tunnel named %q already exists on the device: import it instead", desired.Name)
-			}
-			observed = &st
-		}
-		tx.Wrote()
-		wrote = true
+	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, func(observed *device.TunnelState) error {
 		return tc.ApplyTunnel(ctx, desired, observed)
-	})
-	if err != nil {
-		diags.AddError(summary, fmt.Sprintf("device %q, tunnel %q: %s", dev.Name, desired.Name, err))
-		if !wrote {
-			return
-		}
+	}, diags)
+	if ok {
+		m := plan.fromDevice(st, snap.Status.Tunnels[desired.Name])
+		diags.Append(state.Set(ctx, &m)...)
 	}
-	// State is what the device reports, also after a failure: what was
-	// written is then in state (tainted) and destroy removes it.
-	snap, rerr := dev.Snapshot(readBackContext(ctx))
-	if rerr != nil {
-		diags.AddError(summary, fmt.Sprintf("device %q: reading back: %s", dev.Name, rerr))
-		return
-	}
-	st, ok := snap.Tunnels[desired.Name]
-	if !ok {
-		if err == nil {
-			diags.AddError(summary, fmt.Sprintf("device %q: tunnel %q was written but the device does not report it", dev.Name, desired.Name))
-		}
-		return
-	}
-	m := plan.fromDevice(st, snap.Status.Tunnels[desired.Name])
-	diags.Append(state.Set(ctx, &m)...)
 }
 
 func (r *tunnelResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -362,14 +330,12 @@ func (r *tunnelResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Read Tunnel", err.Error())
 		return
 	}
-	snap, err := dev.Snapshot(ctx)
+	snap, st, ok, err := tunnelKind.read(ctx, dev, state.Name.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Read Tunnel", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
-	st, ok := snap.Tunnels[state.Name.ValueString()]
 	if !ok {
-		// Deleted by hand (or never finished): the plan re-creates it.
 		resp.State.RemoveResource(ctx)
 		return
 	}
@@ -393,43 +359,22 @@ func (r *tunnelResource) Delete(ctx context.Context, req resource.DeleteRequest,
 		resp.Diagnostics.AddAttributeError(path.Root("device"), "Unable to Delete Tunnel", err.Error())
 		return
 	}
-	err = dev.Write(ctx, func(tx *device.Tx) error {
-		snap, err := tx.Snapshot()
-		if err != nil {
-			return err
-		}
-		observed, ok := snap.Tunnels[state.Name.ValueString()]
-		if !ok {
-			// Gone already; remove what may be left by the type's rules.
-			observed = device.TunnelState{TunnelConfig: device.TunnelConfig{Name: state.Name.ValueString(), Type: device.TunnelType(state.Type.ValueString())}}
-		}
-		tx.Wrote()
-		return tc.DeleteTunnel(ctx, observed)
-	})
+	name := state.Name.ValueString()
+	gone := device.TunnelState{TunnelConfig: device.TunnelConfig{Name: name, Type: device.TunnelType(state.Type.ValueString())}}
+	err = tunnelKind.remove(ctx, dev, name, gone, func(observed device.TunnelState) error { return tc.DeleteTunnel(ctx, observed) })
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to Delete Tunnel", fmt.Sprintf("device %q, tunnel %q: %s", dev.Name, state.Name.ValueString(), err))
+		resp.Diagnostics.AddError("Unable to Delete Tunnel", fmt.Sprintf("device %q, tunnel %q: %s", dev.Name, name, err))
 	}
 }
 
 // ImportState takes "<device>/<name>".
 func (r *tunnelResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	devName, name, err := splitObjectID(req.ID, r.inv)
+	devName, snap, st, err := tunnelKind.find(ctx, r.inv, req.ID)
 	if err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", err.Error())
+		resp.Diagnostics.AddError("Unable to Import Tunnel", err.Error())
 		return
 	}
-	dev, _ := r.inv.Lookup(devName)
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Import Tunnel", fmt.Sprintf("device %q: %s", devName, err))
-		return
-	}
-	st, ok := snap.Tunnels[name]
-	if !ok {
-		resp.Diagnostics.AddError("Unable to Import Tunnel", fmt.Sprintf("device %q has no routerlab tunnel named %q; it has: %s", devName, name, namesOr(device.SortedKeys(snap.Tunnels))))
-		return
-	}
-	m := tunnelModel{Device: types.StringValue(devName)}.fromDevice(st, snap.Status.Tunnels[name])
+	m := tunnelModel{Device: types.StringValue(devName)}.fromDevice(st, snap.Status.Tunnels[st.Name])
 	nullSecrets(&m)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
