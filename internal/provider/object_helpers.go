@@ -91,3 +91,30 @@ func backtickList(values []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// planCheck is the plan-time check every config resource makes: desired
+// against the platform (validate, no I/O), then against the device as it
+// is (check, on the session's one snapshot). Failures become diagnostics
+// titled "Invalid <Title>" and "<Title> Not Possible On Device", naming
+// the device, its platform and subject (e.g. `tunnel "s2s"`; "" for a
+// per-device resource). It returns the snapshot, or nil after an error.
+func planCheck(ctx context.Context, dev *Device, title, subject string, validate func() error, check func(*device.Snapshot) error, diags *diag.Diagnostics) *device.Snapshot {
+	where := fmt.Sprintf("device %q (platform %s)", dev.Name, dev.Platform)
+	if subject != "" {
+		where += ", " + subject
+	}
+	if err := validate(); err != nil {
+		diags.AddError("Invalid "+title, where+": "+err.Error())
+		return nil
+	}
+	snap, err := dev.Snapshot(ctx)
+	if err != nil {
+		diags.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
+		return nil
+	}
+	if err := check(snap); err != nil {
+		diags.AddError(title+" Not Possible On Device", where+": "+err.Error())
+		return nil
+	}
+	return snap
+}

@@ -124,17 +124,9 @@ func (r *firewallResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	desired := plan.toDevice()
-	if err := fc.ValidateFirewall(desired); err != nil {
-		resp.Diagnostics.AddError("Invalid Firewall", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
-		return
-	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
-	}
-	if err := fc.CheckFirewall(desired, snap); err != nil {
-		resp.Diagnostics.AddError("Firewall Not Possible On Device", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
+	snap := planCheck(ctx, dev, "Firewall", "", func() error { return fc.ValidateFirewall(desired) },
+		func(snap *device.Snapshot) error { return fc.CheckFirewall(desired, snap) }, &resp.Diagnostics)
+	if snap == nil {
 		return
 	}
 	if req.State.Raw.IsNull() && snap.Firewall.Present {

@@ -123,17 +123,8 @@ func (r *offloadResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	desired := plan.toDevice()
-	if err := oc.ValidateOffload(desired); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("settings"), "Invalid Offload Settings", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
-		return
-	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
-	}
-	if err := oc.CheckOffload(desired, snap); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("settings"), "Offload Settings Not Possible On Device", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
+	if planCheck(ctx, dev, "Offload Settings", "", func() error { return oc.ValidateOffload(desired) },
+		func(snap *device.Snapshot) error { return oc.CheckOffload(desired, snap) }, &resp.Diagnostics) == nil {
 		return
 	}
 	if !req.State.Raw.IsNull() {

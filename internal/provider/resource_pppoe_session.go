@@ -213,17 +213,9 @@ func (r *pppoeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		addDeviceError(&resp.Diagnostics, dev, err)
 		return
 	}
-	if err := pc.ValidatePPPoE(desired); err != nil {
-		resp.Diagnostics.AddError("Invalid PPPoE Session", fmt.Sprintf("device %q (platform %s), session %q: %s", dev.Name, dev.Platform, desired.Name, err))
-		return
-	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
-	}
-	if err := pc.CheckPPPoE(desired, snap); err != nil {
-		resp.Diagnostics.AddError("PPPoE Session Not Possible On Device", fmt.Sprintf("device %q (platform %s), session %q: %s", dev.Name, dev.Platform, desired.Name, err))
+	snap := planCheck(ctx, dev, "PPPoE Session", fmt.Sprintf("session %q", desired.Name), func() error { return pc.ValidatePPPoE(desired) },
+		func(snap *device.Snapshot) error { return pc.CheckPPPoE(desired, snap) }, &resp.Diagnostics)
+	if snap == nil {
 		return
 	}
 	if _, exists := snap.PPPoE[desired.Name]; exists && req.State.Raw.IsNull() {

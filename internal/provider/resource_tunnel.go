@@ -242,17 +242,9 @@ func (r *tunnelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		addDeviceError(&resp.Diagnostics, dev, err)
 		return
 	}
-	if err := tc.ValidateTunnel(desired); err != nil {
-		resp.Diagnostics.AddError("Invalid Tunnel", fmt.Sprintf("device %q (platform %s), tunnel %q: %s", dev.Name, dev.Platform, desired.Name, err))
-		return
-	}
-	snap, err := dev.Snapshot(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
-		return
-	}
-	if err := tc.CheckTunnel(desired, snap); err != nil {
-		resp.Diagnostics.AddError("Tunnel Not Possible On Device", fmt.Sprintf("device %q (platform %s), tunnel %q: %s", dev.Name, dev.Platform, desired.Name, err))
+	snap := planCheck(ctx, dev, "Tunnel", fmt.Sprintf("tunnel %q", desired.Name), func() error { return tc.ValidateTunnel(desired) },
+		func(snap *device.Snapshot) error { return tc.CheckTunnel(desired, snap) }, &resp.Diagnostics)
+	if snap == nil {
 		return
 	}
 	if req.State.Raw.IsNull() {
