@@ -36,7 +36,7 @@ type routerTarget interface {
 	byHand(t *testing.T, script string) string
 	// interfaceNames lists r's interfaces as the unknown-interface error
 	// does.
-	interfaceNames() string
+	interfaceNames(t *testing.T) string
 	// pinnedWrongKey is a provider block pinning a real host key that is
 	// not r's, and the fingerprints a mismatch must show.
 	pinnedWrongKey(t *testing.T) (cfg, want, presented string)
@@ -141,7 +141,7 @@ func (s *simTarget) byHand(t *testing.T, script string) string {
 	return out.String()
 }
 
-func (s *simTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
+func (s *simTarget) interfaceNames(_ *testing.T) string { return "eth1, eth2, lo, mgmt0" }
 func (s *simTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
 	wrong := strings.TrimSpace(s.other.HostKeyLine())
 	cfg := fmt.Sprintf(`
@@ -189,7 +189,13 @@ func (lt *labTarget) byHand(t *testing.T, script string) string {
 	return labExec(t, lt.l, "r", "sh", "-e", "-c", script)
 }
 
-func (lt *labTarget) interfaceNames() string { return "eth1, eth2, lo, mgmt0" }
+// interfaceNames: the lab router's links, among them ipsec0, the TUN
+// device of its strongSwan charon (kernel-libipsec), which every lab
+// router runs. Read from the router itself, sorted as the error lists them.
+func (lt *labTarget) interfaceNames(t *testing.T) string {
+	out := labExec(t, lt.l, "r", "sh", "-c", "ls /sys/class/net | sort")
+	return strings.Join(strings.Fields(out), ", ")
+}
 func (lt *labTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
 	wrong := lt.l.Node("a").HostKey // a real key, but not r's
 	cfg := fmt.Sprintf(`
