@@ -387,7 +387,7 @@ resource "routerlab_router" "r" {
   hostname = "not-written"
   interfaces = { eth9 = { mtu = 1500 } }
 }`,
-				ExpectError: regexp.MustCompile(`interface eth9 not found on the device; it has:\s+` + strings.ReplaceAll(regexp.QuoteMeta(tg.interfaceNames()), " ", `\s+`)),
+				ExpectError: regexp.MustCompile(`interface eth9 not found on the device; it has:\s+` + strings.ReplaceAll(regexp.QuoteMeta(tg.interfaceNames(t)), " ", `\s+`)),
 			}},
 		})
 		if after := snapshotText(t, tg); after != before {
