@@ -78,7 +78,11 @@ func killServers() []killServer {
 					return c
 				},
 				long:  long,
-				flood: func(n int) string { return fmt.Sprintf("spew %d", n) },
+				// 32 n bytes (some 100 MB): in-process, a few megabytes
+				// go out before the client's kill lands, so a smaller
+				// flood could end by itself first and the test would
+				// see no kill.
+				flood: func(n int) string { return fmt.Sprintf("spew %d", 32*n) },
 				running: func(t *testing.T, n int) {
 					t.Helper()
 					for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
