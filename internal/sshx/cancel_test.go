@@ -77,7 +77,7 @@ func killServers() []killServer {
 					t.Cleanup(func() { c.Close() })
 					return c
 				},
-				long:  long,
+				long: long,
 				// 32 n bytes (some 100 MB): in-process, a few megabytes
 				// go out before the client's kill lands, so a smaller
 				// flood could end by itself first and the test would
