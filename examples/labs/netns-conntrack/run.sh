@@ -5,12 +5,12 @@
 # prints the archive's comparison table. Needs root. DURATION (seconds per
 # step, default 10) shortens a try-out.
 source "$(dirname "$0")/../lab.sh"
+here=$(cd "$(dirname "$0")" && pwd) # lab_start changes into the work directory
 
 out="${OUT:-$top/bench-results/conntrack}"
 mkdir -p "$out"
 lab_start rlct 205 -rate 1gbit
-cp "$(dirname "$0")/conntrack.tftest.hcl" .
+cp "$here/conntrack.tftest.hcl" .
 echo "lab up: host a — router r — host b, router links shaped to 1 Gbit/s"
-terraform init -input=false -no-color >/dev/null
 terraform test -no-color -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
 lab_compare "$out" 4

@@ -6,12 +6,12 @@
 # comparison table. Needs root. DURATION (seconds per step, default 10)
 # shortens a try-out.
 source "$(dirname "$0")/../lab.sh"
+here=$(cd "$(dirname "$0")" && pwd) # lab_start changes into the work directory
 
 out="${OUT:-$top/bench-results/ipsec}"
 mkdir -p "$out"
 lab_start rlsec 206 -spec s2s -rate 1gbit
-cp "$(dirname "$0")/ipsec.tftest.hcl" .
+cp "$here/ipsec.tftest.hcl" .
 echo "lab up: host a — router r1 — router r2 — host b, links shaped to 1 Gbit/s"
-terraform init -input=false -no-color >/dev/null
 terraform test -no-color -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
 lab_compare "$out" 4
