@@ -1,0 +1,369 @@
+package edgeos
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Flavour is the dialect of the Vyatta CLI a device speaks. EdgeOS and
+// VyOS share the `set` tree and the wrapper; they differ in how
+// `show configuration commands` quotes values.
+type Flavour int
+
+const (
+	// EdgeOS quotes a value only when it holds characters other than
+	// letters, digits and . _ / - (spaces, ':' of IPv6 addresses, empty
+	// values): `description 'WAN to internal'`, `host-address '::1'`.
+	EdgeOS Flavour = iota
+	// VyOS quotes every leaf value: `address '198.18.1.1/24'`; tag
+	// values inside a path stay bare (`route 0.0.0.0/0 next-hop ...`).
+	VyOS
+)
+
+func (f Flavour) String() string {
+	if f == VyOS {
+		return "vyos"
+	}
+	return "edgeos"
+}
+
+// RedactedMarker replaces every secret leaf value the parser meets, so a
+// secret never reaches a Tree, the normalised text or its digest.
+const RedactedMarker = "(redacted)"
+
+// secretLeaves are the leaf names whose values are secrets on EdgeOS and
+// VyOS (PPPoE and dynamic DNS password, login passwords, IPsec PSKs).
+var secretLeaves = map[string]bool{
+	"password": true, "plaintext-password": true, "encrypted-password": true,
+	"pre-shared-secret": true, "shared-secret": true, "secret": true,
+}
+
+// Node is one word of the configuration tree: a keyword, a tag value or
+// a leaf value. A leaf with several values (address) has several
+// children.
+type Node struct {
+	Name     string
+	Children []*Node
+	// Quoted records that the word was quoted in the parsed output (VyOS
+	// quotes leaf values, so it tells values from valueless nodes there).
+	Quoted bool
+	index  map[string]*Node
+}
+
+// Tree is a parsed `show configuration commands` output: every `set` line
+// is a path from the root. It knows no schema, so sections routerlab does
+// not manage are kept as they are and never make parsing fail.
+type Tree struct {
+	Root  Node
+	lines int
+}
+
+// NewTree returns an empty tree.
+func NewTree() *Tree { return &Tree{} }
+
+func (n *Node) child(name string) *Node {
+	if n.index != nil {
+		return n.index[name]
+	}
+	// Small nodes are searched linearly: most have one or two children,
+	// and a map per node would dominate parsing time.
+	for _, c := range n.Children {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+func (n *Node) add(name string) *Node {
+	if c := n.child(name); c != nil {
+		return c
+	}
+	c := &Node{Name: name}
+	n.Children = append(n.Children, c)
+	if n.index != nil {
+		n.index[name] = c
+	} else if len(n.Children) > 8 {
+		n.index = make(map[string]*Node, len(n.Children)*2)
+		for _, c := range n.Children {
+			n.index[c.Name] = c
+		}
+	}
+	return c
+}
+
+// Add inserts a path; quoted marks the last word as a quoted value.
+func (t *Tree) Add(path []string, quoted bool) {
+	n := &t.Root
+	for _, w := range path {
+		n = n.add(w)
+	}
+	if len(path) > 0 {
+		n.Quoted = quoted
+	}
+	t.lines++
+}
+
+// Delete removes the node at path with everything below it, and then
+// every ancestor left without children (a leaf whose last value went
+// goes too). It reports whether path existed.
+func (t *Tree) Delete(path ...string) bool {
+	if len(path) == 0 {
+		return false
+	}
+	chain := []*Node{&t.Root}
+	for _, w := range path {
+		c := chain[len(chain)-1].child(w)
+		if c == nil {
+			return false
+		}
+		chain = append(chain, c)
+	}
+	for i := len(chain) - 1; i > 0; i-- {
+		parent, c := chain[i-1], chain[i]
+		if i < len(chain)-1 && len(c.Children) > 0 {
+			break
+		}
+		parent.Children = slices.DeleteFunc(parent.Children, func(n *Node) bool { return n == c })
+		if parent.index != nil {
+			delete(parent.index, c.Name)
+		}
+	}
+	return true
+}
+
+// Lookup returns the node at path, or nil.
+func (t *Tree) Lookup(path ...string) *Node {
+	n := &t.Root
+	for _, w := range path {
+		if n = n.child(w); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// Has reports whether path exists.
+func (t *Tree) Has(path ...string) bool { return t.Lookup(path...) != nil }
+
+// Children lists the words under path in the order they were parsed.
+func (t *Tree) Children(path ...string) []string {
+	n := t.Lookup(path...)
+	if n == nil {
+		return nil
+	}
+	out := make([]string, len(n.Children))
+	for i, c := range n.Children {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// Value returns the value of a single-valued leaf: the one child of path,
+// itself without children.
+func (t *Tree) Value(path ...string) (string, bool) {
+	n := t.Lookup(path...)
+	if n == nil || len(n.Children) != 1 || len(n.Children[0].Children) != 0 {
+		return "", false
+	}
+	return n.Children[0].Name, true
+}
+
+// Paths returns every set path (root to a node without children), in
+// tree order.
+func (t *Tree) Paths() [][]string {
+	var out [][]string
+	var walk func(n *Node, prefix []string)
+	walk = func(n *Node, prefix []string) {
+		for _, c := range n.Children {
+			p := append(append([]string(nil), prefix...), c.Name)
+			if len(c.Children) == 0 {
+				out = append(out, p)
+				continue
+			}
+			walk(c, p)
+		}
+	}
+	walk(&t.Root, nil)
+	return out
+}
+
+// Subtree copies the node at path (with path itself) into a new tree;
+// nil when path does not exist.
+func (t *Tree) Subtree(path ...string) *Tree {
+	n := t.Lookup(path...)
+	if n == nil {
+		return nil
+	}
+	out := NewTree()
+	var walk func(n *Node, prefix []string)
+	walk = func(n *Node, prefix []string) {
+		if len(n.Children) == 0 {
+			out.Add(prefix, n.Quoted)
+			return
+		}
+		for _, c := range n.Children {
+			walk(c, append(append([]string(nil), prefix...), c.Name))
+		}
+	}
+	walk(n, append([]string(nil), path...))
+	return out
+}
+
+// Lines renders every path as a `set` line quoted for flavour f, sorted:
+// the device's own order is alphabetical too, and sorting makes the text
+// independent of the order lines were added in.
+func (t *Tree) Lines(f Flavour) []string {
+	var out []string
+	var walk func(n *Node, prefix []string)
+	walk = func(n *Node, prefix []string) {
+		for _, c := range n.Children {
+			p := append(append([]string(nil), prefix...), c.Name)
+			if len(c.Children) == 0 {
+				out = append(out, FormatLine(f, "set", p, c.Quoted))
+				continue
+			}
+			walk(c, p)
+		}
+	}
+	walk(&t.Root, nil)
+	sort.Strings(out)
+	return out
+}
+
+// NeedsQuote reports whether EdgeOS prints v in single quotes.
+func NeedsQuote(v string) bool {
+	if v == "" {
+		return true
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '/' || c == '-') {
+			return true
+		}
+	}
+	return false
+}
+
+// FormatLine renders verb and path as the CLI prints it. value marks the
+// last word as a leaf value, which VyOS always quotes; every other word
+// is quoted by content. Words must have passed CheckWord.
+func FormatLine(f Flavour, verb string, path []string, value bool) string {
+	var b strings.Builder
+	b.WriteString(verb)
+	for i, w := range path {
+		b.WriteByte(' ')
+		if NeedsQuote(w) || f == VyOS && value && i == len(path)-1 {
+			b.WriteByte('\'')
+			b.WriteString(w)
+			b.WriteByte('\'')
+		} else {
+			b.WriteString(w)
+		}
+	}
+	return b.String()
+}
+
+// CheckWord rejects what the CLI cannot carry in one word: line breaks and
+// other control characters, and quotes, which `show configuration
+// commands` prints unescaped (a single quote would end the value early
+// when read back; a double quote breaks config.boot, which stores values
+// in double quotes). what names the attribute for the error.
+func CheckWord(what, v string) error {
+	for i, r := range v {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			return fmt.Errorf("%s %q: control characters (newline, tab, ...) are not allowed (at byte %d)", what, v, i)
+		case r == '\'' || r == '"':
+			return fmt.Errorf("%s %q: quotes (' and \") are not allowed: EdgeOS prints values in single quotes without escaping and stores them in double quotes", what, v)
+		}
+	}
+	return nil
+}
+
+// SplitLine splits one CLI line into words, removing quotes. A quoted
+// word ends at a quote followed by a space or the end of the line, so a
+// quote inside a value (which the device prints unescaped) is kept. An
+// unterminated quote runs to the end of the line.
+func SplitLine(line string) []string {
+	words := make([]string, 0, 8)
+	_, words = splitLine(line, words)
+	return words
+}
+
+// splitLine also reports whether the last word was quoted.
+func splitLine(line string, words []string) (lastQuoted bool, out []string) {
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i >= len(line) {
+			break
+		}
+		if line[i] == '\'' || line[i] == '"' {
+			q := line[i]
+			j := i + 1
+			for j < len(line) && !(line[j] == q && (j+1 == len(line) || line[j+1] == ' ' || line[j+1] == '\t')) {
+				j++
+			}
+			words = append(words, line[i+1:j])
+			lastQuoted = true
+			i = j + 1
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		words = append(words, line[i:j])
+		lastQuoted = false
+		i = j
+	}
+	return lastQuoted, words
+}
+
+// ParseCommands reads `show configuration commands` output of either
+// flavour. Lines that are not `set` lines (blank lines, banners) are
+// skipped; secret leaf values are replaced by RedactedMarker here, so
+// nothing downstream ever holds them. It fails only when the output has
+// no `set` line but other text: an error message instead of a
+// configuration.
+func ParseCommands(out string) (*Tree, error) {
+	t := NewTree()
+	var other string
+	words := make([]string, 0, 16)
+	for len(out) > 0 {
+		line := out
+		if i := strings.IndexByte(out, '\n'); i >= 0 {
+			line, out = out[:i], out[i+1:]
+		} else {
+			out = ""
+		}
+		line = strings.TrimRight(line, "\r")
+		trimmed := strings.TrimLeft(line, " \t")
+		if !strings.HasPrefix(trimmed, "set ") {
+			if other == "" && strings.TrimSpace(trimmed) != "" {
+				other = trimmed
+			}
+			continue
+		}
+		var quoted bool
+		quoted, words = splitLine(trimmed[4:], words[:0])
+		if len(words) == 0 {
+			continue
+		}
+		if len(words) >= 2 && secretLeaves[words[len(words)-2]] {
+			words[len(words)-1] = RedactedMarker
+		}
+		t.Add(words, quoted)
+	}
+	if t.lines == 0 && other != "" {
+		return nil, fmt.Errorf("show configuration commands: no set lines in the output: %s", device.Snippet(other))
+	}
+	return t, nil
+}

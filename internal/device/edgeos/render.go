@@ -1,0 +1,360 @@
+package edgeos
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
+)
+
+// Renderers return `set`/`delete` lines as EdgeOS prints them (values
+// quoted by FormatLine), ready for WrapperScript. They are pure: what the
+// device has comes in as observed state.
+
+func setLine(path ...string) string { return FormatLine(EdgeOS, "set", path, false) }
+func delLine(path ...string) string { return FormatLine(EdgeOS, "delete", path, false) }
+
+// RenderRouter returns the lines that move the device from observed to
+// desired, touching only keys desired manages; nil when nothing differs.
+func RenderRouter(desired device.RouterConfig, observed device.RouterState) ([]string, error) {
+	if err := ValidateRouter(desired); err != nil {
+		return nil, err
+	}
+	if err := device.CheckInterfacesExist(desired, observed); err != nil {
+		return nil, err
+	}
+	return renderRouter(desired, observed), nil
+}
+
+// renderRouter is RenderRouter without validation, for restoring
+// originals the device once held (still quoted by FormatLine).
+func renderRouter(desired device.RouterConfig, observed device.RouterState) []string {
+	var out []string
+	if h := desired.Hostname; h != nil && *h != observed.Hostname {
+		out = append(out, setLine("system", "host-name", *h))
+	}
+	for _, name := range device.SortedKeys(desired.Interfaces) {
+		p, ok := interfacePath(name)
+		if !ok {
+			continue
+		}
+		want, have := desired.Interfaces[name], observed.Interfaces[name]
+		if want.Addresses != nil {
+			for _, a := range have.Addresses {
+				if !slices.Contains(want.Addresses, a) {
+					out = append(out, delLine(at(p, "address", a)...))
+				}
+			}
+			for _, a := range want.Addresses {
+				if !slices.Contains(have.Addresses, a) {
+					out = append(out, setLine(at(p, "address", a)...))
+				}
+			}
+		}
+		if want.MTU != nil && *want.MTU != have.MTU {
+			out = append(out, setLine(at(p, "mtu", strconv.Itoa(*want.MTU))...))
+		}
+		if d := want.Description; d != nil && *d != have.Description {
+			if *d == "" {
+				out = append(out, delLine(at(p, "description")...))
+			} else {
+				out = append(out, setLine(at(p, "description", *d)...))
+			}
+		}
+	}
+	for _, dst := range device.SortedKeys(desired.Routes) {
+		out = append(out, renderRoute(dst, desired.Routes[dst], observed.Routes)...)
+	}
+	if v := desired.IPv6Forwarding; v != nil && *v != observed.IPv6Forwarding {
+		if *v {
+			out = append(out, delLine("system", "ipv6", "disable-forwarding"))
+		} else {
+			out = append(out, setLine("system", "ipv6", "disable-forwarding"))
+		}
+	}
+	return out
+}
+
+// renderRoute writes one owned route: its next hop carries
+// `description routerlab`, which is how the snapshot knows it is ours.
+// Removing it deletes only that next hop, never other next hops of the
+// same destination.
+func renderRoute(dst string, want *device.Route, observed map[string]device.Route) []string {
+	var out []string
+	route := []string{"protocols", "static", "route", dst, "next-hop"}
+	have, had := observed[dst]
+	if had && (want == nil || want.Gateway != have.Gateway) {
+		out = append(out, delLine(at(route, have.Gateway)...))
+	}
+	if want == nil {
+		return out
+	}
+	hop := at(route, want.Gateway)
+	fresh := !had || want.Gateway != have.Gateway
+	if fresh {
+		out = append(out, setLine(at(hop, "description", OwnerMarker)...))
+	}
+	switch {
+	case want.Metric != nil && (fresh || have.Metric == nil || *have.Metric != *want.Metric):
+		out = append(out, setLine(at(hop, "distance", strconv.Itoa(*want.Metric))...))
+	case want.Metric == nil && !fresh && have.Metric != nil:
+		out = append(out, delLine(at(hop, "distance")...))
+	}
+	return out
+}
+
+// firewallTree builds the lines routerlab's firewall consists of.
+func firewallTree(desired device.FirewallConfig, env FirewallEnv) (*Tree, error) {
+	t := NewTree()
+	add := func(p ...string) { t.Add(p, false) }
+	attach := func(name string, more ...string) error {
+		p, ok := interfacePath(name)
+		if !ok {
+			eth, known := env.PPPoEParents[name]
+			if !known {
+				return fmt.Errorf("interface %q: no such PPPoE client on the device (create its routerlab_pppoe_session first)", name)
+			}
+			p = []string{"interfaces", "ethernet", eth, "pppoe", strings.TrimPrefix(name, "pppoe")}
+		}
+		add(at(p, more...)...)
+		return nil
+	}
+	ruleset := func(name, action, description string, rules bool) {
+		r := []string{"firewall", "name", name}
+		add(at(r, "default-action", action)...)
+		add(at(r, "description", description)...)
+		if !rules {
+			return
+		}
+		add(at(r, "rule", "10", "action", "accept")...)
+		add(at(r, "rule", "10", "description", "Allow established/related")...)
+		add(at(r, "rule", "10", "state", "established", "enable")...)
+		add(at(r, "rule", "10", "state", "related", "enable")...)
+		add(at(r, "rule", "20", "action", "drop")...)
+		add(at(r, "rule", "20", "description", "Drop invalid state")...)
+		add(at(r, "rule", "20", "state", "invalid", "enable")...)
+	}
+	var on []string
+	switch desired.Preset {
+	case device.FirewallStateful:
+		ruleset(RulesetIn, "drop", "WAN to internal", true)
+		ruleset(RulesetLocal, "drop", "WAN to router", true)
+		on = slices.Sorted(slices.Values(desired.WANInterfaces))
+	case device.FirewallAllowAll:
+		// Every packet meets a ruleset and is accepted: the cost of
+		// filtering without its effect.
+		ruleset(RulesetIn, "accept", "routerlab allow all", false)
+		ruleset(RulesetLocal, "accept", "routerlab allow all", false)
+		on = env.Interfaces
+	}
+	for _, name := range slices.Compact(on) {
+		if err := attach(name, "firewall", "in", "name", RulesetIn); err != nil {
+			return nil, fmt.Errorf("wan_interfaces: %w", err)
+		}
+		if err := attach(name, "firewall", "local", "name", RulesetLocal); err != nil {
+			return nil, fmt.Errorf("wan_interfaces: %w", err)
+		}
+	}
+	masq := slices.Compact(slices.Sorted(slices.Values(desired.Masquerade)))
+	for i, name := range masq {
+		r := []string{"service", "nat", "rule", strconv.Itoa(NATRuleFirst + i)}
+		add(at(r, "description", OwnerMarker)...)
+		add(at(r, "outbound-interface", name)...)
+		add(at(r, "type", "masquerade")...)
+	}
+	if m := desired.MSSClamp; m != nil {
+		add("firewall", "options", "mss-clamp", "interface-type", "all")
+		add("firewall", "options", "mss-clamp", "mss", strconv.Itoa(m.Value))
+	}
+	return t, nil
+}
+
+// RenderFirewall returns the lines that make routerlab's firewall on the
+// device (env, from ParseFirewallEnv) what desired says: lines routerlab
+// owns that desired lacks are deleted, missing ones set. It never deletes
+// a line outside what env.Owned holds.
+func RenderFirewall(desired device.FirewallConfig, env FirewallEnv) ([]string, error) {
+	if err := ValidateFirewall(desired); err != nil {
+		return nil, err
+	}
+	want, err := firewallTree(desired, env)
+	if err != nil {
+		return nil, err
+	}
+	have := env.Owned
+	if have == nil {
+		have = NewTree()
+	}
+	var out []string
+	for _, root := range env.ownedRoots {
+		out = append(out, diffDeletes(have, want, root)...)
+	}
+	for _, p := range want.Paths() {
+		if !have.Has(p...) {
+			out = append(out, setLine(p...))
+		}
+	}
+	return out, nil
+}
+
+// diffDeletes returns delete lines for what lies under root in have but
+// not in want, at the highest such node. A single-valued leaf whose value
+// changes is not deleted: the set that follows overwrites it.
+func diffDeletes(have, want *Tree, root []string) []string {
+	h := have.Lookup(root...)
+	if h == nil {
+		return nil
+	}
+	w := want.Lookup(root...)
+	if w == nil {
+		return []string{delLine(root...)}
+	}
+	var out []string
+	var walk func(h, w *Node, p []string)
+	walk = func(h, w *Node, p []string) {
+		for _, c := range h.Children {
+			wc := w.child(c.Name)
+			if wc == nil {
+				if len(h.Children) == 1 && len(c.Children) == 0 && len(w.Children) == 1 && len(w.Children[0].Children) == 0 {
+					continue
+				}
+				out = append(out, delLine(at(p, c.Name)...))
+				continue
+			}
+			walk(c, wc, at(p, c.Name))
+		}
+	}
+	walk(h, w, root)
+	return out
+}
+
+// RenderFirewallDelete removes everything routerlab's firewall owns.
+func RenderFirewallDelete(env FirewallEnv) []string {
+	var out []string
+	for _, root := range env.ownedRoots {
+		out = append(out, delLine(root...))
+	}
+	return out
+}
+
+func pppoePath(c device.PPPoEConfig) []string {
+	return []string{"interfaces", "ethernet", c.Interface, "pppoe", strings.TrimPrefix(c.Name, "pppoe")}
+}
+
+func autoOrNone(on bool) string {
+	if on {
+		return "auto"
+	}
+	return "none"
+}
+
+// RenderPPPoE creates or updates a PPPoE client. The lines carry the
+// password: never log them (WrapperScript keeps it out of its error
+// text). Every leaf is set each time, since the password cannot be
+// compared (the snapshot never holds it).
+func RenderPPPoE(desired device.PPPoEConfig, observed *device.PPPoEState) ([]string, error) {
+	if err := ValidatePPPoE(desired); err != nil {
+		return nil, err
+	}
+	var out []string
+	p := pppoePath(desired)
+	if observed != nil && observed.Interface != desired.Interface {
+		out = append(out, RenderPPPoEDelete(*observed)...)
+		observed = nil
+	}
+	out = append(out, setLine(at(p, "description", OwnerMarker)...))
+	out = append(out, setLine(at(p, "user-id", desired.User)...))
+	out = append(out, setLine(at(p, "password", desired.Password)...))
+	if desired.MTU != nil {
+		out = append(out, setLine(at(p, "mtu", strconv.Itoa(*desired.MTU))...))
+	} else if observed != nil && observed.MTU != nil {
+		out = append(out, delLine(at(p, "mtu")...))
+	}
+	if desired.ServiceName != "" {
+		out = append(out, setLine(at(p, "service-name", desired.ServiceName)...))
+	} else if observed != nil && observed.ServiceName != "" {
+		out = append(out, delLine(at(p, "service-name")...))
+	}
+	out = append(out, setLine(at(p, "default-route", autoOrNone(desired.DefaultRoute))...))
+	out = append(out, setLine(at(p, "name-server", autoOrNone(desired.UsePeerDNS))...))
+	return out, nil
+}
+
+// RenderPPPoEDelete removes the client and everything under it.
+func RenderPPPoEDelete(observed device.PPPoEState) []string {
+	return []string{delLine(pppoePath(observed.PPPoEConfig)...)}
+}
+
+// RenderOffload sets every switch desired names (to restore originals
+// too), in sorted order.
+func RenderOffload(desired device.OffloadConfig) []string {
+	var out []string
+	for _, g := range device.SortedKeys(desired.Settings) {
+		for _, k := range device.SortedKeys(desired.Settings[g]) {
+			v := "disable"
+			if desired.Settings[g][k] {
+				v = "enable"
+			}
+			out = append(out, setLine(at(offloadPath(g, k), v)...))
+		}
+	}
+	return out
+}
+
+// WrapperPath is the EdgeOS/VyOS configuration wrapper for scripts.
+const WrapperPath = "/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper"
+
+// WrapperScript turns lines into one POSIX shell script that opens a
+// configuration session, applies every line, commits, saves and ends the
+// session. The first line that fails stops the script before commit,
+// naming the line on stderr (secrets redacted); the EXIT trap ends the
+// session, which discards whatever was not committed, so a failed script
+// changes nothing. Every word is quoted for the shell; the wrapper hands
+// each argument to the CLI as one word, so no CLI quoting is needed.
+// The script holds secrets: send it on stdin, not as the command line.
+// No lines give "".
+func WrapperScript(lines []string) (string, error) {
+	if len(lines) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	b.WriteString("W=" + WrapperPath + "\n")
+	b.WriteString("run() { n=$1; shift; \"$W\" \"$@\" || { echo \"routerlab: configuration not changed: failed at $n\" >&2; exit 1; }; }\n")
+	b.WriteString("\"$W\" begin || exit 1\n")
+	b.WriteString("trap '\"$W\" end' EXIT\n")
+	for i, l := range lines {
+		words := SplitLine(l)
+		if len(words) < 2 || words[0] != "set" && words[0] != "delete" {
+			return "", fmt.Errorf("line %d %q: want set or delete and a path", i+1, redactLine(l))
+		}
+		for _, w := range words[1:] {
+			if err := CheckWord("word", w); err != nil && !isSecretLine(words) {
+				return "", fmt.Errorf("line %d: %w", i+1, err)
+			}
+		}
+		b.WriteString("run " + shell.Quote(fmt.Sprintf("line %d: %s", i+1, redactLine(l))))
+		for _, w := range words {
+			b.WriteString(" " + shell.Quote(w))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("run commit commit\nrun save save\n")
+	return b.String(), nil
+}
+
+func isSecretLine(words []string) bool {
+	return len(words) >= 2 && secretLeaves[words[len(words)-2]]
+}
+
+// redactLine replaces a secret value in a display line.
+func redactLine(l string) string {
+	words := SplitLine(l)
+	if !isSecretLine(words) {
+		return l
+	}
+	words[len(words)-1] = RedactedMarker
+	return FormatLine(EdgeOS, words[0], words[1:], false)
+}

@@ -1,0 +1,197 @@
+package edgeos
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// EdgeOS limits ValidateRouter and the others enforce before anything is
+// sent: the wrapper would refuse these at commit, after the round trip.
+const (
+	minMTU         = 68   // IPv4 minimum (RFC 791), EdgeOS's lower bound for ethernet mtu
+	maxMTU         = 9000 // EdgeRouter jumbo frames (ER-6P, ER-4, ER-12); smaller models refuse at commit
+	maxHostname    = 63   // one DNS label's length, what `system host-name` accepts
+	maxDescription = 255
+	maxDistance    = 255
+	maxPPPoEUnit   = 15 // `pppoe <0-15>`
+	maxMSSClamp    = 1460
+)
+
+// ValidateRouter checks desired against what EdgeOS accepts.
+func ValidateRouter(desired device.RouterConfig) error {
+	if h := desired.Hostname; h != nil {
+		if err := device.ValidateHostname(*h); err != nil {
+			return err
+		}
+		if len(*h) > maxHostname {
+			return fmt.Errorf("hostname %q: EdgeOS allows at most %d characters", *h, maxHostname)
+		}
+	}
+	for _, name := range device.SortedKeys(desired.Interfaces) {
+		if _, ok := interfacePath(name); !ok {
+			return fmt.Errorf("interface %q: EdgeOS interfaces routerlab_router manages are ethN, ethN.VLAN, switchN and switchN.VLAN", name)
+		}
+		ifc := desired.Interfaces[name]
+		if ifc.MTU != nil {
+			if err := device.ValidateMTU("interface "+name, *ifc.MTU, minMTU, maxMTU); err != nil {
+				return err
+			}
+		}
+		if ifc.Description != nil {
+			if err := device.ValidateDescription(*ifc.Description, maxDescription); err != nil {
+				return fmt.Errorf("interface %q: %w", name, err)
+			}
+			if err := CheckWord("description", *ifc.Description); err != nil {
+				return fmt.Errorf("interface %q: %w", name, err)
+			}
+		}
+		for _, a := range ifc.Addresses {
+			c, err := device.CanonicalAddress(a)
+			if err != nil {
+				return fmt.Errorf("interface %q: %w", name, err)
+			}
+			if c != a {
+				return fmt.Errorf("interface %q: address %q: write it in canonical form %q (what EdgeOS reports back)", name, a, c)
+			}
+		}
+	}
+	for _, dst := range device.SortedKeys(desired.Routes) {
+		r := desired.Routes[dst]
+		if r == nil {
+			continue
+		}
+		if c, err := device.CanonicalPrefix(dst); err != nil {
+			return fmt.Errorf("route %s: %w", dst, err)
+		} else if c != dst {
+			return fmt.Errorf("route %s: write the destination as the network prefix %s", dst, c)
+		}
+		if r.Gateway == "" {
+			return fmt.Errorf("route %s: gateway is required on EdgeOS (routerlab marks its routes on the next hop: protocols static route <dst> next-hop <gateway> description routerlab)", dst)
+		}
+		if r.Interface != "" {
+			return fmt.Errorf("route %s: interface %q: EdgeOS routes routerlab owns go through a gateway only; leave interface unset", dst, r.Interface)
+		}
+		if err := device.ValidateGateway(dst, r.Gateway); err != nil {
+			return fmt.Errorf("route %s: %w", dst, err)
+		}
+		if r.Metric != nil && (*r.Metric < 1 || *r.Metric > maxDistance) {
+			return fmt.Errorf("route %s: metric %d: EdgeOS distance is 1 to %d", dst, *r.Metric, maxDistance)
+		}
+	}
+	if v := desired.IPv4Forwarding; v != nil && !*v {
+		return fmt.Errorf("ipv4_forwarding = false: EdgeOS always forwards IPv4 (it is a router); leave ipv4_forwarding unset or true")
+	}
+	if v := desired.ConnectionTracking; v != nil && !*v {
+		return fmt.Errorf("connection_tracking = false: EdgeOS has no switch to turn connection tracking off (system conntrack only tunes it); leave connection_tracking unset or true")
+	}
+	return nil
+}
+
+// validFirewallInterface accepts what routerlab can attach a ruleset or a
+// NAT rule to: the interfaces of interfacePath and PPPoE clients.
+func validFirewallInterface(name string) bool {
+	_, ok := interfacePath(name)
+	return ok || pppoeName.MatchString(name)
+}
+
+// ValidateFirewall checks desired against what EdgeOS's firewall can do.
+func ValidateFirewall(desired device.FirewallConfig) error {
+	if err := device.ValidateFirewallShape(desired); err != nil {
+		return err
+	}
+	for what, list := range map[string][]string{"wan_interfaces": desired.WANInterfaces, "masquerade": desired.Masquerade} {
+		for _, name := range list {
+			if !validFirewallInterface(name) {
+				return fmt.Errorf("%s: interface %q: allowed on EdgeOS are ethN, ethN.VLAN, switchN, switchN.VLAN and pppoeN", what, name)
+			}
+		}
+	}
+	if len(desired.NotrackInterfaces) > 0 {
+		return fmt.Errorf("notrack_interfaces: EdgeOS's firewall has no notrack rule; leave notrack_interfaces empty")
+	}
+	if n := len(desired.Masquerade); n > NATRuleLast-NATRuleFirst+1 {
+		return fmt.Errorf("masquerade: %d interfaces, at most %d (NAT rules %d-%d)", n, NATRuleLast-NATRuleFirst+1, NATRuleFirst, NATRuleLast)
+	}
+	if m := desired.MSSClamp; m != nil {
+		if m.ToPMTU {
+			return fmt.Errorf("mss_clamp \"pmtu\": EdgeOS's firewall options mss-clamp takes a number of bytes (e.g. 1452 behind PPPoE)")
+		}
+		if m.Value < device.MinMSS || m.Value > maxMSSClamp {
+			return fmt.Errorf("mss_clamp %d is out of range: EdgeOS allows %d to %d bytes", m.Value, device.MinMSS, maxMSSClamp)
+		}
+	}
+	return nil
+}
+
+// PPPoEUnit returns N of a session named pppoeN.
+func PPPoEUnit(name string) (int, error) {
+	m := pppoeName.FindStringSubmatch(name)
+	if m == nil {
+		return 0, fmt.Errorf("name %q: an EdgeOS PPPoE session is named after its interface, pppoe0 to pppoe%d", name, maxPPPoEUnit)
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n > maxPPPoEUnit || m[1] != strconv.Itoa(n) {
+		return 0, fmt.Errorf("name %q: an EdgeOS PPPoE session is named after its interface, pppoe0 to pppoe%d", name, maxPPPoEUnit)
+	}
+	return n, nil
+}
+
+// ValidatePPPoE checks a PPPoE client for EdgeOS.
+func ValidatePPPoE(desired device.PPPoEConfig) error {
+	if desired.Role == device.RoleServer {
+		return fmt.Errorf("pppoe %s: role \"server\" is not supported on EdgeOS by routerlab (only clients: interfaces ethernet ethX pppoe N); run the server on another platform", desired.Name)
+	}
+	if err := device.ValidatePPPoEShape(desired); err != nil {
+		return err
+	}
+	if _, err := PPPoEUnit(desired.Name); err != nil {
+		return err
+	}
+	if !ethName.MatchString(desired.Interface) {
+		return fmt.Errorf("pppoe %s: interface %q: EdgeOS PPPoE clients run on an Ethernet interface ethN", desired.Name, desired.Interface)
+	}
+	if desired.MRU != nil {
+		return fmt.Errorf("pppoe %s: mru: EdgeOS's PPPoE client has no mru setting; leave it unset", desired.Name)
+	}
+	if desired.MSSClamp != nil {
+		return fmt.Errorf("pppoe %s: mss_clamp: on EdgeOS clamp with routerlab_firewall's mss_clamp (firewall options mss-clamp)", desired.Name)
+	}
+	if err := CheckWord("user", desired.User); err != nil {
+		return fmt.Errorf("pppoe %s: %w", desired.Name, err)
+	}
+	if desired.ServiceName != "" {
+		if err := CheckWord("service_name", desired.ServiceName); err != nil {
+			return fmt.Errorf("pppoe %s: %w", desired.Name, err)
+		}
+	}
+	// The password is checked without ever quoting it in the error.
+	if i := strings.IndexAny(desired.Password, "'\""); i >= 0 {
+		return fmt.Errorf("pppoe %s: password contains a quote (at byte %d), which EdgeOS cannot print back unambiguously", desired.Name, i)
+	}
+	return nil
+}
+
+// ValidateOffload checks every group and key against EdgeOS's switches.
+func ValidateOffload(desired device.OffloadConfig) error {
+	checkGroup := func(g string) error {
+		if _, ok := offloadGroups[g]; !ok {
+			return fmt.Errorf("settings[%q]: EdgeOS offload groups are %s", g, strings.Join(OffloadGroups(), ", "))
+		}
+		return nil
+	}
+	if err := device.ValidateOffloadKeys(device.EdgeOS, desired, OffloadKeys(), checkGroup); err != nil {
+		return err
+	}
+	for _, g := range device.SortedKeys(desired.Settings) {
+		for _, k := range device.SortedKeys(desired.Settings[g]) {
+			if !slices.Contains(offloadGroups[g], k) {
+				return fmt.Errorf("settings[%q]: key %q is not in group %q on EdgeOS; its keys are %s", g, k, g, strings.Join(offloadGroups[g], ", "))
+			}
+		}
+	}
+	return nil
+}
