@@ -1,0 +1,403 @@
+package edgeossim
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Paths of the Vyatta CLI's wrappers.
+const (
+	CfgWrapper = "/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper"
+	OpWrapper  = "/opt/vyatta/bin/vyatta-op-cmd-wrapper"
+	BootFile   = "/config/config.boot"
+)
+
+// session is the wrapper's configuration session: the working copy that
+// set and delete change.
+type session struct {
+	working *config
+}
+
+// command runs one simple command. A non-nil error unwinds the shell
+// (exit).
+func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, error) {
+	name := args[0]
+	switch name {
+	case "exit":
+		code := in.status
+		if len(args) > 1 {
+			n, err := strconv.Atoi(args[1])
+			if err != nil || n < 0 {
+				fmt.Fprintf(errw, "sh: 1: exit: Illegal number: %s\n", args[1])
+				return 2, exitError{2}
+			}
+			code = n & 0xff
+		}
+		return code, exitError{code}
+	case "true", ":":
+		return 0, nil
+	case "false":
+		return 1, nil
+	case "set":
+		for _, a := range args[1:] {
+			switch a {
+			case "-e":
+				in.errExit = true
+			case "+e":
+				in.errExit = false
+			case "-u", "+u", "-x", "+x", "-o", "pipefail":
+			default:
+				fmt.Fprintf(errw, "sh: 1: set: option %s is not supported by the simulator\n", a)
+				return 2, nil
+			}
+		}
+		return 0, nil
+	case "trap":
+		// trap 'CMDS' EXIT|0, trap - EXIT; other signals are accepted and
+		// ignored (nothing signals a simulated shell).
+		if len(args) >= 3 {
+			for _, sig := range args[2:] {
+				if sig == "EXIT" || sig == "0" {
+					in.trap = args[1]
+					if args[1] == "-" {
+						in.trap = ""
+					}
+				}
+			}
+		}
+		return 0, nil
+	case "echo":
+		fmt.Fprintln(out, strings.Join(args[1:], " "))
+		return 0, nil
+	case "printf":
+		if len(args) < 2 {
+			return 1, nil
+		}
+		return cmdPrintf(out, args[1], args[2:]), nil
+	case "test", "[":
+		return cmdTest(errw, args), nil
+	case "export", "readonly", "local":
+		for _, a := range args[1:] {
+			if k, v, ok := strings.Cut(a, "="); ok && validName(k) {
+				in.vars[k] = v
+			}
+		}
+		return 0, nil
+	case "unset":
+		for _, a := range args[1:] {
+			delete(in.vars, a)
+		}
+		return 0, nil
+	case "cat":
+		if len(args) == 2 && args[1] == "/proc/stat" {
+			d.procStat(out)
+			return 0, nil
+		}
+	case CfgWrapper, path.Base(CfgWrapper):
+		return d.cfgWrapper(in, args[1:], out), nil
+	case OpWrapper, path.Base(OpWrapper):
+		return d.opWrapper(args[1:], out, errw), nil
+	}
+	if isShell(name) {
+		return d.subshell(args, in.stdin, out, errw), nil
+	}
+	fmt.Fprintf(errw, "sh: 1: %s: not found (not supported by the simulator)\n", strings.Join(args, " "))
+	return 127, nil
+}
+
+// subshell runs `sh -c SCRIPT` or `sh -s` (the stdin script) as a new
+// shell: a new process, so a wrapper session of its own.
+func (d *Device) subshell(args []string, stdin []byte, out, errw io.Writer) int {
+	sub := d.newInterp(nil)
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			break
+		}
+		if strings.Contains(a, "e") {
+			sub.errExit = true
+		}
+		if strings.Contains(a, "c") {
+			if i+1 >= len(args) {
+				fmt.Fprintf(errw, "%s: 0: -c requires an argument\n", args[0])
+				return 2
+			}
+			return sub.runScript(args[i+1], out, errw)
+		}
+	}
+	// `sh -s` or plain `sh`: the script is the shell's stdin (only the
+	// exec's own shell has one; see readsStdin).
+	return sub.runScript(string(stdin), out, errw)
+}
+
+// cfgWrapper is vyatta-cfg-cmd-wrapper. Its messages go to stdout, as the
+// CLI's output_user does.
+func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(out, `Invalid command "" for vyatta-cfg-cmd-wrapper`)
+		return 1
+	}
+	op := args[0]
+	switch op {
+	case "begin":
+		in.sess = &session{working: d.running.clone()}
+		return 0
+	case "end":
+		in.sess = nil // uncommitted changes go with the session
+		return 0
+	case "save":
+		// Saves the running configuration; no session needed.
+		fmt.Fprintf(out, "Saving configuration to '%s'...\nDone\n", BootFile)
+		d.boot = d.running.clone()
+		return 0
+	case "set", "delete", "commit", "discard", "cleanup":
+	default:
+		fmt.Fprintf(out, "Invalid command \"%s\" for vyatta-cfg-cmd-wrapper\n", op)
+		return 1
+	}
+	if in.sess == nil {
+		// The real wrapper without `begin` has no session to work in.
+		fmt.Fprintln(out, "Not in a configuration session (no \"begin\"): "+op+" is refused by the simulator")
+		return 1
+	}
+	switch op {
+	case "set", "delete":
+		do, failed := d.set, "Set failed"
+		if op == "delete" {
+			do, failed = d.del, "Delete failed"
+		}
+		note, err := do(in.sess.working, args[1:])
+		if err != nil {
+			for _, l := range err.(*pathError).lines {
+				fmt.Fprintln(out, l)
+			}
+			fmt.Fprintln(out, failed)
+			return 1
+		}
+		if note != "" {
+			fmt.Fprintln(out, note)
+		}
+		return 0
+	case "discard", "cleanup":
+		in.sess.working = d.running.clone()
+		return 0
+	}
+	// commit
+	if in.sess.working.equal(d.running) {
+		fmt.Fprintln(out, "No configuration changes to commit")
+		return 0
+	}
+	if errs := d.commitErrors(in.sess.working); len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(out, "[ %s ]\n%s\n\n", e.path, e.msg)
+		}
+		fmt.Fprintln(out, "Commit failed")
+		return 1
+	}
+	d.running = in.sess.working.clone()
+	d.commits++
+	return 0
+}
+
+type commitError struct{ path, msg string }
+
+// commitErrors are the checks the commit scripts make across nodes, worded
+// as EdgeOS prints them (published commit output: "Firewall config error:
+// Rule set WAN_IN is not configured").
+func (d *Device) commitErrors(c *config) []commitError {
+	var errs []commitError
+	exists := func(prefix ...string) bool {
+		return slices.ContainsFunc(c.leaves, func(l leaf) bool { return hasPrefix(l.path, prefix) })
+	}
+	addrs := map[string][]string{}
+	var addrOrder []string
+	for _, l := range sortedLeaves(c) {
+		p := l.path
+		if len(p) >= 2 && p[0] == "interfaces" && l.hasValue {
+			// ... firewall in|out|local name|modify RULESET
+			if n := len(p); n >= 5 && p[n-3] == "firewall" && (p[n-1] == "name" || p[n-1] == "modify") {
+				if !exists("firewall", p[n-1], l.value) {
+					errs = append(errs, commitError{strings.Join(append(slices.Clone(p), l.value), " "),
+						fmt.Sprintf("Firewall config error: Rule set %s is not configured", l.value)})
+				}
+			}
+			if p[len(p)-1] == "address" && l.value != "dhcp" && l.value != "dhcpv6" {
+				ifc := strings.Join(p[:len(p)-1], " ")
+				if len(addrs[l.value]) == 0 {
+					addrOrder = append(addrOrder, l.value)
+				}
+				addrs[l.value] = append(addrs[l.value], ifc)
+			}
+		}
+	}
+	for _, a := range addrOrder {
+		if ifcs := addrs[a]; len(ifcs) > 1 {
+			errs = append(errs, commitError{ifcs[len(ifcs)-1], fmt.Sprintf("Address %s is present on multiple interfaces", a)})
+		}
+	}
+	return errs
+}
+
+func sortedLeaves(c *config) []leaf {
+	s := slices.Clone(c.leaves)
+	slices.SortStableFunc(s, func(a, b leaf) int {
+		return strings.Compare(strings.Join(a.path, " "), strings.Join(b.path, " "))
+	})
+	return s
+}
+
+// opWrapper is vyatta-op-cmd-wrapper: the operational commands the driver
+// reads with.
+func (d *Device) opWrapper(args []string, out, errw io.Writer) int {
+	switch strings.Join(args, " ") {
+	case "show configuration commands":
+		for _, l := range d.running.lines(d.quote) {
+			fmt.Fprintln(out, l)
+		}
+		return 0
+	case "show version":
+		d.showVersion(out)
+		return 0
+	}
+	fmt.Fprintf(errw, "Invalid command: [%s] (not supported by the simulator)\n", strings.Join(args, " "))
+	return 1
+}
+
+// showVersion prints `show version` in the flavour's layout: EdgeOS's
+// (ubnt-hal show-version: Version, Build ID, Build on, Copyright, HW
+// model, then HW S/N and Uptime) or VyOS 1.4's.
+func (d *Device) showVersion(out io.Writer) {
+	if d.flavour == VyOS {
+		fmt.Fprintf(out, "Version:          VyOS %s\nRelease train:    sagitta\n\n", d.version)
+		fmt.Fprintf(out, "Built by:         routerlab edgeossim\nBuilt on:         Mon 01 Jan 2024 00:00 UTC\nBuild UUID:       00000000-0000-4000-8000-000000000000\nBuild commit ID:  0000000000000\n\n")
+		fmt.Fprintf(out, "Architecture:     x86_64\nBoot via:         installed image\nSystem type:      KVM guest\n\n")
+		fmt.Fprintf(out, "Hardware vendor:  QEMU\nHardware model:   %s\nHardware S/N:     %s\nHardware UUID:    00000000-0000-4000-8000-000000000001\n\n", d.model, Serial)
+		fmt.Fprintf(out, "Copyright:        VyOS maintainers and contributors\n")
+		return
+	}
+	fmt.Fprintf(out, "Version:      %s\n", d.version)
+	fmt.Fprintf(out, "Build ID:     5182454\n")
+	fmt.Fprintf(out, "Build on:     03/22/19 11:29\n")
+	fmt.Fprintf(out, "Copyright:    2012-2019 Ubiquiti Networks, Inc.\n")
+	fmt.Fprintf(out, "HW model:     %s\n", d.model)
+	fmt.Fprintf(out, "HW S/N:       %s\n", Serial)
+	fmt.Fprintf(out, "Uptime:       12:00:00 up 3 days,  2:04,  1 user,  load average: 0.08, 0.03, 0.01\n")
+}
+
+// procStat prints /proc/stat's cpu lines for the ER-6P's four cores; each
+// read advances the counters by one second at 25 % busy.
+func (d *Device) procStat(out io.Writer) {
+	d.cpuReads++
+	n := d.cpuReads
+	const cores = 4
+	fmt.Fprintf(out, "cpu  %d 0 %d %d 0 0 %d 0 0 0\n", cores*(1000+15*n), cores*(500+5*n), cores*(90000+75*n), cores*(200+5*n))
+	for i := range cores {
+		fmt.Fprintf(out, "cpu%d %d 0 %d %d 0 0 %d 0 0 0\n", i, 1000+15*n, 500+5*n, 90000+75*n, 200+5*n)
+	}
+	fmt.Fprintf(out, "intr 0\nctxt %d\nbtime 1700000000\nprocesses 1000\nprocs_running 1\nprocs_blocked 0\n", 100000+n)
+}
+
+// cmdPrintf handles %s, %d and %%, and \n, \t, \\ escapes.
+func cmdPrintf(out io.Writer, format string, args []string) int {
+	var b strings.Builder
+	for {
+		ai := 0
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				default:
+					b.WriteByte(format[i])
+				}
+			case c == '%' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case '%':
+					b.WriteByte('%')
+				case 's', 'd':
+					if ai < len(args) {
+						b.WriteString(args[ai])
+					}
+					ai++
+				}
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if ai == 0 || ai >= len(args) {
+			break
+		}
+		args = args[ai:]
+	}
+	_, _ = io.WriteString(out, b.String())
+	return 0
+}
+
+// cmdTest is test/[ for the comparisons a wrapper script makes.
+func cmdTest(errw io.Writer, args []string) int {
+	a := args[1:]
+	if args[0] == "[" {
+		if len(a) == 0 || a[len(a)-1] != "]" {
+			fmt.Fprintln(errw, "sh: 1: [: missing ]")
+			return 2
+		}
+		a = a[:len(a)-1]
+	}
+	neg := false
+	if len(a) > 0 && a[0] == "!" {
+		neg, a = true, a[1:]
+	}
+	res, ok := false, true
+	switch len(a) {
+	case 0:
+	case 1:
+		res = a[0] != ""
+	case 2:
+		switch a[0] {
+		case "-z":
+			res = a[1] == ""
+		case "-n":
+			res = a[1] != ""
+		default:
+			ok = false
+		}
+	case 3:
+		x, y := a[0], a[2]
+		switch a[1] {
+		case "=", "==":
+			res = x == y
+		case "!=":
+			res = x != y
+		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+			nx, ex := strconv.Atoi(x)
+			ny, ey := strconv.Atoi(y)
+			if ex != nil || ey != nil {
+				fmt.Fprintf(errw, "sh: 1: %s: Illegal number: %s\n", args[0], x+" "+y)
+				return 2
+			}
+			res = map[string]bool{"-eq": nx == ny, "-ne": nx != ny, "-lt": nx < ny, "-le": nx <= ny, "-gt": nx > ny, "-ge": nx >= ny}[a[1]]
+		default:
+			ok = false
+		}
+	default:
+		ok = false
+	}
+	if !ok {
+		fmt.Fprintf(errw, "sh: 1: %s: expression not supported by the simulator: %s\n", args[0], strings.Join(a, " "))
+		return 2
+	}
+	if res != neg {
+		return 0
+	}
+	return 1
+}

@@ -1,0 +1,273 @@
+package edgeossim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// snode is a node of the schema tree built from schemaLines.
+type snode struct {
+	lits      map[string]*snode
+	tag       *snode // the child reached by a tag value
+	tagKind   string
+	valueKind string // "" unless the node takes a value
+	multi     bool
+}
+
+func newSnode() *snode { return &snode{lits: map[string]*snode{}} }
+
+// buildSchema parses schemaLines for one flavour ("edgeos" or "vyos").
+func buildSchema(flavour string) *snode {
+	root := newSnode()
+	for _, line := range strings.Split(schemaLines, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if f, rest, ok := strings.Cut(line, ": "); ok && (f == "edgeos" || f == "vyos") {
+			if f != flavour {
+				continue
+			}
+			line = rest
+		}
+		cur := root
+		for _, tok := range strings.Fields(line) {
+			switch {
+			case strings.HasPrefix(tok, "<"):
+				k := strings.Trim(tok, "<>")
+				if cur.tag == nil {
+					cur.tag, cur.tagKind = newSnode(), k
+				} else if cur.tagKind != k {
+					panic("edgeossim: schema: two tag kinds under one node: " + line)
+				}
+				cur = cur.tag
+			case strings.HasPrefix(tok, "+="):
+				cur.valueKind, cur.multi = tok[2:], true
+			case strings.HasPrefix(tok, "="):
+				cur.valueKind = tok[1:]
+			default:
+				if cur.lits[tok] == nil {
+					cur.lits[tok] = newSnode()
+				}
+				cur = cur.lits[tok]
+			}
+		}
+	}
+	return root
+}
+
+// leaf is one line of `show configuration commands`: the node path (tag
+// values included) and, for value nodes, the value. A valueless entry is
+// a typeless leaf ("disable") or an empty node that was set on its own.
+type leaf struct {
+	path     []string
+	value    string
+	hasValue bool
+	multi    bool
+}
+
+func (l leaf) key() string { return strings.Join(l.path, "\x00") }
+
+// config is a configuration: its leaves in the order they were set (the
+// order of a multi-value node's values); show sorts the rest.
+type config struct{ leaves []leaf }
+
+func (c *config) clone() *config {
+	return &config{leaves: slices.Clone(c.leaves)}
+}
+
+func (c *config) equal(o *config) bool {
+	return slices.Equal(c.lines(nil), o.lines(nil))
+}
+
+// pathError is a `set`/`delete` failure, worded as the device words it.
+type pathError struct {
+	lines []string
+}
+
+func (e *pathError) Error() string { return strings.Join(e.lines, "\n") }
+
+func notValid(words []string) *pathError {
+	return &pathError{[]string{fmt.Sprintf("Configuration path: [%s] is not valid", strings.Join(words, " "))}}
+}
+
+// resolve walks words through the schema. It returns the leaf they name
+// (value split off for value nodes) and the schema node reached.
+func (d *Device) resolve(words []string) (leaf, *snode, error) {
+	cur := d.schema
+	for i, w := range words {
+		if next := cur.lits[w]; next != nil {
+			cur = next
+			continue
+		}
+		if cur.tag != nil {
+			k := d.kind(cur.tagKind)
+			if msg := k.check(d, w); msg != "" {
+				if k.notValid {
+					return leaf{}, nil, notValid(words[:i+1])
+				}
+				return leaf{}, nil, &pathError{[]string{msg, "Value validation failed"}}
+			}
+			cur = cur.tag
+			continue
+		}
+		if cur.valueKind != "" && i == len(words)-1 {
+			if msg := d.kind(cur.valueKind).check(d, w); msg != "" {
+				return leaf{}, nil, &pathError{[]string{msg, "Value validation failed"}}
+			}
+			return leaf{path: slices.Clone(words[:i]), value: w, hasValue: true, multi: cur.multi}, cur, nil
+		}
+		return leaf{}, nil, notValid(words[:i+1])
+	}
+	return leaf{path: slices.Clone(words)}, cur, nil
+}
+
+func (d *Device) kind(name string) kind {
+	if k, ok := kinds[name]; ok {
+		return k
+	}
+	if strings.Contains(name, "|") {
+		return enumKind(name)
+	}
+	return enumKind(name) // a one-word enum ("enable")
+}
+
+// set adds words to c as `set` does; msg is the device's note when the
+// path already exists (not an error on the device).
+func (d *Device) set(c *config, words []string) (note string, err error) {
+	if len(words) == 0 {
+		return "", &pathError{[]string{"Set failed"}}
+	}
+	l, sn, err := d.resolve(words)
+	if err != nil {
+		return "", err
+	}
+	if !l.hasValue && sn.valueKind != "" {
+		return "", &pathError{[]string{"The specified configuration node requires a value"}}
+	}
+	exists := fmt.Sprintf("Configuration path: [%s] already exists", strings.Join(words, " "))
+	for i, o := range c.leaves {
+		switch {
+		case !l.hasValue:
+			if hasPrefix(o.path, l.path) {
+				return exists, nil
+			}
+		case o.key() == l.key() && (!l.multi || o.value == l.value):
+			if o.value == l.value {
+				return exists, nil
+			}
+			c.leaves[i].value = l.value // a single-value node changes
+			return "", nil
+		}
+	}
+	// A node set on its own gives way to its first child.
+	c.leaves = slices.DeleteFunc(c.leaves, func(o leaf) bool {
+		return !o.hasValue && len(o.path) < len(l.path) && hasPrefix(l.path, o.path) && d.isEmptyNode(o)
+	})
+	c.leaves = append(c.leaves, l)
+	return "", nil
+}
+
+// isEmptyNode reports whether o is a node set without children (a typeless
+// leaf such as "disable" is a real leaf and stays).
+func (d *Device) isEmptyNode(o leaf) bool {
+	_, sn, err := d.resolve(o.path)
+	return err == nil && (len(sn.lits) > 0 || sn.tag != nil)
+}
+
+// del removes words from c as `delete` does: a value of a multi-value
+// node, or a node with everything under it.
+func (d *Device) del(c *config, words []string) (note string, err error) {
+	if len(words) == 0 {
+		return "", &pathError{[]string{"Delete failed"}}
+	}
+	l, _, err := d.resolve(words)
+	if err != nil {
+		return "", err
+	}
+	n := len(c.leaves)
+	c.leaves = slices.DeleteFunc(c.leaves, func(o leaf) bool {
+		if l.hasValue {
+			return o.key() == l.key() && o.value == l.value
+		}
+		return hasPrefix(o.path, l.path)
+	})
+	if len(c.leaves) == n {
+		return "Nothing to delete (the specified node does not exist)", nil
+	}
+	return "", nil
+}
+
+func hasPrefix(path, prefix []string) bool {
+	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
+}
+
+// lines renders c as `show configuration commands` does: sorted by node
+// (tag values in natural order, so rule 20 before rule 100), the values of
+// a multi-value node in the order they were set. quote is nil for the
+// plain text used to compare configurations.
+func (c *config) lines(quote func(v string, leafValue bool) string) []string {
+	sorted := slices.Clone(c.leaves)
+	slices.SortStableFunc(sorted, func(a, b leaf) int {
+		for i := 0; i < min(len(a.path), len(b.path)); i++ {
+			if r := natCompare(a.path[i], b.path[i]); r != 0 {
+				return r
+			}
+		}
+		return len(a.path) - len(b.path)
+	})
+	if quote == nil {
+		quote = func(v string, _ bool) string { return v }
+	}
+	out := make([]string, 0, len(sorted))
+	for i, l := range sorted {
+		// An empty node prints only while it has no children.
+		if !l.hasValue && i+1 < len(sorted) && len(sorted[i+1].path) > len(l.path) && hasPrefix(sorted[i+1].path, l.path) {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString("set")
+		for _, w := range l.path {
+			b.WriteString(" " + quote(w, false))
+		}
+		if l.hasValue {
+			b.WriteString(" " + quote(l.value, true))
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// natCompare orders like the Vyatta CLI's Debian version sort for the
+// names it compares: runs of digits by value, other text bytewise.
+func natCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := isDigit(a[0]), isDigit(b[0])
+		if da && db {
+			na, nb := digitRun(a), digitRun(b)
+			ta, tb := strings.TrimLeft(a[:na], "0"), strings.TrimLeft(b[:nb], "0")
+			if len(ta) != len(tb) {
+				return len(ta) - len(tb)
+			}
+			if r := strings.Compare(ta, tb); r != 0 {
+				return r
+			}
+			a, b = a[na:], b[nb:]
+			continue
+		}
+		if a[0] != b[0] {
+			return int(a[0]) - int(b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) - len(b)
+}
+
+func digitRun(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,156 @@
+package edgeossim
+
+import (
+	"fmt"
+	"net/netip"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A kind checks a tag or leaf value. It returns "" when v is valid, or the
+// node's own message (the first line the device prints before "Value
+// validation failed"). notValid kinds fail as an invalid path instead
+// (an interface the hardware does not have: "Configuration path:
+// [interfaces ethernet eth9] is not valid").
+type kind struct {
+	check    func(d *Device, v string) string
+	notValid bool
+}
+
+var (
+	reHostname = regexp.MustCompile(`^[A-Za-z0-9][-.A-Za-z0-9]{0,62}$`)
+	reName     = regexp.MustCompile(`^[-_A-Za-z0-9.]{1,28}$`)
+	reUser     = regexp.MustCompile(`^[a-z_][-a-z0-9_.]{0,31}$`)
+	reProto    = regexp.MustCompile(`^!?[a-z0-9_-]+$`)
+)
+
+func numRange(lo, hi int, msg string) kind {
+	return kind{check: func(_ *Device, v string) string {
+		n, err := strconv.Atoi(v)
+		if err != nil || strconv.Itoa(n) != v || n < lo || n > hi {
+			return msg
+		}
+		return ""
+	}}
+}
+
+func pattern(re *regexp.Regexp, msg string) kind {
+	return kind{check: func(_ *Device, v string) string {
+		if !re.MatchString(v) {
+			return fmt.Sprintf(msg, v)
+		}
+		return ""
+	}}
+}
+
+var kinds = map[string]kind{
+	"text": {check: func(_ *Device, v string) string {
+		if strings.ContainsAny(v, "\n\x00") {
+			return "Value must not contain a newline"
+		}
+		return ""
+	}},
+	"hostname":    pattern(reHostname, "invalid host name %s"),
+	"username":    pattern(reUser, "invalid user name %s"),
+	"rulesetname": pattern(reName, "Firewall rule set name must be 28 characters or less and contain no spaces: %s"),
+	"netname":     pattern(reName, "Invalid shared network name %s"),
+	"protocol":    pattern(reProto, "%s is not a valid protocol"),
+	"mtu":         numRange(68, 9000, "MTU must be between 68 and 9000"),
+	"pppoemtu":    numRange(68, 1500, "MTU must be between 68 and 1500"),
+	"mss":         numRange(500, 1460, "MSS must be between 500 and 1460"),
+	"distance":    numRange(1, 255, "Must be between 1-255"),
+	"rulenum":     numRange(1, 9999, "rule number must be between 1 and 9999"),
+	"natrule":     numRange(1, 9999, "NAT rule number must be between 1 and 9999"),
+	"pppoeunit":   numRange(0, 15, "pppoe unit must be between 0 and 15"),
+	"port":        numRange(1, 65535, "Port number must be in range 1 to 65535"),
+	"u32":         numRange(0, 1<<31-1, "Value must be a 32-bit unsigned integer"),
+	"vlan":        numRange(0, 4094, "VLAN ID must be between 0 and 4094"),
+	"mssmod": {check: func(_ *Device, v string) string {
+		if v == "clamp-mss-to-pmtu" {
+			return ""
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 500 || n > 1460 {
+			return "Must be between 500-1460 or clamp-mss-to-pmtu"
+		}
+		return ""
+	}},
+	"ethif": {notValid: true, check: func(d *Device, v string) string {
+		for _, e := range d.ethernets {
+			if e == v {
+				return ""
+			}
+		}
+		return "no such interface"
+	}},
+	"lo": {notValid: true, check: func(_ *Device, v string) string {
+		if v != "lo" {
+			return "no such interface"
+		}
+		return ""
+	}},
+	"ip": {check: func(_ *Device, v string) string {
+		if _, err := netip.ParseAddr(v); err != nil {
+			return fmt.Sprintf("%q is not a valid IP address", v)
+		}
+		return ""
+	}},
+	"ipv4": {check: func(_ *Device, v string) string {
+		if a, err := netip.ParseAddr(v); err != nil || !a.Is4() {
+			return fmt.Sprintf("%q is not a valid IPv4 address", v)
+		}
+		return ""
+	}},
+	"ipv4net": {check: func(_ *Device, v string) string {
+		p, err := netip.ParsePrefix(v)
+		if err != nil || !p.Addr().Is4() || p.Masked() != p {
+			return fmt.Sprintf("%q is not a valid IPv4 prefix", v)
+		}
+		return ""
+	}},
+	"cidr": {check: checkCIDR},
+	"ifaddr": {check: func(d *Device, v string) string {
+		if v == "dhcp" || v == "dhcpv6" {
+			return ""
+		}
+		return checkCIDR(d, v)
+	}},
+}
+
+// checkCIDR is an interface address: a host address with its prefix
+// length, not the network or broadcast address of an IPv4 subnet.
+func checkCIDR(_ *Device, v string) string {
+	p, err := netip.ParsePrefix(v)
+	if err != nil {
+		return fmt.Sprintf("Invalid IP address/prefix [%s]", v)
+	}
+	if p.Addr().Is4() && p.Bits() < 31 {
+		last := p.Masked().Addr().As4()
+		if p.Addr() == p.Masked().Addr() {
+			return "Can not assign network address as the IP address"
+		}
+		for i := range last {
+			bits := max(0, min(8, p.Bits()-8*i))
+			last[i] |= byte(0xff >> bits)
+		}
+		if p.Addr() == netip.AddrFrom4(last) {
+			return "Can not assign broadcast address as the IP address"
+		}
+	}
+	return ""
+}
+
+// enumKind is an inline "a|b|c" kind from the schema.
+func enumKind(spec string) kind {
+	allowed := strings.Split(spec, "|")
+	msg := "Must be " + strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+	return kind{check: func(_ *Device, v string) string {
+		for _, a := range allowed {
+			if v == a {
+				return ""
+			}
+		}
+		return msg
+	}}
+}

@@ -1,0 +1,142 @@
+package edgeossim
+
+// schemaLines is the configuration schema the simulator accepts: the paths
+// routerlab manages plus the ones a factory-default EdgeRouter carries.
+// It is data, one path per line, so that adding a path is one line:
+//
+//	word        a fixed node name
+//	<kind>      a tag value of that kind (an interface, a rule number...)
+//	=kind       the leaf's value (single-value node)
+//	+=kind      the leaf's values (multi-value node: each set adds one)
+//	(nothing)   a valueless leaf ("disable", "interfaces loopback lo")
+//
+// A line may start with "edgeos:" or "vyos:" to exist in one flavour only.
+// Value kinds are defined in kinds.go. Paths not listed fail at `set` time,
+// as on the device ("Configuration path: [...] is not valid").
+var schemaLines = `
+system host-name =hostname
+system domain-name =text
+system time-zone =text
+system name-server +=ip
+system ntp server <text>
+system login user <username> level =admin|operator
+system login user <username> authentication encrypted-password =text
+system login user <username> authentication plaintext-password =text
+system syslog global facility <text> level =text
+edgeos: system analytics-handler send-analytics-report =true|false
+edgeos: system crash-handler send-crash-report =true|false
+edgeos: system offload ipv4 forwarding =enable|disable
+edgeos: system offload ipv4 pppoe =enable|disable
+edgeos: system offload ipv4 vlan =enable|disable
+edgeos: system offload ipv4 gre =enable|disable
+edgeos: system offload ipv4 bonding =enable|disable
+edgeos: system offload ipv6 forwarding =enable|disable
+edgeos: system offload ipv6 pppoe =enable|disable
+edgeos: system offload ipv6 vlan =enable|disable
+edgeos: system offload ipv6 bonding =enable|disable
+edgeos: system offload ipsec =enable|disable
+edgeos: system offload hwnat =enable|disable
+
+interfaces loopback <lo>
+interfaces loopback <lo> address +=cidr
+interfaces ethernet <ethif> address +=ifaddr
+interfaces ethernet <ethif> description =text
+interfaces ethernet <ethif> mtu =mtu
+interfaces ethernet <ethif> duplex =auto|half|full
+interfaces ethernet <ethif> speed =auto|10|100|1000|10000
+interfaces ethernet <ethif> disable
+vyos: interfaces ethernet <ethif> hw-id =text
+edgeos: interfaces ethernet <ethif> poe output =off|24v|48v|54v|pthru
+interfaces ethernet <ethif> firewall in name =rulesetname
+interfaces ethernet <ethif> firewall out name =rulesetname
+interfaces ethernet <ethif> firewall local name =rulesetname
+edgeos: interfaces ethernet <ethif> firewall in modify =rulesetname
+edgeos: interfaces ethernet <ethif> firewall out modify =rulesetname
+interfaces ethernet <ethif> vif <vlan> address +=ifaddr
+interfaces ethernet <ethif> vif <vlan> description =text
+interfaces ethernet <ethif> vif <vlan> mtu =mtu
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> user-id =text
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> password =text
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> mtu =pppoemtu
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> default-route =auto|none|force
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> name-server =auto|none
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> description =text
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall in name =rulesetname
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall out name =rulesetname
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall local name =rulesetname
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall in modify =rulesetname
+edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall out modify =rulesetname
+
+protocols static route <ipv4net> next-hop <ipv4>
+protocols static route <ipv4net> next-hop <ipv4> distance =distance
+protocols static route <ipv4net> next-hop <ipv4> description =text
+protocols static route <ipv4net> blackhole
+protocols static route <ipv4net> blackhole distance =distance
+protocols static route <ipv4net> description =text
+
+firewall all-ping =enable|disable
+firewall broadcast-ping =enable|disable
+firewall ipv6-receive-redirects =enable|disable
+firewall ipv6-src-route =enable|disable
+firewall ip-src-route =enable|disable
+firewall log-martians =enable|disable
+firewall receive-redirects =enable|disable
+firewall send-redirects =enable|disable
+firewall source-validation =strict|loose|disable
+firewall syn-cookies =enable|disable
+edgeos: firewall options mss-clamp interface-type +=all|pppoe|pptp|tun
+edgeos: firewall options mss-clamp mss =mss
+firewall name <rulesetname> default-action =drop|reject|accept
+firewall name <rulesetname> description =text
+firewall name <rulesetname> rule <rulenum> action =drop|reject|accept
+firewall name <rulesetname> rule <rulenum> description =text
+firewall name <rulesetname> rule <rulenum> log =enable|disable
+firewall name <rulesetname> rule <rulenum> protocol =protocol
+firewall name <rulesetname> rule <rulenum> state established =enable|disable
+firewall name <rulesetname> rule <rulenum> state related =enable|disable
+firewall name <rulesetname> rule <rulenum> state invalid =enable|disable
+firewall name <rulesetname> rule <rulenum> state new =enable|disable
+firewall name <rulesetname> rule <rulenum> destination port =text
+firewall name <rulesetname> rule <rulenum> destination address =text
+firewall name <rulesetname> rule <rulenum> source address =text
+firewall name <rulesetname> rule <rulenum> source port =text
+edgeos: firewall modify <rulesetname> description =text
+edgeos: firewall modify <rulesetname> rule <rulenum> action =modify|accept|drop
+edgeos: firewall modify <rulesetname> rule <rulenum> description =text
+edgeos: firewall modify <rulesetname> rule <rulenum> modify tcp-mss =mssmod
+edgeos: firewall modify <rulesetname> rule <rulenum> protocol =protocol
+edgeos: firewall modify <rulesetname> rule <rulenum> tcp flags =text
+
+edgeos: service nat rule <natrule> description =text
+edgeos: service nat rule <natrule> outbound-interface =text
+edgeos: service nat rule <natrule> inbound-interface =text
+edgeos: service nat rule <natrule> type =masquerade|source|destination
+edgeos: service nat rule <natrule> protocol =protocol
+edgeos: service nat rule <natrule> log =enable|disable
+edgeos: service nat rule <natrule> source address =text
+edgeos: service nat rule <natrule> destination address =text
+edgeos: service nat rule <natrule> outside-address address =text
+edgeos: service nat rule <natrule> inside-address address =text
+vyos: nat source rule <natrule> description =text
+vyos: nat source rule <natrule> outbound-interface =text
+vyos: nat source rule <natrule> source address =text
+vyos: nat source rule <natrule> translation address =text
+
+service dhcp-server disabled =true|false
+service dhcp-server hostfile-update =enable|disable
+service dhcp-server use-dnsmasq =enable|disable
+service dhcp-server shared-network-name <netname> authoritative =enable|disable
+service dhcp-server shared-network-name <netname> description =text
+service dhcp-server shared-network-name <netname> subnet <ipv4net> default-router =ipv4
+service dhcp-server shared-network-name <netname> subnet <ipv4net> dns-server +=ipv4
+service dhcp-server shared-network-name <netname> subnet <ipv4net> lease =u32
+service dhcp-server shared-network-name <netname> subnet <ipv4net> start <ipv4> stop =ipv4
+service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> ip-address =ipv4
+service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> mac-address =text
+service ssh port =port
+service ssh protocol-version =v1|v2|all
+edgeos: service gui http-port =port
+edgeos: service gui https-port =port
+edgeos: service gui older-ciphers =enable|disable
+edgeos: service unms disable
+`

@@ -1,0 +1,331 @@
+// Package edgeossim simulates a Ubiquiti EdgeRouter (EdgeOS) or a VyOS
+// router for the EdgeOS/VyOS driver: a configuration held as `set` lines
+// and the Vyatta CLI's wrappers that read and write it, answering in the
+// device's formats so that the driver's parser reads it like a real one.
+//
+// What the driver execs is POSIX shell (EdgeOS is Debian; the SSH
+// transport's process-group wrapper is unwrapped by devicesim's server
+// before Exec sees the command). A small interpreter (shell.go,
+// interp.go) runs it with these programs:
+//
+//	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save|discard|end
+//	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version
+//	cat /proc/stat
+//	sh|bash|vbash -c SCRIPT, and sh -s (the script on stdin)
+//
+// The wrapper's session lives in the shell that runs it (the real one keys
+// it on $PPID), so a write is ONE exec: begin, set/delete lines, commit,
+// save, end. set/delete change the session's copy, checked against the
+// schema (schema.go, kinds.go) at set time; commit checks references and
+// applies the copy at once or not at all; an exec that ends without
+// commit changes nothing.
+//
+// Use it with devicesim:
+//
+//	r := edgeossim.New(edgeossim.Options{})
+//	dev := devicesim.New(t, r, devicesim.Options{})
+//	// point the driver at dev.Endpoint(); drift with r.SetLine and
+//	// r.DeleteLine; assert on r.Lines(), r.Config(), r.Commits(), r.Saved().
+package edgeossim
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+)
+
+// Flavour is the CLI's dialect.
+type Flavour string
+
+// The flavours.
+const (
+	EdgeOS Flavour = "edgeos"
+	VyOS   Flavour = "vyos"
+)
+
+// Defaults.
+const (
+	DefaultEdgeOSVersion = "v1.10.9"
+	DefaultEdgeOSModel   = "EdgeRouter 6P"
+	DefaultVyOSVersion   = "1.4.0"
+	DefaultVyOSModel     = "Standard PC (i440FX + PIIX, 1996)"
+	// Serial is the made-up serial number `show version` reports.
+	Serial = "245A04F1C0DE"
+)
+
+// Options shape the simulated router; the zero value is an EdgeRouter 6P
+// on EdgeOS v1.10.9 with DefaultLines(EdgeOS).
+type Options struct {
+	Flavour Flavour // default EdgeOS
+	// Lines is the initial configuration as `set ...` lines (quoted as
+	// either flavour prints them); nil means DefaultLines(Flavour). A line
+	// the schema rejects panics.
+	Lines   []string
+	Version string // `show version`; default per flavour
+	Model   string // `show version`'s HW model; default per flavour
+	// Ethernets are the interfaces the hardware has (a set on another
+	// fails); default eth0..eth5 (an ER-6P) or eth0..eth3 on VyOS.
+	Ethernets []string
+}
+
+// DefaultLines is the starting configuration of a flavour: a factory
+// EdgeRouter 6P (or a fresh VyOS) with addresses in 198.18.0.0/15.
+func DefaultLines(f Flavour) []string {
+	if f == VyOS {
+		return []string{
+			"set interfaces ethernet eth0 address '198.18.0.1/24'",
+			"set interfaces ethernet eth0 hw-id '52:54:00:00:00:01'",
+			"set interfaces ethernet eth1 address '198.18.1.1/24'",
+			"set interfaces ethernet eth1 hw-id '52:54:00:00:00:02'",
+			"set interfaces loopback lo",
+			"set service ssh port '22'",
+			"set system host-name 'vyos-sim'",
+			"set system login user vyos level 'admin'",
+			"set system syslog global facility all level 'info'",
+		}
+	}
+	return []string{
+		"set firewall all-ping enable",
+		"set firewall broadcast-ping disable",
+		"set firewall ipv6-receive-redirects disable",
+		"set firewall ipv6-src-route disable",
+		"set firewall ip-src-route disable",
+		"set firewall log-martians enable",
+		"set firewall receive-redirects disable",
+		"set firewall send-redirects enable",
+		"set firewall source-validation disable",
+		"set firewall syn-cookies enable",
+		"set interfaces ethernet eth0 address 198.18.0.1/24",
+		"set interfaces ethernet eth0 duplex auto",
+		"set interfaces ethernet eth0 speed auto",
+		"set interfaces ethernet eth1 address 198.18.1.1/24",
+		"set interfaces ethernet eth1 duplex auto",
+		"set interfaces ethernet eth1 speed auto",
+		"set interfaces ethernet eth2 duplex auto",
+		"set interfaces ethernet eth2 speed auto",
+		"set interfaces ethernet eth3 duplex auto",
+		"set interfaces ethernet eth3 speed auto",
+		"set interfaces ethernet eth4 duplex auto",
+		"set interfaces ethernet eth4 speed auto",
+		"set interfaces ethernet eth5 duplex auto",
+		"set interfaces ethernet eth5 speed auto",
+		"set interfaces loopback lo",
+		"set service gui http-port 80",
+		"set service gui https-port 443",
+		"set service gui older-ciphers enable",
+		"set service ssh port 22",
+		"set service ssh protocol-version v2",
+		"set system host-name er6p-sim",
+		"set system login user ubnt level admin",
+		"set system syslog global facility all level notice",
+		"set system time-zone UTC",
+	}
+}
+
+// Device is a simulated EdgeOS/VyOS router. It implements
+// devicesim.Handler; all methods are safe for concurrent use.
+type Device struct {
+	mu        sync.Mutex
+	flavour   Flavour
+	version   string
+	model     string
+	ethernets []string
+	schema    *snode
+	running   *config
+	boot      *config // what `save` wrote (/config/config.boot)
+	commits   int
+	cpuReads  uint64
+}
+
+var _ devicesim.Handler = (*Device)(nil)
+
+// New returns a device; invalid Options panic.
+func New(opts Options) *Device {
+	d := &Device{flavour: opts.Flavour, version: opts.Version, model: opts.Model, ethernets: opts.Ethernets}
+	if d.flavour == "" {
+		d.flavour = EdgeOS
+	}
+	if d.flavour != EdgeOS && d.flavour != VyOS {
+		panic(fmt.Sprintf("edgeossim: unknown flavour %q", d.flavour))
+	}
+	if d.version == "" {
+		d.version = map[Flavour]string{EdgeOS: DefaultEdgeOSVersion, VyOS: DefaultVyOSVersion}[d.flavour]
+	}
+	if d.model == "" {
+		d.model = map[Flavour]string{EdgeOS: DefaultEdgeOSModel, VyOS: DefaultVyOSModel}[d.flavour]
+	}
+	if d.ethernets == nil {
+		n := map[Flavour]int{EdgeOS: 6, VyOS: 4}[d.flavour]
+		for i := range n {
+			d.ethernets = append(d.ethernets, fmt.Sprintf("eth%d", i))
+		}
+	}
+	d.schema = buildSchema(string(d.flavour))
+	lines := opts.Lines
+	if lines == nil {
+		lines = DefaultLines(d.flavour)
+	}
+	d.running = &config{}
+	for _, line := range lines {
+		words, err := splitSetLine(line)
+		if err == nil {
+			_, err = d.set(d.running, words)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("edgeossim: initial line %q: %v", line, err))
+		}
+	}
+	d.boot = d.running.clone()
+	return d
+}
+
+// splitSetLine reads a `set a b 'c d'` line as the words after "set".
+func splitSetLine(line string) ([]string, error) {
+	toks, err := tokenize(line)
+	if err != nil {
+		return nil, err
+	}
+	var words []string
+	for _, t := range toks {
+		if t.op != "" {
+			return nil, fmt.Errorf("unexpected %q", t.op)
+		}
+		words = append(words, wordText(t.word))
+	}
+	if len(words) == 0 || words[0] != "set" {
+		return nil, fmt.Errorf("not a set line")
+	}
+	return words[1:], nil
+}
+
+// Exec implements devicesim.Handler. A whole exec runs under the device's
+// lock: a concurrent read never sees half a session's commit.
+func (d *Device) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var in []byte
+	if readsStdin(cmd) {
+		// Read before locking: a slow client must not stall other execs.
+		var err error
+		if in, err = io.ReadAll(stdin); err != nil {
+			fmt.Fprintf(stderr, "sh: 0: cannot read standard input: %v\n", err)
+			return 2
+		}
+	}
+	var out, errb bytes.Buffer
+	d.mu.Lock()
+	// sshd runs the command with the login shell, as `sh -c cmd`.
+	code := d.newInterp(in).runScript(cmd, &out, &errb)
+	d.mu.Unlock()
+	_, _ = stdout.Write(out.Bytes())
+	_, _ = stderr.Write(errb.Bytes())
+	return code
+}
+
+func (d *Device) newInterp(stdin []byte) *interp {
+	return &interp{d: d, vars: map[string]string{"HOME": "/home/ubnt", "PATH": "/opt/vyatta/sbin:/opt/vyatta/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, stdin: stdin}
+}
+
+// readsStdin reports whether cmd is a shell reading its script from stdin
+// (`sh -s`, `sh -e -s`, `/bin/vbash -s`): no other command reads stdin,
+// and waiting for EOF from a client that never closes it would hang.
+func readsStdin(cmd string) bool {
+	f := strings.Fields(cmd)
+	if len(f) == 0 || !isShell(f[0]) {
+		return false
+	}
+	for _, a := range f[1:] {
+		if strings.HasPrefix(a, "-") && strings.Contains(a, "c") {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "vbash", "/bin/sh", "/bin/bash", "/bin/vbash":
+		return true
+	}
+	return false
+}
+
+// SetLine sets path (space-separated words, a value node's value as
+// value, "" for a valueless node) in the running configuration behind the
+// driver's back, checked against the schema as `set` is (not committed
+// checks, so a test can make the drift the device would refuse).
+func (d *Device) SetLine(path, value string) error {
+	words := strings.Fields(path)
+	if value != "" {
+		words = append(words, value)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, err := d.set(d.running, words)
+	return err
+}
+
+// DeleteLine deletes path (and everything under it) from the running
+// configuration behind the driver's back; deleting nothing is an error.
+func (d *Device) DeleteLine(path string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	note, err := d.del(d.running, strings.Fields(path))
+	if err == nil && note != "" {
+		return fmt.Errorf("%s", note)
+	}
+	return err
+}
+
+// Lines is the running configuration as `show configuration commands`
+// prints it, one line per leaf.
+func (d *Device) Lines() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.running.lines(d.quote)
+}
+
+// Config is the output of `show configuration commands`.
+func (d *Device) Config() string {
+	return strings.Join(d.Lines(), "\n") + "\n"
+}
+
+// BootConfig is the saved configuration (as `set` lines), what the router
+// would boot with.
+func (d *Device) BootConfig() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return strings.Join(d.boot.lines(d.quote), "\n") + "\n"
+}
+
+// Commits counts the successful commits.
+func (d *Device) Commits() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.commits
+}
+
+// Saved reports whether the running configuration is the saved one (it
+// would survive a reboot).
+func (d *Device) Saved() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.running.equal(d.boot)
+}
+
+// quote writes a word of a `set` line as the flavour prints it: VyOS
+// quotes every leaf value; EdgeOS, like VyOS for tag values, quotes only
+// a value that is empty or contains blanks (published EdgeOS output has
+// `description 'WAN to internal'` but `encrypted-password $6$...` bare).
+// Neither escapes a quote inside the quotes.
+func (d *Device) quote(v string, leafValue bool) string {
+	if (leafValue && d.flavour == VyOS) || v == "" || strings.ContainsAny(v, " \t\n") {
+		return "'" + v + "'"
+	}
+	return v
+}
