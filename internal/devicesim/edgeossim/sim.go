@@ -183,18 +183,30 @@ func New(opts Options) *Device {
 	return d
 }
 
-// splitSetLine reads a `set a b 'c d'` line as the words after "set".
+// splitSetLine reads a `set a b 'c d'` line as the words after "set", the
+// way the device prints them: words split at spaces, a word in single
+// quotes taken whole (no escapes: the CLI prints the value as it is).
 func splitSetLine(line string) ([]string, error) {
-	toks, err := tokenize(line)
-	if err != nil {
-		return nil, err
-	}
 	var words []string
-	for _, t := range toks {
-		if t.op != "" {
-			return nil, fmt.Errorf("unexpected %q", t.op)
+	for rest := line; rest != ""; {
+		if rest[0] == ' ' {
+			rest = rest[1:]
+			continue
 		}
-		words = append(words, wordText(t.word))
+		if rest[0] == '\'' {
+			end := strings.Index(rest[1:], "' ")
+			if end < 0 {
+				if !strings.HasSuffix(rest, "'") || len(rest) < 2 {
+					return nil, fmt.Errorf("unterminated quote")
+				}
+				end = len(rest) - 2
+			}
+			words = append(words, rest[1:1+end])
+			rest = rest[min(len(rest), end+2):]
+			continue
+		}
+		w, r, _ := strings.Cut(rest, " ")
+		words, rest = append(words, w), r
 	}
 	if len(words) == 0 || words[0] != "set" {
 		return nil, fmt.Errorf("not a set line")
