@@ -201,8 +201,8 @@ func RenderFirewall(desired device.FirewallConfig, env FirewallEnv) ([]string, e
 }
 
 // diffDeletes returns delete lines for what lies under root in have but
-// not in want, at the highest such node. A single-valued leaf whose value
-// changes is not deleted: the set that follows overwrites it.
+// not in want, at the highest such node. A leaf whose only value changes
+// is deleted as a whole before the set that follows.
 func diffDeletes(have, want *Tree, root []string) []string {
 	h := have.Lookup(root...)
 	if h == nil {
@@ -219,7 +219,10 @@ func diffDeletes(have, want *Tree, root []string) []string {
 			wc := w.child(c.Name)
 			if wc == nil {
 				if len(h.Children) == 1 && len(c.Children) == 0 && len(w.Children) == 1 && len(w.Children[0].Children) == 0 {
-					continue
+					// A leaf whose one value changes: delete the leaf,
+					// whatever its schema (one value or several).
+					out = append(out, delLine(p...))
+					return
 				}
 				out = append(out, delLine(at(p, c.Name)...))
 				continue

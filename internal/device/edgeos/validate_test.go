@@ -1,0 +1,46 @@
+package edgeos
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+func TestValidateErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"bad interface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {}}}), "ethN, ethN.VLAN"},
+		{"mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {MTU: ptr(9001)}}}), "allowed are 68 to 9000"},
+		{"quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr("Bob's")}}}), "quotes"},
+		{"conntrack off", ValidateRouter(device.RouterConfig{ConnectionTracking: ptr(false)}), "no switch to turn connection tracking off"},
+		{"ipv4 off", ValidateRouter(device.RouterConfig{IPv4Forwarding: ptr(false)}), "always forwards IPv4"},
+		{"route without gateway", ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.5.0/24": {Interface: "eth1"}}}), "gateway is required"},
+		{"notrack", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallNone, NotrackInterfaces: []string{"eth0"}}), "no notrack"},
+		{"pmtu", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallNone, MSSClamp: &device.MSSClamp{ToPMTU: true}}), "takes a number"},
+		{"fw iface", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"wg0"}}), "pppoeN"},
+		{"server", ValidatePPPoE(device.PPPoEConfig{Name: "pppoe0", Role: device.RoleServer}), "not supported on EdgeOS"},
+		{"pppoe name", ValidatePPPoE(device.PPPoEConfig{Name: "isp", Role: device.RoleClient, Interface: "eth0", User: "u", Password: "p"}), "pppoe0 to pppoe15"},
+		{"pppoe unit", ValidatePPPoE(device.PPPoEConfig{Name: "pppoe16", Role: device.RoleClient, Interface: "eth0", User: "u", Password: "p"}), "pppoe0 to pppoe15"},
+		{"offload key", ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ipv6": {"gre": true}}}), "its keys are forwarding, pppoe, vlan"},
+		{"offload group", ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"eth0": {"gro": true}}}), "groups are ipv4, ipv6, system"},
+	} {
+		if tt.err == nil || !strings.Contains(tt.err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want it to say %q", tt.name, tt.err, tt.want)
+		}
+	}
+	if err := ValidatePPPoE(seed002PPPoE); err != nil {
+		t.Errorf("seed 002 session: %v", err)
+	}
+	bad := seed002PPPoE
+	bad.Password = "se'cret-value"
+	if err := ValidatePPPoE(bad); err == nil || strings.Contains(err.Error(), "cret-value") {
+		t.Errorf("quote in password: %v (must fail without quoting it)", err)
+	}
+	if err := ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"system": {"hwnat": true}, "ipv4": {"bonding": false}}}); err != nil {
+		t.Error(err)
+	}
+}
