@@ -1,7 +1,6 @@
 package edgeos
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -15,9 +14,6 @@ func TestDriver(t *testing.T) {
 	drv := New(nil)
 	if drv.Platform() != device.EdgeOS {
 		t.Errorf("Platform = %q", drv.Platform())
-	}
-	if _, err := drv.Snapshot(t.Context()); !errors.Is(err, device.ErrUnsupported) {
-		t.Errorf("Snapshot error = %v, want ErrUnsupported", err)
 	}
 	p := drv.CPUProbe()
 	if p.Poll != nil || p.Stream == nil {

@@ -324,8 +324,12 @@ func WrapperScript(lines []string) (string, error) {
 		return "", nil
 	}
 	var b strings.Builder
+	// No shell functions: every line carries its own failure branch, so
+	// the script stays in the plainest sh (the simulator runs it too).
+	failed := func(at string) string {
+		return " || { echo " + shell.Quote("routerlab: configuration not changed: failed at "+at) + " >&2; exit 1; }\n"
+	}
 	b.WriteString("W=" + WrapperPath + "\n")
-	b.WriteString("run() { n=$1; shift; \"$W\" \"$@\" || { echo \"routerlab: configuration not changed: failed at $n\" >&2; exit 1; }; }\n")
 	b.WriteString("\"$W\" begin || exit 1\n")
 	b.WriteString("trap '\"$W\" end' EXIT\n")
 	for i, l := range lines {
@@ -338,13 +342,14 @@ func WrapperScript(lines []string) (string, error) {
 				return "", fmt.Errorf("line %d: %w", i+1, err)
 			}
 		}
-		b.WriteString("run " + shell.Quote(fmt.Sprintf("line %d: %s", i+1, redactLine(l))))
+		b.WriteString("\"$W\"")
 		for _, w := range words {
 			b.WriteString(" " + shell.Quote(w))
 		}
-		b.WriteByte('\n')
+		b.WriteString(failed(fmt.Sprintf("line %d: %s", i+1, redactLine(l))))
 	}
-	b.WriteString("run commit commit\nrun save save\n")
+	b.WriteString("\"$W\" commit" + failed("commit"))
+	b.WriteString("\"$W\" save" + failed("save"))
 	return b.String(), nil
 }
 
