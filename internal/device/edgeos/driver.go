@@ -137,13 +137,15 @@ func (d *Driver) ValidateFirewall(desired device.FirewallConfig) error {
 }
 
 // CheckFirewall implements device.FirewallSettings: the interfaces named
-// must exist (PPPoE sessions count as interfaces).
+// must exist. A PPPoE session (pppoeN) may still be to come in the same
+// apply (routerlab_pppoe_session, with depends_on): its name is known in
+// advance, and if it is still missing at apply, RenderFirewall says so.
 func (d *Driver) CheckFirewall(desired device.FirewallConfig, snap *device.Snapshot) error {
 	for _, name := range device.FirewallInterfaces(desired) {
 		if _, ok := snap.Router.Interfaces[name]; ok {
 			continue
 		}
-		if _, ok := snap.PPPoE[name]; ok {
+		if _, err := PPPoEUnit(name); err == nil {
 			continue
 		}
 		return fmt.Errorf("interface %s not found on the device; it has: %s", name, strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
@@ -185,7 +187,11 @@ func (d *Driver) CheckOffload(device.OffloadConfig, *device.Snapshot) error { re
 
 // ApplyOffload implements device.OffloadSettings.
 func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig) error {
-	return d.commit(ctx, "applying offload", RenderOffload(desired))
+	t, err := d.tree(ctx)
+	if err != nil {
+		return err
+	}
+	return d.commit(ctx, "applying offload", RenderOffload(desired, t))
 }
 
 // ValidatePPPoE implements device.PPPoESessions.

@@ -292,16 +292,21 @@ func RenderPPPoEDelete(observed device.PPPoEState) []string {
 }
 
 // RenderOffload sets every switch desired names (to restore originals
-// too), in sorted order.
-func RenderOffload(desired device.OffloadConfig) []string {
+// too), in sorted order. "Off" is EdgeOS's default, and the parser reads
+// an absent switch as off: so off is written by deleting the switch where
+// have (the device's configuration) has it, which puts the device back to
+// its defaults instead of adding `disable` lines it never had.
+func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 	var out []string
 	for _, g := range device.SortedKeys(desired.Settings) {
 		for _, k := range device.SortedKeys(desired.Settings[g]) {
-			v := "disable"
-			if desired.Settings[g][k] {
-				v = "enable"
+			p := offloadPath(g, k)
+			switch {
+			case desired.Settings[g][k]:
+				out = append(out, setLine(at(p, "enable")...))
+			case have.Has(p...):
+				out = append(out, delLine(p...))
 			}
-			out = append(out, setLine(at(offloadPath(g, k), v)...))
 		}
 	}
 	return out

@@ -111,7 +111,7 @@ func TestSeed002(t *testing.T) {
 	}
 	apply(t, tr, lines)
 	all = append(all, lines...)
-	lines = RenderOffload(seed002Offload)
+	lines = RenderOffload(seed002Offload, NewTree())
 	apply(t, tr, lines)
 	all = append(all, lines...)
 	golden(t, "seed_002_render.golden", all)
@@ -189,7 +189,7 @@ func TestSeed004(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines = append(lines, RenderOffload(off)...)
+	lines = append(lines, RenderOffload(off, tr)...)
 	golden(t, "seed_004_render.golden", lines)
 	apply(t, tr, lines)
 	tr, s = reparse(t, tr)
@@ -284,8 +284,14 @@ func TestRenderFirewallPresetChange(t *testing.T) {
 }
 
 func TestRenderOffload(t *testing.T) {
-	got := RenderOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"system": {"hwnat": true}, "ipv6": {"vlan": false}}})
-	want := []string{"set system offload ipv6 vlan disable", "set system offload hwnat enable"}
+	have, err := ParseCommands("set system offload ipv6 vlan enable\nset system offload ipv4 gre disable\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := map[string]map[string]bool{"system": {"hwnat": true}, "ipv6": {"vlan": false}, "ipv4": {"gre": false, "pppoe": false}}
+	got := RenderOffload(device.OffloadConfig{Settings: off}, have)
+	// Off is the default: switches present are deleted, absent ones left.
+	want := []string{"delete system offload ipv4 gre", "delete system offload ipv6 vlan", "set system offload hwnat enable"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q", got)
 	}

@@ -1,0 +1,139 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
+)
+
+// edgeosProvider is a provider block with one simulated EdgeRouter, "er6p".
+func edgeosProvider(d *devicesim.Device) string {
+	line := strings.Replace(simProvider("er6p", d), `platform = "linux"`, `platform = "edgeos"`, 1)
+	return "provider \"routerlab\" {\n  ssh = { timeout = \"5s\" }\n  devices = {\n" + line + "  }\n}\n"
+}
+
+// Seed 002's EdgeRouter as configuration: the PPPoE client (MTU 1454), the
+// stateful WAN_IN/WAN_LOCAL firewall on it with masquerade and MSS clamp
+// 1414, and offload for IPv4 forwarding and PPPoE.
+const edgeosSeed002 = `
+resource "routerlab_router" "er6p" {
+  device   = "er6p"
+  hostname = "er6p-lab"
+  interfaces = {
+    eth1 = { addresses = ["198.18.100.1/24"], description = "LAN" }
+  }
+}
+
+resource "routerlab_pppoe_session" "wan" {
+  device        = "er6p"
+  name          = "pppoe0"
+  role          = "client"
+  interface     = "eth0"
+  user          = "bench"
+  password      = "lab-pw-not-secret"
+  mtu           = 1454
+  default_route = true
+  use_peer_dns  = true
+}
+
+resource "routerlab_firewall" "er6p" {
+  device         = "er6p"
+  preset         = "stateful"
+  wan_interfaces = ["pppoe0"]
+  masquerade     = ["pppoe0"]
+  mss_clamp      = "1414"
+  depends_on     = [routerlab_pppoe_session.wan]
+}
+
+resource "routerlab_offload" "er6p" {
+  device   = "er6p"
+  settings = { ipv4 = { forwarding = true, pppoe = true } }
+}
+`
+
+// TestAccEdgeOS_seed002 configures the simulated EdgeRouter as seed 002's
+// ER-6P through every resource EdgeOS has, then: an empty re-plan, offload
+// switched off by hand planned as an update, the PPPoE session deleted by
+// hand planned as a re-create, imports, and destroy leaving the device's
+// configuration as it was.
+func TestAccEdgeOS_seed002(t *testing.T) {
+	requireAcc(t)
+	sim := edgeossim.New(edgeossim.Options{})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	before := sim.Config()
+	cfg := edgeosProvider(dev) + edgeosSeed002
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: func(*terraform.State) error {
+			if after := sim.Config(); after != before {
+				return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("routerlab_router.er6p", tfjsonpath.New("model"), knownvalue.StringRegexp(regexp.MustCompile(`EdgeRouter`))),
+					statecheck.ExpectKnownValue("routerlab_pppoe_session.wan", tfjsonpath.New("mtu"), knownvalue.Int64Exact(1454)),
+					statecheck.ExpectKnownValue("routerlab_firewall.er6p", tfjsonpath.New("mss_clamp"), knownvalue.StringExact("1414")),
+					statecheck.ExpectKnownValue("routerlab_offload.er6p", tfjsonpath.New("settings").AtMapKey("ipv4").AtMapKey("pppoe"), knownvalue.Bool(true)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					cfg := sim.Config()
+					for _, want := range []string{
+						"set interfaces ethernet eth0 pppoe 0 mtu 1454",
+						"set system offload ipv4 pppoe enable",
+						"firewall in name RL_WAN_IN",
+						"set system host-name er6p-lab",
+					} {
+						if !strings.Contains(cfg, want) {
+							return fmt.Errorf("device lacks %q:\n%s", want, cfg)
+						}
+					}
+					if !sim.Saved() {
+						return fmt.Errorf("the configuration was committed but not saved")
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := sim.SetLine("system offload ipv4 pppoe", "disable"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("routerlab_offload.er6p", plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if err := sim.DeleteLine("interfaces ethernet eth0 pppoe 0"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("routerlab_pppoe_session.wan", plancheck.ResourceActionCreate),
+				}},
+			},
+			{ResourceName: "routerlab_pppoe_session.wan", ImportState: true, ImportStateId: "er6p/pppoe0", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"password", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
+			{ResourceName: "routerlab_firewall.er6p", ImportState: true, ImportStateId: "er6p", ImportStateVerify: true},
+		},
+	})
+}
