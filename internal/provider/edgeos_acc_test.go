@@ -131,9 +131,29 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 					plancheck.ExpectResourceAction("routerlab_pppoe_session.wan", plancheck.ResourceActionCreate),
 				}},
 			},
+			{
+				// The host name and the firewall's WAN ruleset changed and
+				// removed by hand (as in the GUI): both planned back.
+				PreConfig: func() {
+					if err := sim.SetLine("system host-name", "changed-by-hand"); err != nil {
+						t.Fatal(err)
+					}
+					if err := sim.DeleteLine("service nat rule 5900"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("routerlab_router.er6p", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("routerlab_firewall.er6p", plancheck.ResourceActionUpdate),
+				}},
+			},
 			{ResourceName: "routerlab_pppoe_session.wan", ImportState: true, ImportStateId: "er6p/pppoe0", ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"password", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
 			{ResourceName: "routerlab_firewall.er6p", ImportState: true, ImportStateId: "er6p", ImportStateVerify: true},
+			{ResourceName: "routerlab_offload.er6p", ImportState: true, ImportStateId: "er6p:ipv4", ImportStateVerify: true,
+				// An import adopts every ipv4 switch and has no originals.
+				ImportStateVerifyIgnore: []string{"settings", "restore_values"}},
 		},
 	})
 }
