@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
 )
@@ -21,24 +24,7 @@ import (
 // comparison table.
 func runExampleMatrix(t *testing.T, dir string, l *lab.Lab, runs int, vars map[string]string) string {
 	t.Helper()
-	bin := buildProvider(t)
-	work := t.TempDir()
-	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, "provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = \""+bin+"\" }\n  direct {}\n}\n")
-	src := filepath.Join("..", "..", "examples", "labs", dir)
-	entries, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".tf") || strings.HasSuffix(e.Name(), ".tftest.hcl") {
-			b, err := os.ReadFile(filepath.Join(src, e.Name()))
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, filepath.Join(work, e.Name()), string(b))
-		}
-	}
+	work, rc := exampleWorkdir(t, dir)
 	archive := filepath.Join(work, "results")
 	args := []string{"test", "-no-color",
 		"-var", "lab_known_hosts_file=" + l.KnownHostsPath(),
@@ -118,4 +104,69 @@ func TestAccExample_ipsecSuites(t *testing.T) {
 			t.Errorf("the comparison lacks suite %q:\n%s", suite, table)
 		}
 	}
+}
+
+// TestAccExample_er6pPPPoEOffload runs examples/labs/er6p-pppoe-offload's
+// terraform test against the simulated EdgeRouter: seed 002's three offload
+// configurations applied in turn (the benchmark needs real hardware and is
+// off), each asserted on; `terraform test` then destroys everything, and
+// the router's configuration must be as before.
+func TestAccExample_er6pPPPoEOffload(t *testing.T) {
+	requireAcc(t)
+	sim := edgeossim.New(edgeossim.Options{})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	before := sim.Config()
+	er6p := fmt.Sprintf(`{ host = %q, port = %d, username = %q, password = %q, host_key = %q }`,
+		dev.Host, dev.Port, dev.User, dev.Password, strings.TrimSpace(dev.HostKeyLine()))
+	out := runTerraformTest(t, "er6p-pppoe-offload", "-var", "er6p="+er6p)
+	if want := "Success! 3 passed, 0 failed."; !strings.Contains(out, want) {
+		t.Fatalf("terraform test did not report %q:\n%s", want, out)
+	}
+	if after := sim.Config(); after != before {
+		t.Errorf("the router is not as before after the test's destroy:\n--- before\n%s--- after\n%s", before, after)
+	}
+}
+
+// runTerraformTest runs `terraform test` on examples/labs/<dir> with the
+// provider built from this checkout.
+func runTerraformTest(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	work, rc := exampleWorkdir(t, dir)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, terraformPath(t), append([]string{"test", "-no-color"}, args...)...)
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("terraform test in %s: %v\n%s", dir, err, b)
+	}
+	return string(b)
+}
+
+// exampleWorkdir copies examples/labs/<dir>'s configuration and test files
+// into a work directory whose CLI configuration points Terraform at the
+// provider built from this checkout; it returns the directory and that
+// configuration file.
+func exampleWorkdir(t *testing.T, dir string) (work, rc string) {
+	t.Helper()
+	bin := buildProvider(t)
+	work = t.TempDir()
+	rc = filepath.Join(work, "terraformrc")
+	writeFile(t, rc, "provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = \""+bin+"\" }\n  direct {}\n}\n")
+	src := filepath.Join("..", "..", "examples", "labs", dir)
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".tf") || strings.HasSuffix(e.Name(), ".tftest.hcl") {
+			b, err := os.ReadFile(filepath.Join(src, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(work, e.Name()), string(b))
+		}
+	}
+	return work, rc
 }
