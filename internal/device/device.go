@@ -32,11 +32,14 @@ const (
 	EdgeOS   Platform = "edgeos"
 	RTX      Platform = "rtx"
 	Linux    Platform = "linux"
+	// VyOS shares EdgeOS's Vyatta CLI and driver; what differs is in its
+	// own, narrower set of capabilities.
+	VyOS Platform = "vyos"
 )
 
 // Platforms lists every known platform, sorted, for validators and messages.
 func Platforms() []string {
-	p := []string{string(RouterOS), string(EdgeOS), string(RTX), string(Linux)}
+	p := []string{string(RouterOS), string(EdgeOS), string(RTX), string(Linux), string(VyOS)}
 	sort.Strings(p)
 	return p
 }

@@ -157,3 +157,62 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 		},
 	})
 }
+
+// TestAccVyOS_router configures a simulated VyOS 1.4 router (EdgeOS's
+// driver, VyOS's quoting) with routerlab_router: create, an empty re-plan,
+// the host name changed by hand planned back, and destroy restoring the
+// configuration; the features VyOS lacks in routerlab fail at plan.
+func TestAccVyOS_router(t *testing.T) {
+	requireAcc(t)
+	sim := edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	before := sim.Config()
+	prov := strings.Replace(edgeosProvider(dev), `platform = "edgeos"`, `platform = "vyos"`, 1)
+	cfg := prov + `
+resource "routerlab_router" "vyos" {
+  device     = "er6p"
+  hostname   = "vyos-lab"
+  interfaces = { eth1 = { addresses = ["198.18.100.1/24"], mtu = 1400, description = "LAN one" } }
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: func(*terraform.State) error {
+			if after := sim.Config(); after != before {
+				return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("routerlab_router.vyos", tfjsonpath.New("interfaces").AtMapKey("eth1").AtMapKey("description"), knownvalue.StringExact("LAN one")),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if want := "set interfaces ethernet eth1 description 'LAN one'"; !strings.Contains(sim.Config(), want) {
+						return fmt.Errorf("device lacks %q:\n%s", want, sim.Config())
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := sim.SetLine("system host-name", "changed-by-hand"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("routerlab_router.vyos", plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				Config:      prov + `resource "routerlab_offload" "o" {` + "\n" + `  device   = "er6p"` + "\n" + `  settings = { ipv4 = { forwarding = true } }` + "\n}\n",
+				PlanOnly:    true,
+				ExpectError: wrapTolerant(`platform "vyos" does not support routerlab_offload`),
+			},
+		},
+	})
+}

@@ -17,8 +17,8 @@ import (
 // known before any driver exists, because the transport is built first.
 func Dialect(p device.Platform) command.Dialect {
 	switch p {
-	case device.Linux, device.EdgeOS:
-		// A POSIX shell (EdgeOS is Debian underneath): started commands
+	case device.Linux, device.EdgeOS, device.VyOS:
+		// A POSIX shell (EdgeOS and VyOS are Debian underneath): started commands
 		// can be killed by process group.
 		return command.Dialect{POSIXShell: true}
 	}
@@ -37,6 +37,8 @@ func New(p device.Platform, t command.Runner) (device.Driver, error) {
 		return routeros.New(t), nil
 	case device.EdgeOS:
 		return edgeos.New(t), nil
+	case device.VyOS:
+		return edgeos.NewVyOS(t), nil
 	case device.RTX:
 		return rtx.New(t), nil
 	default:

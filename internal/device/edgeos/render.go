@@ -55,7 +55,14 @@ func renderRouter(desired device.RouterConfig, observed device.RouterState) []st
 			}
 		}
 		if want.MTU != nil && *want.MTU != have.MTU {
-			out = append(out, setLine(at(p, "mtu", strconv.Itoa(*want.MTU))...))
+			if *want.MTU == DefaultMTU {
+				// The default is written by deleting the setting (the
+				// device has one, or it would read as the default): so
+				// restoring a router that had none leaves none.
+				out = append(out, delLine(at(p, "mtu")...))
+			} else {
+				out = append(out, setLine(at(p, "mtu", strconv.Itoa(*want.MTU))...))
+			}
 		}
 		if d := want.Description; d != nil && *d != have.Description {
 			if *d == "" {
