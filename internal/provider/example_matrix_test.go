@@ -116,9 +116,7 @@ func TestAccExample_er6pPPPoEOffload(t *testing.T) {
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	before := sim.Config()
-	er6p := fmt.Sprintf(`{ host = %q, port = %d, username = %q, password = %q, host_key = %q }`,
-		dev.Host, dev.Port, dev.User, dev.Password, strings.TrimSpace(dev.HostKeyLine()))
-	out := runTerraformTest(t, "er6p-pppoe-offload", "-var", "er6p="+er6p)
+	out := runTerraformTest(t, "er6p-pppoe-offload", "-var", "er6p="+simEdgeRouterVar(dev))
 	if want := "Success! 3 passed, 0 failed."; !strings.Contains(out, want) {
 		t.Fatalf("terraform test did not report %q:\n%s", want, out)
 	}
@@ -169,4 +167,28 @@ func exampleWorkdir(t *testing.T, dir string) (work, rc string) {
 		}
 	}
 	return work, rc
+}
+
+// TestAccExample_er6pRoutingOffload runs examples/labs/er6p-routing-offload's
+// terraform test (seed 004's three tables) against the simulated
+// EdgeRouter, and the router must be as before after the test's destroy.
+func TestAccExample_er6pRoutingOffload(t *testing.T) {
+	requireAcc(t)
+	sim := edgeossim.New(edgeossim.Options{})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	before := sim.Config()
+	out := runTerraformTest(t, "er6p-routing-offload", "-var", "er6p="+simEdgeRouterVar(dev))
+	if want := "Success! 3 passed, 0 failed."; !strings.Contains(out, want) {
+		t.Fatalf("terraform test did not report %q:\n%s", want, out)
+	}
+	if after := sim.Config(); after != before {
+		t.Errorf("the router is not as before after the test's destroy:\n--- before\n%s--- after\n%s", before, after)
+	}
+}
+
+// simEdgeRouterVar is the examples' `er6p` variable for a simulated
+// EdgeRouter.
+func simEdgeRouterVar(dev *devicesim.Device) string {
+	return fmt.Sprintf(`{ host = %q, port = %d, username = %q, password = %q, host_key = %q }`,
+		dev.Host, dev.Port, dev.User, dev.Password, strings.TrimSpace(dev.HostKeyLine()))
 }
