@@ -170,7 +170,7 @@ func exampleWorkdir(t *testing.T, dir string) (work, rc string) {
 }
 
 // TestAccExample_er6pRoutingOffload runs examples/labs/er6p-routing-offload's
-// terraform test (seed 004's three tables) against the simulated
+// terraform test (seed 004's tables, one to three pairs) against the simulated
 // EdgeRouter, and the router must be as before after the test's destroy.
 func TestAccExample_er6pRoutingOffload(t *testing.T) {
 	requireAcc(t)
@@ -178,7 +178,7 @@ func TestAccExample_er6pRoutingOffload(t *testing.T) {
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	before := sim.Config()
 	out := runTerraformTest(t, "er6p-routing-offload", "-var", "er6p="+simEdgeRouterVar(dev))
-	if want := "Success! 3 passed, 0 failed."; !strings.Contains(out, want) {
+	if want := "Success! 4 passed, 0 failed."; !strings.Contains(out, want) {
 		t.Fatalf("terraform test did not report %q:\n%s", want, out)
 	}
 	if after := sim.Config(); after != before {

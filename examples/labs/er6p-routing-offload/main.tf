@@ -1,7 +1,8 @@
 # Seed 004: an EdgeRouter 6P routing between four LANs (eth1–eth4, hosts a–d)
 # with no filters or NAT, benchmarked three ways: A-B without offload, A-B
 # with `system offload ipv4 forwarding`, and A-B with C-D at the same moment
-# with offload. offload.tftest.hcl applies the three in turn.
+# with offload, and three pairs at once (A-D shares the hosts of the
+# others). offload.tftest.hcl applies the four in turn.
 #
 # On real hardware set `benchmark = true` and give hosts a–d; against the
 # simulated EdgeRouter (CI) only the configuration is applied and checked.
@@ -29,12 +30,12 @@ variable "forwarding_offload" {
 }
 
 variable "pairs" {
-  description = "Concurrent pairs: 1 (A-B) or 2 (A-B and C-D)."
+  description = "Concurrent pairs: 1 (A-B), 2 (A-B and C-D) or 3 (A-B, C-D and A-D)."
   type        = number
   default     = 1
   validation {
-    condition     = contains([1, 2], var.pairs)
-    error_message = "pairs is 1 or 2."
+    condition     = contains([1, 2, 3], var.pairs)
+    error_message = "pairs is 1, 2 or 3."
   }
 }
 
@@ -84,12 +85,13 @@ locals {
   all_pairs = [
     { name = "A-B", client = "a", server = "b", target = "198.18.2.10" },
     { name = "C-D", client = "c", server = "d", target = "198.18.4.10" },
+    { name = "A-D", client = "a", server = "d", target = "198.18.4.10" },
   ]
 }
 
 resource "routerlab_benchmark_run" "routing" {
   count            = var.benchmark ? 1 : 0
-  name             = "${var.pairs == 1 ? "A-B" : "A-B, C-D at once"}, ipv4 forwarding offload ${var.forwarding_offload ? "enable" : "disable"}"
+  name             = "${join(" + ", slice(local.all_pairs[*].name, 0, var.pairs))}, ipv4 forwarding offload ${var.forwarding_offload ? "enable" : "disable"}"
   pairs            = slice(local.all_pairs, 0, var.pairs)
   dut              = ["er6p"]
   mss              = [1460, 1200, 800, 400]

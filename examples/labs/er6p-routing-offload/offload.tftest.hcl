@@ -1,4 +1,4 @@
-# Seed 004's three tables, one run each: every run checks what the
+# Seed 004's three tables and a third concurrent pair, one run each: every run checks what the
 # EdgeRouter reports; with benchmark = true each is measured (MSS
 # 1460/1200/800/400, upload; two pairs at once in the last) and archived.
 
@@ -40,5 +40,16 @@ run "ab_cd_offload" {
   assert {
     condition     = length(routerlab_router.er6p.config_sha256) == 64
     error_message = "no configuration digest"
+  }
+}
+
+run "three_pairs_offload" {
+  variables {
+    forwarding_offload = true
+    pairs              = 3
+  }
+  assert {
+    condition     = routerlab_offload.er6p.settings["ipv4"]["forwarding"] == true
+    error_message = "the router does not report forwarding offload on"
   }
 }
