@@ -96,7 +96,7 @@ func ParseSnapshot(version, commands string, f Flavour) (*device.Snapshot, error
 	s := &device.Snapshot{
 		Facts:    ParseVersion(version),
 		Router:   ParseRouter(t, f),
-		Tunnels:  map[string]device.TunnelState{},
+		Tunnels:  ParseTunnels(t),
 		Firewall: ParseFirewall(t),
 		Offload:  ParseOffload(t),
 		PPPoE:    ParsePPPoE(t),
