@@ -139,4 +139,34 @@ edgeos: service gui http-port =port
 edgeos: service gui https-port =port
 edgeos: service gui older-ciphers =enable|disable
 edgeos: service unms disable
+
+edgeos: vpn ipsec auto-firewall-nat-exclude =enable|disable
+edgeos: vpn ipsec ipsec-interfaces interface +=text
+edgeos: vpn ipsec ike-group <rulesetname> key-exchange =ikev1|ikev2
+edgeos: vpn ipsec ike-group <rulesetname> lifetime =u32
+edgeos: vpn ipsec ike-group <rulesetname> dead-peer-detection action =hold|clear|restart
+edgeos: vpn ipsec ike-group <rulesetname> dead-peer-detection interval =u32
+edgeos: vpn ipsec ike-group <rulesetname> dead-peer-detection timeout =u32
+edgeos: vpn ipsec ike-group <rulesetname> proposal <rulenum> encryption =aes128|aes256|3des|aes128gcm128|aes256gcm128
+edgeos: vpn ipsec ike-group <rulesetname> proposal <rulenum> hash =md5|sha1|sha256|sha384|sha512
+edgeos: vpn ipsec ike-group <rulesetname> proposal <rulenum> dh-group =2|5|14|15|16|17|18|19|20|21|22|23|24|25|26
+edgeos: vpn ipsec esp-group <rulesetname> compression =enable|disable
+edgeos: vpn ipsec esp-group <rulesetname> lifetime =u32
+edgeos: vpn ipsec esp-group <rulesetname> mode =tunnel|transport
+edgeos: vpn ipsec esp-group <rulesetname> pfs =enable|disable|dh-group2|dh-group5|dh-group14|dh-group15|dh-group16|dh-group17|dh-group18|dh-group19|dh-group20|dh-group21|dh-group22|dh-group23|dh-group24|dh-group25|dh-group26
+edgeos: vpn ipsec esp-group <rulesetname> proposal <rulenum> encryption =aes128|aes256|3des|aes128gcm128|aes256gcm128
+edgeos: vpn ipsec esp-group <rulesetname> proposal <rulenum> hash =md5|sha1|sha256|sha384|sha512
+edgeos: vpn ipsec site-to-site peer <ipv4> description =text
+edgeos: vpn ipsec site-to-site peer <ipv4> authentication mode =pre-shared-secret|rsa|x509
+edgeos: vpn ipsec site-to-site peer <ipv4> authentication pre-shared-secret =text
+edgeos: vpn ipsec site-to-site peer <ipv4> authentication id =text
+edgeos: vpn ipsec site-to-site peer <ipv4> authentication remote-id =text
+edgeos: vpn ipsec site-to-site peer <ipv4> connection-type =initiate|respond
+edgeos: vpn ipsec site-to-site peer <ipv4> ike-group =rulesetname
+edgeos: vpn ipsec site-to-site peer <ipv4> local-address =text
+edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> esp-group =rulesetname
+edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> local prefix =ipv4net
+edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> remote prefix =ipv4net
+edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> allow-nat-networks =enable|disable
+edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> allow-public-networks =enable|disable
 `
