@@ -19,6 +19,19 @@ type RouterConfig struct {
 	IPv4Forwarding     *bool
 	IPv6Forwarding     *bool
 	ConnectionTracking *bool
+	// DHCPServers are the DHCP server scopes the resource manages, keyed
+	// by name (EdgeOS `shared-network-name`, seed 004); nil value = ensure
+	// absent. Like routes: only the scopes named are touched.
+	DHCPServers map[string]*DHCPServer
+}
+
+// DHCPServer is one DHCP server scope on one subnet.
+type DHCPServer struct {
+	Subnet        string   // canonical prefix the scope serves
+	Start, Stop   string   // the address range handed out
+	DefaultRouter string   // optional
+	DNSServers    []string // optional
+	Authoritative bool
 }
 
 // InterfaceConfig is the managed part of one interface.
@@ -47,6 +60,7 @@ type RouterState struct {
 	IPv4Forwarding     bool
 	IPv6Forwarding     bool
 	ConnectionTracking bool
+	DHCPServers        map[string]DHCPServer // every scope on the device
 }
 
 // InterfaceState is one observed interface.
@@ -59,7 +73,7 @@ type InterfaceState struct {
 
 // IsZero reports whether c manages nothing.
 func (c RouterConfig) IsZero() bool {
-	return c.Hostname == nil && c.Interfaces == nil && c.Routes == nil &&
+	return c.Hostname == nil && c.Interfaces == nil && c.Routes == nil && c.DHCPServers == nil &&
 		c.IPv4Forwarding == nil && c.IPv6Forwarding == nil && c.ConnectionTracking == nil
 }
 
@@ -103,6 +117,16 @@ func Original(desired RouterConfig, observed RouterState) RouterConfig {
 				orig.Routes[dst] = &r
 			} else {
 				orig.Routes[dst] = nil
+			}
+		}
+	}
+	if desired.DHCPServers != nil {
+		orig.DHCPServers = map[string]*DHCPServer{}
+		for name := range desired.DHCPServers {
+			if d, ok := observed.DHCPServers[name]; ok {
+				orig.DHCPServers[name] = &d
+			} else {
+				orig.DHCPServers[name] = nil
 			}
 		}
 	}
@@ -198,6 +222,16 @@ func MergeOriginal(saved, desired RouterConfig, observed RouterState) (merged, r
 		}
 		released.Routes[dst] = r
 	}
+	for name, d := range saved.DHCPServers {
+		if _, still := desired.DHCPServers[name]; still {
+			merged.DHCPServers[name] = d
+			continue
+		}
+		if released.DHCPServers == nil {
+			released.DHCPServers = map[string]*DHCPServer{}
+		}
+		released.DHCPServers[name] = d
+	}
 	merged.IPv4Forwarding, released.IPv4Forwarding = keepOrRelease(saved.IPv4Forwarding, desired.IPv4Forwarding, merged.IPv4Forwarding)
 	merged.IPv6Forwarding, released.IPv6Forwarding = keepOrRelease(saved.IPv6Forwarding, desired.IPv6Forwarding, merged.IPv6Forwarding)
 	merged.ConnectionTracking, released.ConnectionTracking = keepOrRelease(saved.ConnectionTracking, desired.ConnectionTracking, merged.ConnectionTracking)
@@ -263,6 +297,34 @@ func ValidateDescription(d string, maxLen int) error {
 	}
 	return nil
 }
+
+// ValidateDHCPServer checks one scope: a canonical subnet, a range
+// inside it, and addresses that are addresses.
+func ValidateDHCPServer(name string, d DHCPServer) error {
+	if !dhcpNameRE.MatchString(name) {
+		return fmt.Errorf("dhcp_servers[%q]: a name is letters, digits, '-' and '_' (at most 64)", name)
+	}
+	p, err := netip.ParsePrefix(d.Subnet)
+	if err != nil || !p.Addr().Is4() || p.Masked() != p {
+		return fmt.Errorf("dhcp_servers[%q].subnet %q: want an IPv4 network prefix such as 198.18.1.0/24", name, d.Subnet)
+	}
+	start, err1 := netip.ParseAddr(d.Start)
+	stop, err2 := netip.ParseAddr(d.Stop)
+	if err1 != nil || err2 != nil || !p.Contains(start) || !p.Contains(stop) || stop.Less(start) {
+		return fmt.Errorf("dhcp_servers[%q]: range %s-%s must be two addresses in %s, in order", name, d.Start, d.Stop, d.Subnet)
+	}
+	for _, a := range append([]string{d.DefaultRouter}, d.DNSServers...) {
+		if a == "" {
+			continue
+		}
+		if ip, err := netip.ParseAddr(a); err != nil || !ip.Is4() {
+			return fmt.Errorf("dhcp_servers[%q]: %q is not an IPv4 address", name, a)
+		}
+	}
+	return nil
+}
+
+var dhcpNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // CanonicalAddress parses an interface address in CIDR form (host bits kept)
 // and returns its canonical text.

@@ -33,6 +33,9 @@ resource "routerlab_router" "er6p" {
   interfaces = {
     eth1 = { addresses = ["198.18.100.1/24"], description = "LAN" }
   }
+  dhcp_servers = {
+    LAN1 = { subnet = "198.18.100.0/24", range_start = "198.18.100.2", range_stop = "198.18.100.199", default_router = "198.18.100.1", dns_servers = ["198.18.100.1"] }
+  }
 }
 
 resource "routerlab_pppoe_session" "wan" {
@@ -132,13 +135,16 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 				}},
 			},
 			{
-				// The host name and the firewall's WAN ruleset changed and
-				// removed by hand (as in the GUI): both planned back.
+				// The host name changed, the NAT rule and the DHCP scope
+				// removed by hand (as in the GUI): all planned back.
 				PreConfig: func() {
 					if err := sim.SetLine("system host-name", "changed-by-hand"); err != nil {
 						t.Fatal(err)
 					}
 					if err := sim.DeleteLine("service nat rule 5900"); err != nil {
+						t.Fatal(err)
+					}
+					if err := sim.DeleteLine("service dhcp-server shared-network-name LAN1"); err != nil {
 						t.Fatal(err)
 					}
 				},

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
@@ -108,6 +109,20 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 						MarkdownDescription: "Route metric (0–4294967295). Unset: the platform default, not compared for drift.",
 						Validators:          []validator.Int64{int64validator.Between(0, 4294967295)},
 					},
+				}},
+			},
+			"dhcp_servers": schema.MapNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "DHCP server scopes owned by this resource, keyed by name (EdgeOS `shared-network-name`; seed 004 has one per LAN). " +
+					"Scopes not named are never touched. EdgeOS only: other platforms refuse it at plan.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"subnet":         schema.StringAttribute{Required: true, MarkdownDescription: "The IPv4 network served, e.g. `198.18.1.0/24`."},
+					"range_start":    schema.StringAttribute{Required: true, MarkdownDescription: "First address handed out."},
+					"range_stop":     schema.StringAttribute{Required: true, MarkdownDescription: "Last address handed out."},
+					"default_router": schema.StringAttribute{Optional: true, MarkdownDescription: "Gateway offered to clients."},
+					"dns_servers":    schema.ListAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: "DNS servers offered to clients."},
+					"authoritative": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+						MarkdownDescription: "Answer as the authoritative server for the subnet (default `false`, as seed 004)."},
 				}},
 			},
 			"ip_forwarding": schema.BoolAttribute{

@@ -23,6 +23,7 @@ type routerModel struct {
 	IPForwarding       types.Bool                `tfsdk:"ip_forwarding"`
 	IPv6Forwarding     types.Bool                `tfsdk:"ipv6_forwarding"`
 	ConnectionTracking types.Bool                `tfsdk:"connection_tracking"`
+	DHCPServers        map[string]dhcpModel      `tfsdk:"dhcp_servers"`
 	Model              types.String              `tfsdk:"model"`
 	Firmware           types.String              `tfsdk:"firmware"`
 	Serial             types.String              `tfsdk:"serial"`
@@ -35,6 +36,15 @@ type interfaceModel struct {
 	Addresses   []string     `tfsdk:"addresses"`
 	MTU         types.Int64  `tfsdk:"mtu"`
 	Description types.String `tfsdk:"description"`
+}
+
+type dhcpModel struct {
+	Subnet        types.String `tfsdk:"subnet"`
+	RangeStart    types.String `tfsdk:"range_start"`
+	RangeStop     types.String `tfsdk:"range_stop"`
+	DefaultRouter types.String `tfsdk:"default_router"`
+	DNSServers    []string     `tfsdk:"dns_servers"`
+	Authoritative types.Bool   `tfsdk:"authoritative"`
 }
 
 type routeModel struct {
@@ -80,6 +90,15 @@ func toDevice(m routerModel) device.RouterConfig {
 				Gateway:     rm.Gateway.ValueString(),
 				Interface:   rm.Interface.ValueString(),
 				Metric:      int64Ptr(rm.Metric),
+			}
+		}
+	}
+	if m.DHCPServers != nil {
+		c.DHCPServers = map[string]*device.DHCPServer{}
+		for name, d := range m.DHCPServers {
+			c.DHCPServers[name] = &device.DHCPServer{
+				Subnet: d.Subnet.ValueString(), Start: d.RangeStart.ValueString(), Stop: d.RangeStop.ValueString(),
+				DefaultRouter: d.DefaultRouter.ValueString(), DNSServers: d.DNSServers, Authoritative: d.Authoritative.ValueBool(),
 			}
 		}
 	}
@@ -142,6 +161,23 @@ func fromDevice(t routerModel, snap *device.Snapshot, adopting bool) routerModel
 				rm.Metric = types.Int64Value(metric)
 			}
 			m.StaticRoutes[dst] = rm
+		}
+	}
+	if t.DHCPServers != nil {
+		m.DHCPServers = map[string]dhcpModel{}
+		for name, td := range t.DHCPServers {
+			have, ok := st.DHCPServers[name]
+			if !ok {
+				continue // deleted by hand: planned as added again
+			}
+			dm := dhcpModel{
+				Subnet: types.StringValue(have.Subnet), RangeStart: types.StringValue(have.Start), RangeStop: types.StringValue(have.Stop),
+				DefaultRouter: stringOrNull(have.DefaultRouter), DNSServers: have.DNSServers, Authoritative: types.BoolValue(have.Authoritative),
+			}
+			if len(have.DNSServers) == 0 && td.DNSServers != nil {
+				dm.DNSServers = []string{}
+			}
+			m.DHCPServers[name] = dm
 		}
 	}
 	if !t.IPForwarding.IsNull() {

@@ -106,6 +106,11 @@ func TestPlanValidationTunnels(t *testing.T) {
   device   = "r"
   settings = { eth1 = { fasttrack = false } }
 }`, `(?s)offload key "fasttrack" is not known on platform "linux"; known keys are .*gro.*gso.*tso`},
+		{"dhcp server on linux",
+			providerWith(okDevice) + `resource "routerlab_router" "r" {
+  device       = "r"
+  dhcp_servers = { LAN1 = { subnet = "198.18.1.0/24", range_start = "198.18.1.2", range_stop = "198.18.1.199" } }
+}`, `(?s)dhcp_servers: not supported on platform "linux": routerlab runs no DHCP daemon there`},
 		{"pppoe mtu above 1492",
 			providerWith(okDevice) + `resource "routerlab_pppoe_session" "p" {
   device    = "r"

@@ -74,6 +74,15 @@ resource "routerlab_router" "er6p" {
     eth3 = { addresses = ["198.18.3.1/24"], description = "LAN C" }
     eth4 = { addresses = ["198.18.4.1/24"], description = "LAN D" }
   }
+  # Seed 004's DHCP server on every LAN: .2–.199, the router as gateway and
+  # DNS server, not authoritative.
+  dhcp_servers = { for i, lan in ["A", "B", "C", "D"] : "LAN${i + 1}" => {
+    subnet         = "198.18.${i + 1}.0/24"
+    range_start    = "198.18.${i + 1}.2"
+    range_stop     = "198.18.${i + 1}.199"
+    default_router = "198.18.${i + 1}.1"
+    dns_servers    = ["198.18.${i + 1}.1"]
+  } }
 }
 
 resource "routerlab_offload" "er6p" {

@@ -15,6 +15,10 @@ run "ab_no_offload" {
     condition     = routerlab_router.er6p.interfaces["eth4"].addresses == toset(["198.18.4.1/24"])
     error_message = "LAN D's address is not what the router reports"
   }
+  assert {
+    condition     = routerlab_router.er6p.dhcp_servers["LAN4"].range_stop == "198.18.4.199"
+    error_message = "the router does not report LAN D's DHCP scope"
+  }
 }
 
 run "ab_offload" {

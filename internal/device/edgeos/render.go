@@ -72,6 +72,7 @@ func renderRouter(desired device.RouterConfig, observed device.RouterState) []st
 			}
 		}
 	}
+	out = append(out, renderDHCPServers(desired.DHCPServers, observed.DHCPServers)...)
 	for _, dst := range device.SortedKeys(desired.Routes) {
 		out = append(out, renderRoute(dst, desired.Routes[dst], observed.Routes)...)
 	}

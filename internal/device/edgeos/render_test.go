@@ -2,6 +2,7 @@ package edgeos
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,9 +179,16 @@ func TestSeed002(t *testing.T) {
 }
 
 func TestSeed004(t *testing.T) {
-	desired := device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{}}
+	desired := device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{}, DHCPServers: map[string]*device.DHCPServer{}}
 	for i, a := range []string{"198.18.100.1/24", "198.18.101.1/24", "198.18.102.1/24", "198.18.103.1/24"} {
 		desired.Interfaces["eth"+string(rune('1'+i))] = device.InterfaceConfig{Addresses: []string{a}}
+		// Seed 004's DHCP scope on every LAN: .2–.199, the router as
+		// gateway and DNS server, not authoritative.
+		net := fmt.Sprintf("198.18.%d", 100+i)
+		desired.DHCPServers[fmt.Sprintf("LAN%d", i+1)] = &device.DHCPServer{
+			Subnet: net + ".0/24", Start: net + ".2", Stop: net + ".199",
+			DefaultRouter: net + ".1", DNSServers: []string{net + ".1"},
+		}
 	}
 	off := device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}}
 	tr := mustParse(t, readTestdata(t, "cfg_er6p_base.txt"))
@@ -195,9 +203,9 @@ func TestSeed004(t *testing.T) {
 	tr, s = reparse(t, tr)
 	have := tr.Lines(EdgeOS)
 	for _, l := range seedLines(t, "seed_004.txt") {
-		// routerlab has no DHCP server or PoE attribute: those seed
-		// lines stay the user's.
-		if strings.Contains(l, "dhcp-server") || strings.Contains(l, " poe ") {
+		// routerlab has no PoE attribute (a port's power, not routing):
+		// those seed lines stay the user's.
+		if strings.Contains(l, " poe ") {
 			continue
 		}
 		if !slices.Contains(have, l) {

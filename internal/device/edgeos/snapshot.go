@@ -191,6 +191,7 @@ func ParseRouter(t *Tree, f Flavour) device.RouterState {
 		IPv4Forwarding:     true,
 		IPv6Forwarding:     !t.Has("system", "ipv6", "disable-forwarding"),
 		ConnectionTracking: true,
+		DHCPServers:        parseDHCPServers(t),
 	}
 	if f == VyOS {
 		rs.IPv4Forwarding = !t.Has("system", "ip", "disable-forwarding")

@@ -23,6 +23,9 @@ const (
 
 // ValidateRouter checks desired against what EdgeOS accepts.
 func ValidateRouter(desired device.RouterConfig) error {
+	if err := validateDHCPServers(desired.DHCPServers); err != nil {
+		return err
+	}
 	if h := desired.Hostname; h != nil {
 		if err := device.ValidateHostname(*h); err != nil {
 			return err

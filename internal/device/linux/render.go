@@ -20,6 +20,9 @@ const (
 
 // ValidateRouter checks desired against what a Linux router accepts.
 func ValidateRouter(desired device.RouterConfig) error {
+	if len(desired.DHCPServers) > 0 {
+		return fmt.Errorf("dhcp_servers: not supported on platform \"linux\": routerlab runs no DHCP daemon there")
+	}
 	if desired.Hostname != nil {
 		if err := device.ValidateHostname(*desired.Hostname); err != nil {
 			return err
