@@ -222,3 +222,81 @@ resource "routerlab_router" "vyos" {
 		},
 	})
 }
+
+// TestAccEdgeOS_ipsec: seed 001's IKEv2 site-to-site tunnel on the
+// simulated EdgeRouter: create, an empty re-plan, the ESP proposal changed
+// by hand planned back, the peer deleted by hand planned as a re-create,
+// import, and destroy leaving the configuration as it was.
+func TestAccEdgeOS_ipsec(t *testing.T) {
+	requireAcc(t)
+	sim := edgeossim.New(edgeossim.Options{})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	before := sim.Config()
+	const addr = "routerlab_tunnel.s2s"
+	cfg := edgeosProvider(dev) + `
+resource "routerlab_tunnel" "s2s" {
+  device = "er6p"
+  name   = "s2s"
+  type   = "ipsec"
+  ipsec = {
+    ike_version    = 2
+    ike_proposals  = ["aes128-sha256-modp2048"]
+    esp_proposals  = ["aes128-sha256"]
+    psk            = "lab-psk-not-secret"
+    local_address  = "198.18.0.1"
+    remote_address = "198.18.3.2"
+    local_subnets  = ["198.18.1.0/24"]
+    remote_subnets = ["198.18.2.0/24"]
+    initiate       = true
+  }
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy: func(*terraform.State) error {
+			if after := sim.Config(); after != before {
+				return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ipsec").AtMapKey("esp_proposals"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("aes128-sha256")})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: func(*terraform.State) error {
+					if want := "set vpn ipsec site-to-site peer 198.18.3.2 connection-type initiate"; !strings.Contains(sim.Config(), want) {
+						return fmt.Errorf("device lacks %q:\n%s", want, sim.Config())
+					}
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					if err := sim.SetLine("vpn ipsec esp-group RL-s2s proposal 1 encryption", "aes256"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				PreConfig: func() {
+					if err := sim.DeleteLine("vpn ipsec site-to-site peer 198.18.3.2"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+				}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "er6p/s2s", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"ipsec.psk", "status"}},
+		},
+	})
+}
