@@ -242,7 +242,8 @@ func NeedsQuote(v string) bool {
 	}
 	for i := 0; i < len(v); i++ {
 		c := v[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '/' || c == '-') {
+		plain := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '/' || c == '-'
+		if !plain {
 			return true
 		}
 	}
@@ -308,7 +309,11 @@ func splitLine(line string, words []string) (lastQuoted bool, out []string) {
 		if line[i] == '\'' || line[i] == '"' {
 			q := line[i]
 			j := i + 1
-			for j < len(line) && !(line[j] == q && (j+1 == len(line) || line[j+1] == ' ' || line[j+1] == '\t')) {
+			// A quote closes only where a blank or the line's end follows.
+			closes := func(j int) bool {
+				return line[j] == q && (j+1 == len(line) || line[j+1] == ' ' || line[j+1] == '\t')
+			}
+			for j < len(line) && !closes(j) {
 				j++
 			}
 			words = append(words, line[i+1:j])

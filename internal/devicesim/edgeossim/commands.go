@@ -1,6 +1,7 @@
 package edgeossim
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -172,8 +173,11 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) int {
 		}
 		note, err := do(in.sess.working, args[1:])
 		if err != nil {
-			for _, l := range err.(*pathError).lines {
-				fmt.Fprintln(out, l)
+			var pe *pathError
+			if errors.As(err, &pe) {
+				for _, l := range pe.lines {
+					fmt.Fprintln(out, l)
+				}
 			}
 			fmt.Fprintln(out, failed)
 			return 1

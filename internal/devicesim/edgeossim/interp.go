@@ -314,8 +314,8 @@ func splitExpansions(s string) []segment {
 		}
 		j := i + 1
 		var name string
-		switch {
-		case s[j] == '{':
+		switch s[j] {
+		case '{':
 			end := strings.IndexByte(s[j:], '}')
 			if end < 0 {
 				lit.WriteByte(s[i])
@@ -323,7 +323,7 @@ func splitExpansions(s string) []segment {
 			}
 			name = s[j+1 : j+end]
 			j += end + 1
-		case s[j] == '?' || s[j] == '$':
+		case '?', '$':
 			name = s[j : j+1]
 			j++
 		default:

@@ -246,10 +246,7 @@ func TestSeed002RoundTrip(t *testing.T) {
 	}
 	// The same lines through one write session, from an empty router.
 	e := newSim(t, Options{Lines: []string{}})
-	var sets []string
-	for _, l := range lines {
-		sets = append(sets, l)
-	}
+	sets := append([]string(nil), lines...)
 	if out, code := e.run(t, script(append(sets, "commit")...)); code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
