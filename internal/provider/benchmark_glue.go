@@ -242,7 +242,7 @@ func (inv *Inventory) powerRecorder(pm *powerModel) (runner.PowerSampler, error)
 }
 
 // dut describes a device under test as it is now, with its CPU source.
-// A platform without a configuration driver yet (RouterOS, EdgeOS, RTX)
+// A platform without a configuration driver yet (RouterOS, RTX)
 // can still be benchmarked: its CPU is sampled through its driver's probe,
 // but model, firmware and config digest stay empty, so a hand-made change
 // cannot plan a re-run.

@@ -17,6 +17,17 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
 )
 
+// configRestored checks that destroy left the simulated router's
+// configuration exactly as it was before the test.
+func configRestored(sim *edgeossim.Device, before string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if after := sim.Config(); after != before {
+			return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
+		}
+		return nil
+	}
+}
+
 // edgeosProvider is a provider block with one simulated EdgeRouter, "er6p".
 func edgeosProvider(d *devicesim.Device) string {
 	line := strings.Replace(simProvider("er6p", d), `platform = "linux"`, `platform = "edgeos"`, 1)
@@ -78,12 +89,7 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 	cfg := edgeosProvider(dev) + edgeosSeed002
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy: func(*terraform.State) error {
-			if after := sim.Config(); after != before {
-				return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
-			}
-			return nil
-		},
+		CheckDestroy:             configRestored(sim, before),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -183,12 +189,7 @@ resource "routerlab_router" "vyos" {
 `
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy: func(*terraform.State) error {
-			if after := sim.Config(); after != before {
-				return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
-			}
-			return nil
-		},
+		CheckDestroy:             configRestored(sim, before),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -253,12 +254,7 @@ resource "routerlab_tunnel" "s2s" {
 `
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy: func(*terraform.State) error {
-			if after := sim.Config(); after != before {
-				return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
-			}
-			return nil
-		},
+		CheckDestroy:             configRestored(sim, before),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
