@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
@@ -117,4 +118,17 @@ func planCheck(ctx context.Context, dev *Device, title, subject string, validate
 		return nil
 	}
 	return snap
+}
+
+// inventoryHolder is the Configure step every config resource shares:
+// embedded, it keeps the provider's inventory.
+type inventoryHolder struct{ inv *Inventory }
+
+func (h *inventoryHolder) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	inv, err := inventoryFrom(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
+		return
+	}
+	h.inv = inv
 }

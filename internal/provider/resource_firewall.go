@@ -26,7 +26,7 @@ var (
 // NewFirewallResource is the routerlab_firewall constructor.
 func NewFirewallResource() resource.Resource { return &firewallResource{} }
 
-type firewallResource struct{ inv *Inventory }
+type firewallResource struct{ inventoryHolder }
 
 type firewallModel struct {
 	ID                types.String `tfsdk:"id"`
@@ -95,15 +95,6 @@ func (r *firewallResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Clamp the MSS of forwarded TCP SYNs: `pmtu` or a number of bytes (seed 002: 1414). Unset: none."},
 		},
 	}
-}
-
-func (r *firewallResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	inv, err := inventoryFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
-		return
-	}
-	r.inv = inv
 }
 
 func firewallCapability(inv *Inventory, name string) (*Device, device.FirewallSettings, error) {

@@ -28,7 +28,7 @@ var (
 // NewOffloadResource is the routerlab_offload constructor.
 func NewOffloadResource() resource.Resource { return &offloadResource{} }
 
-type offloadResource struct{ inv *Inventory }
+type offloadResource struct{ inventoryHolder }
 
 type offloadModel struct {
 	ID            types.String               `tfsdk:"id"`
@@ -94,15 +94,6 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				MarkdownDescription: "The values the managed switches had before routerlab changed them, as JSON: what destroy puts back. Null for an imported resource."},
 		},
 	}
-}
-
-func (r *offloadResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	inv, err := inventoryFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
-		return
-	}
-	r.inv = inv
 }
 
 func offloadCapability(inv *Inventory, name string) (*Device, device.OffloadSettings, error) {

@@ -28,7 +28,7 @@ var (
 // NewPPPoESessionResource is the routerlab_pppoe_session constructor.
 func NewPPPoESessionResource() resource.Resource { return &pppoeResource{} }
 
-type pppoeResource struct{ inv *Inventory }
+type pppoeResource struct{ inventoryHolder }
 
 type pppoeModel struct {
 	ID                types.String   `tfsdk:"id"`
@@ -168,15 +168,6 @@ func (r *pppoeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"A device whose kernel lacks PPP support fails at plan time, naming the device and what is missing.",
 		Attributes: attrs,
 	}
-}
-
-func (r *pppoeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	inv, err := inventoryFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
-		return
-	}
-	r.inv = inv
 }
 
 func pppoeCapability(inv *Inventory, name string) (*Device, device.PPPoESessions, error) {

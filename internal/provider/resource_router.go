@@ -36,7 +36,7 @@ var (
 // NewRouterResource is the routerlab_router constructor.
 func NewRouterResource() resource.Resource { return &routerResource{} }
 
-type routerResource struct{ inv *Inventory }
+type routerResource struct{ inventoryHolder }
 
 func (r *routerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_router"
@@ -156,15 +156,6 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 		},
 	}
-}
-
-func (r *routerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	inv, err := inventoryFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
-		return
-	}
-	r.inv = inv
 }
 
 // ValidateConfig checks what needs no device: route shape.

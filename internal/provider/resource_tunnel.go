@@ -32,7 +32,7 @@ var (
 // NewTunnelResource is the routerlab_tunnel constructor.
 func NewTunnelResource() resource.Resource { return &tunnelResource{} }
 
-type tunnelResource struct{ inv *Inventory }
+type tunnelResource struct{ inventoryHolder }
 
 func (r *tunnelResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_tunnel"
@@ -204,15 +204,6 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			"remote_tunnel_address": schema.StringAttribute{Computed: true, MarkdownDescription: "The peer's address as the device reports it."},
 		},
 	}
-}
-
-func (r *tunnelResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	inv, err := inventoryFrom(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected Resource Configure Type", err.Error())
-		return
-	}
-	r.inv = inv
 }
 
 // ModifyPlan checks the tunnel with the platform and the device, so bad
