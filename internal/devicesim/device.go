@@ -33,6 +33,18 @@ func (f HandlerFunc) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer)
 	return f(cmd, stdin, stdout, stderr)
 }
 
+// ShellHandler is implemented by a Handler whose device also offers an
+// interactive shell on a PTY (a console CLI, like YAMAHA RTX's): Start
+// detects it and serves "shell" requests with it. in is what the client
+// types, raw ("\r" ends a line; sshtest.TermReader reads lines and echoes
+// them); out goes to the client unchanged, so the handler prints its own
+// echo, prompts and "\r\n" line ends, as a device's CLI drives its
+// terminal. in ends (io.EOF) when the client closes the session. Several
+// shells may run at once. The return value is the session's exit status.
+type ShellHandler interface {
+	Shell(in io.Reader, out io.Writer) int
+}
+
 // Options configure a Device's login. Password auth is always required (an
 // empty Password means DefaultPassword), so that every test exercises the
 // same authentication path as a real router.
@@ -44,7 +56,7 @@ type Options struct {
 // Device is a running simulated device. It embeds the sshtest server, so
 // Host ("127.0.0.1"), Port, Addr, HostKeyLine (for pinning), Accepted (TCP
 // connections), Logins, Execs, WaitExec, DropAll (a reboot, as seen by the
-// client) and Close are those of sshtest.Server.
+// client), Shells and Close are those of sshtest.Server.
 type Device struct {
 	*sshtest.Server
 	User     string
@@ -52,13 +64,19 @@ type Device struct {
 	Handler  Handler
 }
 
-// Start starts a device answering with h; the caller must Close it.
+// Start starts a device answering with h; the caller must Close it. If h
+// is also a ShellHandler, the device serves interactive shells with it
+// (sshtest's Shells records them).
 func Start(h Handler, opts Options) (*Device, error) {
 	if opts.User == "" {
 		opts.User = DefaultUser
 	}
 	if opts.Password == "" {
 		opts.Password = DefaultPassword
+	}
+	var shell func(io.Reader, io.Writer) int
+	if sh, ok := h.(ShellHandler); ok {
+		shell = sh.Shell
 	}
 	srv, err := sshtest.Start(sshtest.Options{
 		User:     opts.User,
@@ -68,6 +86,7 @@ func Start(h Handler, opts Options) (*Device, error) {
 		Handler: func(cmd string, stdin io.Reader, stdout, stderr io.Writer, _ <-chan ssh.Signal) int {
 			return h.Exec(cmd, stdin, stdout, stderr)
 		},
+		Shell: shell,
 	})
 	if err != nil {
 		return nil, err

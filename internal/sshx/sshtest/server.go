@@ -1,6 +1,7 @@
 // Package sshtest is an in-process SSH server for tests: it listens on
 // 127.0.0.1:0 with a fresh ed25519 host key, accepts password and/or public
-// key auth, runs "exec" requests through a pluggable Handler, forwards
+// key auth, runs "exec" requests through a pluggable Handler and, if
+// Options.Shell is set, interactive "shell" requests on a PTY, forwards
 // "direct-tcpip" channels (so it can act as a jump host), answers
 // keepalives, records what it executed and which signals it got, and can
 // drop its connections on demand to exercise re-dial logic.
@@ -49,6 +50,15 @@ type Options struct {
 	// IgnoreKeepAlives leaves keepalive@openssh.com requests unanswered, as
 	// a peer behind a dead NAT would.
 	IgnoreKeepAlives bool
+	// Shell, if set, serves "shell" requests (see shell.go): stdin is what
+	// the client types, raw ("\r" ends a line, as a terminal sends it), and
+	// whatever Shell writes to stdout reaches the client unchanged. The PTY
+	// does no echo and no line-ending translation: like a router whose CLI
+	// drives the terminal itself, Shell echoes what it wants echoed and ends
+	// its lines with "\r\n" (TermReader helps). There is no stderr on a PTY.
+	// The return value is sent as the exit status. Nil: shell requests are
+	// refused.
+	Shell func(stdin io.Reader, stdout io.Writer) int
 }
 
 // Exec records one exec request.
@@ -95,6 +105,7 @@ type Server struct {
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{} // from accept on, so DropAll also hits a connection still in its handshake
 	execs  []*Exec
+	shells []*ShellSession
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -360,11 +371,13 @@ func (s *Server) session(nch ssh.NewChannel) {
 	}
 	signals := make(chan ssh.Signal, 16)
 	var rec *Exec
+	var pty *PTY         // from "pty-req", until the shell starts
+	var sh *ShellSession // from "shell"
 	for req := range reqs {
 		switch req.Type {
 		case "exec":
 			var p struct{ Command string }
-			if rec != nil || ssh.Unmarshal(req.Payload, &p) != nil {
+			if rec != nil || sh != nil || ssh.Unmarshal(req.Payload, &p) != nil {
 				req.Reply(false, nil)
 				continue
 			}
@@ -396,7 +409,25 @@ func (s *Server) session(nch ssh.NewChannel) {
 			case signals <- ssh.Signal(p.Signal):
 			default:
 			}
-		case "env", "pty-req":
+		case "pty-req":
+			p, ok := parsePTY(req.Payload)
+			if !ok || rec != nil || sh != nil {
+				req.Reply(false, nil)
+				continue
+			}
+			pty = &p
+			req.Reply(true, nil)
+		case "shell":
+			if s.opts.Shell == nil || rec != nil || sh != nil {
+				req.Reply(false, nil)
+				continue
+			}
+			sh = s.newShell(pty)
+			req.Reply(true, nil)
+			go s.runShell(ch, sh)
+		case "window-change":
+			s.windowChange(sh, pty, req)
+		case "env":
 			req.Reply(true, nil)
 		default:
 			if req.WantReply {
@@ -406,13 +437,14 @@ func (s *Server) session(nch ssh.NewChannel) {
 	}
 	// reqs is closed once the channel is closed by the client (or the
 	// connection died). If the command is still running, that is a hang-up.
-	if rec != nil {
-		s.mu.Lock()
-		if !rec.Done {
-			rec.ClientClosed = true
-		}
-		s.mu.Unlock()
+	s.mu.Lock()
+	if rec != nil && !rec.Done {
+		rec.ClientClosed = true
 	}
+	if sh != nil && !sh.Done {
+		sh.ClientClosed = true
+	}
+	s.mu.Unlock()
 	close(signals)
 	ch.Close()
 }
