@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 )
 
@@ -108,4 +109,54 @@ type Dialect struct {
 	// Decode converts the device's output to UTF-8 (RTX prints Shift_JIS).
 	// Nil: the output is UTF-8 already.
 	Decode func([]byte) ([]byte, error)
+	// Console, if set, says the CLI only offers an interactive shell on a
+	// PTY: Run then types the command's lines at the prompt one by one (see
+	// Console), and RunStdin and Start are not supported.
+	Console *Console
+}
+
+// Console describes a CLI that only offers an interactive shell on a PTY
+// (YAMAHA RTX): the transport logs in, enters the privileged mode, runs
+// each line of a script and waits for the prompt after each.
+//
+// Run(ctx, script) on such a device opens one shell, waits for Prompt,
+// sends Enable and the privileged-mode password (the transport's secret,
+// never the dialect's), runs Setup, then sends the script's lines one by
+// one, each followed by "\r", waiting for Prompt after each. Result.Stdout
+// is what the script's lines printed, without their echo and the prompts,
+// decoded (Dialect.Decode) and with LF line ends; Setup and Exit print
+// nothing into it. At the first line whose output has a line matching one
+// of Errors, the rest of the script is not sent, Exit runs, and Run
+// returns ExitStatus 1 with Stderr "line N: <the line>: <the error line>"
+// (N counts the script's lines from 1, blank ones included; blank lines
+// are not sent).
+//
+// Patterns are matched against decoded text without "\r": Prompt,
+// PasswordPrompt and the Confirm suffixes against the last line printed so
+// far (the text after its last "\n"), Errors against each line of a
+// command's output.
+type Console struct {
+	// Prompt matches the prompt at the end of the output, e.g.
+	// `^[A-Za-z0-9]*[>#] $` (RTX: "> ", "# ", "tunnel1# ", "pp1# ").
+	Prompt *regexp.Regexp
+	// Enable is the command entering the privileged mode ("administrator");
+	// empty: the login is privileged already.
+	Enable string
+	// PasswordPrompt matches the privileged-mode password prompt, e.g.
+	// `Password: ?$`.
+	PasswordPrompt *regexp.Regexp
+	// Setup lines run once after Enable, before the script (RTX:
+	// "console lines infinity", so that output is not paged).
+	Setup []string
+	// Exit lines run at the end (RTX: "exit" out of the privileged mode,
+	// then out of the login).
+	Exit []string
+	// Confirm answers questions: when the last line printed ends with a
+	// key (trailing spaces aside), its value is typed and Enter sent.
+	// RTX asks "Save new configuration ? (Y/N)" on leaving the privileged
+	// mode with unsaved changes: "(Y/N)" -> "N".
+	Confirm map[string]string
+	// Errors: an output line matching one means the command failed
+	// (RTX: `^Error:`, `^エラー:`).
+	Errors []*regexp.Regexp
 }
