@@ -80,7 +80,7 @@ func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, e
 		}
 		return cmdPrintf(out, args[1], args[2:]), nil
 	case "test", "[":
-		return cmdTest(errw, args), nil
+		return d.cmdTest(errw, args), nil
 	case "export", "readonly", "local":
 		for _, a := range args[1:] {
 			if k, v, ok := strings.Cut(a, "="); ok && validName(k) {
@@ -93,11 +93,9 @@ func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, e
 			delete(in.vars, a)
 		}
 		return 0, nil
-	case "cat":
-		if len(args) == 2 && args[1] == "/proc/stat" {
-			d.procStat(out)
-			return 0, nil
-		}
+	case "cat", "rm", "mv", "chmod", "umask":
+		code, _ := d.fileCommand(in, args, out, errw)
+		return code, nil
 	case CfgWrapper, path.Base(CfgWrapper):
 		return d.cfgWrapper(in, args[1:], out), nil
 	case OpWrapper, path.Base(OpWrapper):
@@ -243,7 +241,7 @@ func (d *Device) commitErrors(c *config) []commitError {
 			errs = append(errs, commitError{ifcs[len(ifcs)-1], fmt.Sprintf("Address %s is present on multiple interfaces", a)})
 		}
 	}
-	return errs
+	return append(errs, d.tunnelCommitErrors(c)...)
 }
 
 func sortedLeaves(c *config) []leaf {
@@ -266,6 +264,9 @@ func (d *Device) opWrapper(args []string, out, errw io.Writer) int {
 	case "show version":
 		d.showVersion(out)
 		return 0
+	}
+	if code, ok := d.opStatus(strings.Join(args, " "), out, errw); ok {
+		return code
 	}
 	fmt.Fprintf(errw, "Invalid command: [%s] (not supported by the simulator)\n", strings.Join(args, " "))
 	return 1
@@ -347,8 +348,9 @@ func cmdPrintf(out io.Writer, format string, args []string) int {
 	return 0
 }
 
-// cmdTest is test/[ for the comparisons a wrapper script makes.
-func cmdTest(errw io.Writer, args []string) int {
+// cmdTest is test/[ for the comparisons a wrapper script makes, and the
+// file operators on the simulated files.
+func (d *Device) cmdTest(errw io.Writer, args []string) int {
 	a := args[1:]
 	if args[0] == "[" {
 		if len(a) == 0 || a[len(a)-1] != "]" {
@@ -373,7 +375,7 @@ func cmdTest(errw io.Writer, args []string) int {
 		case "-n":
 			res = a[1] != ""
 		default:
-			ok = false
+			res, ok = d.fileTest(a[0], a[1])
 		}
 	case 3:
 		x, y := a[0], a[2]

@@ -17,16 +17,17 @@ type snode struct {
 
 func newSnode() *snode { return &snode{lits: map[string]*snode{}} }
 
-// buildSchema parses schemaLines for one flavour ("edgeos" or "vyos").
-func buildSchema(flavour string) *snode {
+// buildSchema parses schemaLines for one flavour ("edgeos" or "vyos");
+// wireguard adds the WireGuard package's paths on EdgeOS.
+func buildSchema(flavour string, wireguard bool) *snode {
 	root := newSnode()
 	for _, line := range strings.Split(schemaLines, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		if f, rest, ok := strings.Cut(line, ": "); ok && (f == "edgeos" || f == "vyos") {
-			if f != flavour {
+		if f, rest, ok := strings.Cut(line, ": "); ok && (f == "edgeos" || f == "vyos" || f == "edgeos+wireguard") {
+			if f == "edgeos+wireguard" && (flavour != "edgeos" || !wireguard) || f != "edgeos+wireguard" && f != flavour {
 				continue
 			}
 			line = rest

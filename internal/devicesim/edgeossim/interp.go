@@ -1,9 +1,11 @@
 package edgeossim
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strconv"
 	"strings"
 )
@@ -17,7 +19,11 @@ type interp struct {
 	trap    string // the EXIT trap
 	inCond  int    // >0 while running an if condition or a non-final &&/|| part
 	sess    *session
-	stdin   []byte
+	stdin   []byte // the exec's stdin (a `sh -s` script)
+	umask   fs.FileMode
+	// cmdStdin is what the running command reads (a here-document or a
+	// file), nil for none.
+	cmdStdin []byte
 }
 
 // exitError unwinds the interpreter on `exit` (or set -e).
@@ -149,8 +155,17 @@ func b2i(b bool) int {
 
 func (in *interp) runSimple(c simple, stdout, stderr io.Writer) error {
 	out, errw := stdout, stderr
+	in.cmdStdin = nil
+	// toFile is the simulated file stdout goes to; its output is written
+	// when the command ends.
+	var toFile string
+	var fileOut *bytes.Buffer
 	for _, r := range c.redirs {
 		target := ""
+		if r.op == "<<" {
+			in.cmdStdin = []byte(wordText(r.target))
+			continue
+		}
 		if r.target != nil {
 			f := in.expand(r.target)
 			if len(f) == 1 {
@@ -169,11 +184,31 @@ func (in *interp) runSimple(c simple, stdout, stderr io.Writer) error {
 				out = io.Discard
 			}
 		case r.op == "<" && target == "/dev/null":
+			in.cmdStdin = []byte{}
+		case r.op == "<" && target != "":
+			f, ok := in.d.files[target]
+			if !ok {
+				fmt.Fprintf(stderr, "sh: 1: cannot open %s: No such file\n", target)
+				in.status = 2
+				return in.checkErrExit()
+			}
+			in.cmdStdin = bytes.Clone(f.data)
+		case (r.op == ">" || r.op == "1>" || r.op == ">>") && target != "":
+			if msg := in.d.openForWrite(target, r.op == ">>", in.umask); msg != "" {
+				fmt.Fprintf(stderr, "sh: 1: cannot create %s: %s\n", target, msg)
+				in.status = 2
+				return in.checkErrExit()
+			}
+			toFile, fileOut = target, &bytes.Buffer{}
+			out = fileOut
 		default:
 			fmt.Fprintf(stderr, "sh: redirection %s %s is not supported by the simulator\n", r.op, target)
 			in.status = 2
 			return in.checkErrExit()
 		}
+	}
+	if fileOut != nil {
+		defer func() { in.d.appendFile(toFile, fileOut.Bytes()) }()
 	}
 	for _, a := range c.assigns {
 		name, _, _ := strings.Cut(a[0].text, "=")

@@ -23,6 +23,13 @@ var (
 	reName     = regexp.MustCompile(`^[-_A-Za-z0-9.]{1,28}$`)
 	reUser     = regexp.MustCompile(`^[a-z_][-a-z0-9_.]{0,31}$`)
 	reProto    = regexp.MustCompile(`^!?[a-z0-9_-]+$`)
+	// The WireGuard package's patterns (interfaces/wireguard/node.def and
+	// peer/node.def): wg0-wg999, and a key as 44 characters of base64.
+	reWgIf     = regexp.MustCompile(`^wg[0-9]+$`)
+	reWgKey    = regexp.MustCompile(`^[0-9a-zA-Z+/]{43}=$`)
+	reVtunIf   = regexp.MustCompile(`^vtun[0-9]+$`)
+	rePeerName = regexp.MustCompile(`^[-_a-zA-Z0-9.]{1,100}$`)
+	reL2TPUser = regexp.MustCompile(`^[^\s'"]{1,64}$`)
 )
 
 func numRange(lo, hi int, msg string) kind {
@@ -66,6 +73,49 @@ var kinds = map[string]kind{
 	"port":        numRange(1, 65535, "Port number must be in range 1 to 65535"),
 	"u32":         numRange(0, 1<<31-1, "Value must be a 32-bit unsigned integer"),
 	"vlan":        numRange(0, 4094, "VLAN ID must be between 0 and 4094"),
+	"pppmtu":      numRange(128, 16384, "MTU must be between 128 and 16384"),
+	"wgmtu":       numRange(68, 9000, "MTU must be between 68 and 9000"),
+	"keepalive":   numRange(0, 65535, "persistent-keepalive must be between 0 and 65535"),
+	"ikelifetime": numRange(30, 86400, "Must be between 30-86400 seconds"),
+	"wgif":        pattern(reWgIf, "wg must be (wg0-wg999): %s"),
+	"vtunif":      pattern(reVtunIf, "interface must be vtunN: %s"),
+	"wgkey":       pattern(reWgKey, "Key is not valid 44-character (32-bytes) base64: %s"),
+	"peername":    pattern(rePeerName, "Invalid peer name %s"),
+	"l2tpuser":    pattern(reL2TPUser, "Invalid user name %s"),
+	// The package's private-key and preshared-key take a key or the path
+	// of a file in /config/auth that holds one.
+	"wgkeyorfile": {check: func(_ *Device, v string) string {
+		if reWgKey.MatchString(v) || strings.HasPrefix(v, AuthDir+"/") {
+			return ""
+		}
+		return "Key is not valid 44-character (32-bytes) base64 nor a file in " + AuthDir
+	}},
+	// endpoint is host:port or [v6]:port (wg set's syntax).
+	"endpoint": {check: func(_ *Device, v string) string {
+		i := strings.LastIndexByte(v, ':')
+		if i <= 0 {
+			return fmt.Sprintf("Invalid endpoint %s: want host:port", v)
+		}
+		if n, err := strconv.Atoi(v[i+1:]); err != nil || n < 1 || n > 65535 {
+			return fmt.Sprintf("Invalid endpoint %s: want host:port", v)
+		}
+		return ""
+	}},
+	"ipv6net": {check: func(_ *Device, v string) string {
+		p, err := netip.ParsePrefix(v)
+		if err != nil || !p.Addr().Is6() || p.Masked() != p {
+			return fmt.Sprintf("%q is not a valid IPv6 prefix", v)
+		}
+		return ""
+	}},
+	// anynet is a network of either family (allowed-ips).
+	"anynet": {check: func(_ *Device, v string) string {
+		p, err := netip.ParsePrefix(v)
+		if err != nil || p.Masked() != p {
+			return fmt.Sprintf("%q is not a valid IP prefix", v)
+		}
+		return ""
+	}},
 	"mssmod": {check: func(_ *Device, v string) string {
 		if v == "clamp-mss-to-pmtu" {
 			return ""

@@ -10,7 +10,9 @@ package edgeossim
 //	+=kind      the leaf's values (multi-value node: each set adds one)
 //	(nothing)   a valueless leaf ("disable", "interfaces loopback lo")
 //
-// A line may start with "edgeos:" or "vyos:" to exist in one flavour only.
+// A line may start with "edgeos:" or "vyos:" to exist in one flavour only,
+// or with "edgeos+wireguard:" to exist on an EdgeRouter with the WireGuard
+// package installed (Options.WireGuard).
 // Value kinds are defined in kinds.go. Paths not listed fail at `set` time,
 // as on the device ("Configuration path: [...] is not valid").
 var schemaLines = `
@@ -169,4 +171,75 @@ edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> local prefix =ipv4ne
 edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> remote prefix =ipv4net
 edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> allow-nat-networks =enable|disable
 edgeos: vpn ipsec site-to-site peer <ipv4> tunnel <rulenum> allow-public-networks =enable|disable
+
+edgeos: vpn l2tp remote-access description =text
+edgeos: vpn l2tp remote-access authentication mode =local|radius
+edgeos: vpn l2tp remote-access authentication local-users username <l2tpuser> password =text
+edgeos: vpn l2tp remote-access authentication local-users username <l2tpuser> disable
+edgeos: vpn l2tp remote-access authentication local-users username <l2tpuser> static-ip =ipv4
+edgeos: vpn l2tp remote-access client-ip-pool start =ipv4
+edgeos: vpn l2tp remote-access client-ip-pool stop =ipv4
+edgeos: vpn l2tp remote-access dns-servers server-1 =ipv4
+edgeos: vpn l2tp remote-access dns-servers server-2 =ipv4
+edgeos: vpn l2tp remote-access wins-servers server-1 =ipv4
+edgeos: vpn l2tp remote-access wins-servers server-2 =ipv4
+edgeos: vpn l2tp remote-access ipsec-settings authentication mode =pre-shared-secret|x509
+edgeos: vpn l2tp remote-access ipsec-settings authentication pre-shared-secret =text
+edgeos: vpn l2tp remote-access ipsec-settings ike-lifetime =ikelifetime
+edgeos: vpn l2tp remote-access ipsec-settings lifetime =ikelifetime
+edgeos: vpn l2tp remote-access outside-address =ipv4
+edgeos: vpn l2tp remote-access outside-nexthop =ipv4
+edgeos: vpn l2tp remote-access dhcp-interface =text
+edgeos: vpn l2tp remote-access mtu =pppmtu
+edgeos: vpn l2tp remote-access idle =u32
+
+edgeos: interfaces openvpn <vtunif> description =text
+edgeos: interfaces openvpn <vtunif> disable
+edgeos: interfaces openvpn <vtunif> mode =site-to-site|client|server
+edgeos: interfaces openvpn <vtunif> local-address <ipv4>
+edgeos: interfaces openvpn <vtunif> remote-address =ipv4
+edgeos: interfaces openvpn <vtunif> local-host =ipv4
+edgeos: interfaces openvpn <vtunif> remote-host +=text
+edgeos: interfaces openvpn <vtunif> local-port =port
+edgeos: interfaces openvpn <vtunif> remote-port =port
+edgeos: interfaces openvpn <vtunif> protocol =udp|tcp-passive|tcp-active
+edgeos: interfaces openvpn <vtunif> shared-secret-key-file =text
+edgeos: interfaces openvpn <vtunif> encryption =des|3des|bf128|bf256|aes128|aes192|aes256
+edgeos: interfaces openvpn <vtunif> hash =md5|sha1|sha256|sha512
+edgeos: interfaces openvpn <vtunif> openvpn-option +=text
+edgeos: interfaces openvpn <vtunif> firewall in name =rulesetname
+edgeos: interfaces openvpn <vtunif> firewall local name =rulesetname
+
+edgeos+wireguard: interfaces wireguard <wgif> description =text
+edgeos+wireguard: interfaces wireguard <wgif> address +=cidr
+edgeos+wireguard: interfaces wireguard <wgif> listen-port =port
+edgeos+wireguard: interfaces wireguard <wgif> mtu =wgmtu
+edgeos+wireguard: interfaces wireguard <wgif> private-key =wgkeyorfile
+edgeos+wireguard: interfaces wireguard <wgif> route-allowed-ips =true|false
+edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> allowed-ips +=anynet
+edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> endpoint =endpoint
+edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> persistent-keepalive =keepalive
+edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> preshared-key =wgkeyorfile
+edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> description =text
+vyos: interfaces wireguard <wgif> description =text
+vyos: interfaces wireguard <wgif> address +=cidr
+vyos: interfaces wireguard <wgif> port =port
+vyos: interfaces wireguard <wgif> mtu =wgmtu
+vyos: interfaces wireguard <wgif> private-key =wgkey
+vyos: interfaces wireguard <wgif> peer <peername> public-key =wgkey
+vyos: interfaces wireguard <wgif> peer <peername> allowed-ips +=anynet
+vyos: interfaces wireguard <wgif> peer <peername> address =ip
+vyos: interfaces wireguard <wgif> peer <peername> port =port
+vyos: interfaces wireguard <wgif> peer <peername> persistent-keepalive =keepalive
+vyos: interfaces wireguard <wgif> peer <peername> preshared-key =wgkey
+vyos: interfaces wireguard <wgif> peer <peername> description =text
+
+edgeos: protocols static interface-route <ipv4net> next-hop-interface <text>
+edgeos: protocols static interface-route <ipv4net> next-hop-interface <text> distance =distance
+edgeos: protocols static interface-route6 <ipv6net> next-hop-interface <text>
+edgeos: protocols static interface-route6 <ipv6net> next-hop-interface <text> distance =distance
+vyos: protocols static route <ipv4net> interface <text>
+vyos: protocols static route <ipv4net> interface <text> distance =distance
+vyos: protocols static route6 <ipv6net> interface <text>
+vyos: protocols static route6 <ipv6net> interface <text> distance =distance
 `

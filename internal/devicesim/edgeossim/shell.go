@@ -11,9 +11,12 @@ import (
 // full dash interpreter, but it is internal to that package; this one
 // covers what a straightforward wrapper script needs: assignments, simple
 // commands, `;` and newlines, `&&`, `||`, `!`, `{ ...; }`, if/elif/else/fi,
-// quoting ('...', "...", backslash), $NAME, ${NAME}, $?, and the
-// redirections >/dev/null, 2>/dev/null, 2>&1, >&2. Anything else is a
-// syntax error that says so, rather than a silent misreading.
+// quoting ('...', "...", backslash), $NAME, ${NAME}, $?, the redirections
+// >/dev/null, 2>/dev/null, 2>&1, >&2, > and >> into the simulated files
+// (files.go), and here-documents with a quoted delimiter (<<'EOF', whose
+// body is taken literally: how a driver hands a secret to a file without
+// putting it on a command line). Anything else is a syntax error that says
+// so, rather than a silent misreading.
 
 // wordPart is a piece of a word with its quoting, which decides whether
 // $expansions inside it apply and whether their result is field-split.
@@ -25,10 +28,18 @@ type wordPart struct {
 type word []wordPart
 
 // token is a word or an operator (";", "\n", "&&", "||", "|", "&", "(",
-// ")", or a redirection such as "2>&1" whose target is the next word).
+// ")", or a redirection such as "2>&1" whose target is the next word). A
+// here-document is the operator "<<" with its body as word.
 type token struct {
 	op   string
 	word word
+}
+
+// heredoc is a here-document whose body is still to be read: it starts
+// on the line after the operator.
+type heredoc struct {
+	tok   int // index of its "<<" token
+	delim string
 }
 
 type syntaxError struct{ msg string }
@@ -37,6 +48,7 @@ func (e *syntaxError) Error() string { return "Syntax error: " + e.msg }
 
 func tokenize(s string) ([]token, error) {
 	var toks []token
+	var pending []heredoc
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -49,7 +61,43 @@ func tokenize(s string) ([]token, error) {
 			for i < len(s) && s[i] != '\n' {
 				i++
 			}
-		case c == '\n' || c == ';':
+		case c == '\n':
+			toks = append(toks, token{op: "\n"})
+			i++
+			// The bodies of the line's here-documents follow it, each up
+			// to a line that is its delimiter alone.
+			for _, h := range pending {
+				var body strings.Builder
+				for {
+					if i >= len(s) {
+						return nil, &syntaxError{fmt.Sprintf("here-document delimited by %q is not terminated", h.delim)}
+					}
+					line, rest, _ := strings.Cut(s[i:], "\n")
+					i = len(s) - len(rest)
+					if line == h.delim {
+						break
+					}
+					body.WriteString(line + "\n")
+				}
+				toks[h.tok].word = word{{text: body.String(), quote: '\''}}
+			}
+			pending = nil
+		case c == '<' && strings.HasPrefix(s[i:], "<<"):
+			i += 2
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+				i++
+			}
+			w, n, err := readWord(s[i:])
+			if err != nil {
+				return nil, err
+			}
+			if len(w) != 1 || w[0].quote != '\'' || w[0].text == "" {
+				return nil, &syntaxError{"here-documents need a delimiter in single quotes (<<'EOF') in the simulator"}
+			}
+			i += n
+			pending = append(pending, heredoc{tok: len(toks), delim: w[0].text})
+			toks = append(toks, token{op: "<<"})
+		case c == ';':
 			toks = append(toks, token{op: string(c)})
 			i++
 		case c == '&' || c == '|':
@@ -88,6 +136,9 @@ func tokenize(s string) ([]token, error) {
 			toks = append(toks, token{word: w})
 			i += n
 		}
+	}
+	if len(pending) > 0 {
+		return nil, &syntaxError{fmt.Sprintf("here-document delimited by %q is not terminated", pending[0].delim)}
 	}
 	return toks, nil
 }
@@ -188,8 +239,8 @@ type ifCmd struct {
 }
 
 type redir struct {
-	op     string // ">", ">>", "2>", "2>&1", ">&2", "<", ...
-	target word
+	op     string // ">", ">>", "2>", "2>&1", ">&2", "<", "<<", ...
+	target word   // the file, or a here-document's body
 }
 
 type simple struct {
@@ -392,7 +443,9 @@ func (p *parser) command() (node, error) {
 			}
 			p.pos++
 			r := redir{op: t.op}
-			if !strings.Contains(t.op, "&") {
+			if t.op == "<<" {
+				r.target = t.word // the body
+			} else if !strings.Contains(t.op, "&") {
 				if p.pos >= len(p.toks) || p.toks[p.pos].op != "" {
 					return nil, &syntaxError{"redirection without a target"}
 				}

@@ -9,8 +9,10 @@
 // interp.go) runs it with these programs:
 //
 //	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save|discard|end
-//	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version
-//	cat /proc/stat
+//	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version|
+//	    show vpn ipsec sa|show ubnt offload (EdgeOS)
+//	cat /proc/stat, and cat, rm, mv, chmod, umask, test -e|-f|-d|-s on the
+//	    simulated files (files.go)
 //	sh|bash|vbash -c SCRIPT, and sh -s (the script on stdin)
 //
 // The wrapper's session lives in the shell that runs it (the real one keys
@@ -24,8 +26,9 @@
 //
 //	r := edgeossim.New(edgeossim.Options{})
 //	dev := devicesim.New(t, r, devicesim.Options{})
-//	// point the driver at dev.Endpoint(); drift with r.SetLine and
-//	// r.DeleteLine; assert on r.Lines(), r.Config(), r.Commits(), r.Saved().
+//	// point the driver at dev.Endpoint(); drift with r.SetLine,
+//	// r.DeleteLine, r.SetSAUp, r.SetOffloadEffective; assert on r.Lines(),
+//	// r.Config(), r.Commits(), r.Saved(), r.File().
 package edgeossim
 
 import (
@@ -70,6 +73,10 @@ type Options struct {
 	// Ethernets are the interfaces the hardware has (a set on another
 	// fails); default eth0..eth5 (an ER-6P) or eth0..eth3 on VyOS.
 	Ethernets []string
+	// WireGuard installs the WireGuard package on an EdgeRouter
+	// (wireguard-vyatta-ubnt): without it EdgeOS has no `interfaces
+	// wireguard`, as on a factory router. VyOS has WireGuard built in.
+	WireGuard bool
 }
 
 // DefaultLines is the starting configuration of a flavour: a factory
@@ -139,6 +146,16 @@ type Device struct {
 	boot      *config // what `save` wrote (/config/config.boot)
 	commits   int
 	cpuReads  uint64
+	files     map[string]*simFile
+	dirs      map[string]bool
+	// sas is the state of each site-to-site peer's SAs, by peer tag
+	// (`show vpn ipsec sa`); a peer not in it is down.
+	sas map[string]saState
+	// offloadOverride makes `show ubnt offload` report a switch other
+	// than configured ("group key" → on), as after a change that needs
+	// a reboot; offloadModule false reports the module not loaded.
+	offloadOverride map[string]bool
+	offloadMissing  bool
 }
 
 var _ devicesim.Handler = (*Device)(nil)
@@ -164,7 +181,10 @@ func New(opts Options) *Device {
 			d.ethernets = append(d.ethernets, fmt.Sprintf("eth%d", i))
 		}
 	}
-	d.schema = buildSchema(string(d.flavour))
+	d.schema = buildSchema(string(d.flavour), opts.WireGuard)
+	d.initFiles(opts.WireGuard)
+	d.sas = map[string]saState{}
+	d.offloadOverride = map[string]bool{}
 	lines := opts.Lines
 	if lines == nil {
 		lines = DefaultLines(d.flavour)
@@ -237,7 +257,7 @@ func (d *Device) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 func (d *Device) newInterp(stdin []byte) *interp {
-	return &interp{d: d, vars: map[string]string{"HOME": "/home/ubnt", "PATH": "/opt/vyatta/sbin:/opt/vyatta/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, stdin: stdin}
+	return &interp{d: d, vars: map[string]string{"HOME": "/home/ubnt", "PATH": "/opt/vyatta/sbin:/opt/vyatta/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, stdin: stdin, umask: defaultUmask}
 }
 
 // readsStdin reports whether cmd is a shell reading its script from stdin
