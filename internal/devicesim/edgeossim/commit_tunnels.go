@@ -76,7 +76,9 @@ func (d *Device) openvpnCommitErrors(c *config, vtun string) []commitError {
 	p := []string{"interfaces", "openvpn", vtun}
 	where := strings.Join(p, " ")
 	get := func(more ...string) string { return c.value(append(slices.Clone(p), more...)...) }
-	fail := func(msg string) []commitError { return []commitError{{where, "OpenVPN configuration error: " + msg + "."}} }
+	fail := func(msg string) []commitError {
+		return []commitError{{where, "OpenVPN configuration error: " + msg + "."}}
+	}
 	mode := get("mode")
 	if mode == "" {
 		return fail(`Must specify "mode"`)
