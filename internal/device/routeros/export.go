@@ -1,0 +1,772 @@
+package routeros
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Parsing of RouterOS `/export` output, v6 and v7, compact and terse.
+//
+// What real exports contain (testdata/README.md names the published
+// exports each test file follows):
+//
+//	# jan/02/2024 10:11:12 by RouterOS 6.49.10      (v7: # 2024-01-02 10:11:12 ...)
+//	# software id = ABCD-EFGH                       (v7.20+ CHR: # system id = ...)
+//	#
+//	# model = RB750Gr3
+//	# serial number = 0123456789AB
+//	/interface bridge                               compact: a path line, then its items
+//	add admin-mac=02:00:00:00:00:01 auto-mac=no comment=defconf name=\
+//	    bridge                                      wrapped near 80 columns, indented by 4
+//	/interface ethernet
+//	set [ find default-name=ether1 ] mtu=1500
+//	/ip address add address=198.18.0.1/24 interface=ether2   terse: one item a line
+//	/ip dhcp-client
+//	# DHCP client can not run on slave interface!   notes RouterOS prints as comments
+//	#error exporting "/interface/wifi" (timeout)     menus that failed to export
+//
+// A line ending in a backslash continues on the next one, whose leading
+// whitespace is dropped (RouterOS writes \_ for a space it needs there);
+// the break may fall anywhere, also inside a quoted value ("mc\ + s-1",
+// "\r\ + \n:log ..." in script sources).
+
+// Export is one parsed `/export` (terse or compact, RouterOS v6 or v7).
+type Export struct {
+	Version    string     // "6.49.10", "7.13.4" from the header "# <date> by RouterOS <version>"; "" if absent
+	Model      string     // header "# model = RB750Gr3"; "" if absent
+	Serial     string     // header "# serial number = ..."
+	SoftwareID string     // header "# software id = ..." (v7.20+ CHR: "# system id = ...")
+	Errors     []string   // "#error exporting ..." and "#interrupted" lines: the export lacks those menus
+	Sections   []*Section // in export order; a path appearing twice (v7 does that) is merged into one Section, order kept
+}
+
+// Section is one menu: "/ip address". Paths are normalised to the space
+// form even if written "/ip/address" (v7 accepts both in scripts) and
+// without trailing spaces. Items before any path line (a ":" command at
+// the top of a hand-made script) are in the section "/".
+type Section struct {
+	Path  string
+	Items []Item
+}
+
+// Item is one logical command line of a section (continuations joined).
+type Item struct {
+	Verb     string   // "add", "set", "remove", ... (first word); ":delay" for a script command; "" if none
+	Selector Selector // what a set/remove addresses; zero for add and for set on a singleton menu
+	Attrs    []Attr   // key=value in written order; a bare word argument (rare) has Value "" and Bare true
+	Line     int      // 1-based line of the item's first physical line in the export text
+	// Raw is the logical line as written after joining continuations (for
+	// messages and unknown items), with the values of secret attributes
+	// replaced by <redactedMark>, so it is safe to log.
+	Raw string
+}
+
+// Selector is the target of a set/remove: "[ find default-name=ether1 ]"
+// -> Find{"default-name": "ether1"}; "[ find default=yes ]" ->
+// Find{"default": "yes"}; "[ find where name=x ]" the same as find
+// name=x; "set ether1 mtu=..." -> Name "ether1"; "set 0 ..." -> Name "0"
+// (numbered); "set *1F ..." -> Name "*1F" (an internal id).
+type Selector struct {
+	Find map[string]string
+	Name string
+	// Expr is the text between the brackets when it is not a find of plain
+	// key=value pairs joined by "and": "find where comment~\"x\"",
+	// "find" (every item), ":pick [find] 0". Kept as written.
+	Expr string
+}
+
+// IsZero reports whether the selector addresses nothing (add, or set on a
+// singleton menu such as /ip dns).
+func (s Selector) IsZero() bool { return len(s.Find) == 0 && s.Name == "" && s.Expr == "" }
+
+// Attr is one argument: key=value, or a bare word (Bare, the word in Key),
+// such as the !property a verbose export prints for an unset property.
+type Attr struct {
+	Key, Value string // Value unquoted and unescaped
+	Bare       bool
+}
+
+// Section returns the section with that path ("/ip firewall filter", or
+// "/ip/firewall/filter"), or nil.
+func (e *Export) Section(path string) *Section {
+	path = NormalisePath(path)
+	for _, s := range e.Sections {
+		if s.Path == path {
+			return s
+		}
+	}
+	return nil
+}
+
+// Get returns the value of key and whether it is present. A key given
+// twice (RouterOS has printed "disabled=yes disabled=yes") gives the last.
+func (it Item) Get(key string) (string, bool) {
+	for i := len(it.Attrs) - 1; i >= 0; i-- {
+		if it.Attrs[i].Key == key {
+			return it.Attrs[i].Value, true
+		}
+	}
+	return "", false
+}
+
+// ParseExport parses an export. It is tolerant: unknown sections, terseVerbs
+// and odd lines are kept as Items (Raw) or skipped, never an error, because
+// a plan must never fail on a section routerlab does not manage. It
+// returns an error only when the text is not a RouterOS export at all (no
+// header and the first command is not a menu path), or when a quoted value
+// or a bracket is still open at the end of the text, which means the
+// output was valueCut off; the error names the line where it opened.
+func ParseExport(text string) (*Export, error) {
+	text = strings.TrimPrefix(text, "\ufeff")
+	if strings.Contains(text, "\r") {
+		text = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	p := &exportParser{text: text, line: 1, exp: &Export{}, byPath: map[string]*Section{}}
+	if err := p.run(); err != nil {
+		return nil, err
+	}
+	if !p.sawCommand && p.exp.Version == "" {
+		return nil, fmt.Errorf("not a RouterOS export: no %q header and no command", "# ... by RouterOS <version>")
+	}
+	return p.exp, nil
+}
+
+type exportParser struct {
+	text       string
+	pos        int
+	line       int
+	exp        *Export
+	byPath     map[string]*Section
+	cur        string // path of the compact section being read
+	sawCommand bool
+}
+
+func (p *exportParser) run() error {
+	for p.pos < len(p.text) {
+		p.skipBlanks()
+		if p.pos >= len(p.text) {
+			break
+		}
+		switch p.text[p.pos] {
+		case '\n':
+			p.pos++
+			p.line++
+			continue
+		case '#':
+			end := strings.IndexByte(p.text[p.pos:], '\n')
+			if end < 0 {
+				end = len(p.text) - p.pos
+			}
+			p.comment(strings.TrimRight(p.text[p.pos:p.pos+end], " \t"))
+			p.pos += end
+			continue
+		}
+		start := p.line
+		s, err := p.logicalLine()
+		if err != nil {
+			return err
+		}
+		if s == "" { // a lone continuation
+			continue
+		}
+		if !p.sawCommand && p.exp.Version == "" && s[0] != '/' && s[0] != ':' {
+			return fmt.Errorf("not a RouterOS export: line %d starts with %q, not a menu path", start, lineSnippet(s))
+		}
+		p.sawCommand = true
+		p.command(s, start)
+	}
+	return nil
+}
+
+func (p *exportParser) skipBlanks() {
+	for p.pos < len(p.text) && (p.text[p.pos] == ' ' || p.text[p.pos] == '\t') {
+		p.pos++
+	}
+}
+
+// lineSnippet shortens an unrecognised line for an error message.
+func lineSnippet(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 40 {
+		s = s[:40] + "..."
+	}
+	return s
+}
+
+// comment reads a comment line: header facts before the first command,
+// and the error notes RouterOS prints where a menu failed to export.
+func (p *exportParser) comment(line string) {
+	body := strings.TrimSpace(line[1:])
+	if strings.HasPrefix(line, "#error") || body == "interrupted" {
+		p.exp.Errors = append(p.exp.Errors, line)
+		return
+	}
+	if p.sawCommand {
+		return
+	}
+	if _, after, ok := strings.Cut(body, "by RouterOS "); ok {
+		if f := strings.Fields(after); len(f) > 0 {
+			p.exp.Version = f[0]
+		}
+		return
+	}
+	key, val, ok := strings.Cut(body, "=")
+	if !ok {
+		return
+	}
+	val = strings.TrimSpace(val)
+	switch strings.TrimSpace(key) {
+	case "model":
+		p.exp.Model = val
+	case "serial number":
+		p.exp.Serial = val
+	case "software id", "system id":
+		p.exp.SoftwareID = val
+	}
+}
+
+// logicalLine reads one command from p.pos (on its first non-blank
+// character) to the end of its last physical line: continuations are
+// joined, and a line ends only outside quotes and brackets (a script block
+// "do={ ... }" may span lines; its comment lines are dropped).
+func (p *exportParser) logicalLine() (string, error) {
+	text := p.text
+	i := p.pos
+	segStart := i
+	var buf []byte // nil while the line is one piece of text
+	inQuote, quoteLine := false, 0
+	depth, depthLine := 0, 0
+	finish := func(end int) string {
+		var s string
+		if buf == nil {
+			s = text[segStart:end]
+		} else {
+			s = string(append(buf, text[segStart:end]...))
+		}
+		return strings.TrimRight(s, " \t\n")
+	}
+	for i < len(text) {
+		c := text[i]
+		switch {
+		case c == '\\' && i+1 < len(text) && text[i+1] == '\n':
+			buf = append(buf, text[segStart:i]...)
+			i += 2
+			p.line++
+			for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+				i++
+			}
+			segStart = i
+		case c == '\\':
+			i += 2 // an escape pair: \" does not end a quote
+		case inQuote:
+			if c == '"' {
+				inQuote = false
+			} else if c == '\n' {
+				p.line++
+			}
+			i++
+		case c == '"':
+			inQuote, quoteLine = true, p.line
+			i++
+		case c == '[' || c == '{' || c == '(':
+			if depth == 0 {
+				depthLine = p.line
+			}
+			depth++
+			i++
+		case c == ']' || c == '}' || c == ')':
+			if depth > 0 {
+				depth--
+			}
+			i++
+		case c == '\n' && depth == 0:
+			s := finish(i)
+			p.pos = i + 1
+			p.line++
+			return s, nil
+		case c == '\n':
+			p.line++
+			i++
+			j := i
+			for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+				j++
+			}
+			if j < len(text) && text[j] == '#' { // a comment inside a block
+				buf = append(buf, text[segStart:i]...)
+				for j < len(text) && text[j] != '\n' {
+					j++
+				}
+				i, segStart = j, j
+			}
+		default:
+			i++
+		}
+	}
+	if i > len(text) {
+		i = len(text)
+	}
+	switch {
+	case inQuote:
+		return "", fmt.Errorf("routeros export line %d: a quoted value opened here is never closed (the output was valueCut off?)", quoteLine)
+	case depth > 0:
+		return "", fmt.Errorf("routeros export line %d: a bracket opened here is never closed (the output was valueCut off?)", depthLine)
+	}
+	p.pos = len(text)
+	return finish(i), nil
+}
+
+// command files one logical line: a path line, a terse item (path and
+// item on one line), a compact item or a script command.
+func (p *exportParser) command(s string, line int) {
+	path, rest := p.cur, s
+	if s[0] == '/' {
+		path, rest = splitMenuPath(s)
+		if rest == "" {
+			p.cur = path
+			return
+		}
+	}
+	if path == "" {
+		path = "/"
+	}
+	it := parseExportItem(path, s, len(s)-len(rest), line)
+	sec := p.byPath[path]
+	if sec == nil {
+		sec = &Section{Path: path}
+		p.byPath[path] = sec
+		p.exp.Sections = append(p.exp.Sections, sec)
+	}
+	sec.Items = append(sec.Items, it)
+}
+
+// terseVerbs are the commands a terse line may hold after its path; the words
+// before the first of them (or before the first argument) are the menu.
+var terseVerbs = map[string]bool{
+	"add": true, "set": true, "remove": true, "unset": true, "enable": true, "disable": true,
+	"move": true, "reset": true, "comment": true, "edit": true, "print": true, "export": true,
+	"import": true, "find": true, "get": true, "run": true, "sign": true,
+}
+
+// splitMenuPath splits a line starting with "/" into the menu path and the
+// rest: "/ip address add address=x" -> "/ip address", "add address=x";
+// "/ip/address/add address=x" the same; "/ip firewall filter" -> that, "".
+func splitMenuPath(s string) (path, rest string) {
+	var words []string
+	i := 0
+	for {
+		for i < len(s) && isCLISpace(s[i]) {
+			i++
+		}
+		if i >= len(s) {
+			return "/" + strings.Join(words, " "), ""
+		}
+		j := i
+		for j < len(s) && isMenuPathChar(s[j]) {
+			j++
+		}
+		if j < len(s) && !isCLISpace(s[j]) { // not a menu word: the arguments start here
+			return "/" + strings.Join(words, " "), s[i:]
+		}
+		parts := strings.Split(s[i:j], "/")
+		for k, part := range parts {
+			if part == "" {
+				continue
+			}
+			if terseVerbs[part] {
+				rest := strings.Join(parts[k:], "/") + s[j:]
+				return "/" + strings.Join(words, " "), rest
+			}
+			words = append(words, part)
+		}
+		i = j
+	}
+}
+
+func isCLISpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
+
+func isMenuPathChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '/' || c == '_'
+}
+
+func isPropChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '_' || c == '.' || c == '/'
+}
+
+// argToken is one argument of a command line.
+type argToken struct {
+	kind   argKind
+	key    string // kv
+	text   string // word: the word unescaped; kv: the value unescaped (raw for [..], (..), {..}); bracket: as written
+	quoted bool   // word: written in quotes
+	expr   bool   // kv: the value is an expression in brackets, kept as written
+	vstart int    // kv: where the value starts in the line
+	end    int    // where the argToken ends in the line
+}
+
+type argKind int
+
+const (
+	argWord    argKind = iota // ether1, "my name", !unset-property
+	argKV                     // key=value
+	argBracket                // [ find ... ]
+)
+
+// tokenizeArgs splits the arguments of a command line.
+func tokenizeArgs(s string) []argToken {
+	var toks []argToken
+	i := 0
+	for {
+		for i < len(s) && isCLISpace(s[i]) {
+			i++
+		}
+		if i >= len(s) {
+			return toks
+		}
+		end := argEnd(s, i)
+		raw := s[i:end]
+		switch {
+		case raw[0] == '[':
+			toks = append(toks, argToken{kind: argBracket, text: raw, end: end})
+		case raw[0] == '"':
+			toks = append(toks, argToken{kind: argWord, text: decodeCLIWord(raw), quoted: true, end: end})
+		default:
+			k := 0
+			for k < len(raw) && isPropChar(raw[k]) {
+				k++
+			}
+			if k > 0 && k < len(raw) && raw[k] == '=' {
+				v := raw[k+1:]
+				t := argToken{kind: argKV, key: raw[:k], expr: isExprValue(v), vstart: i + k + 1, end: end}
+				if t.expr {
+					t.text = v
+				} else {
+					t.text = decodeCLIWord(v)
+				}
+				toks = append(toks, t)
+			} else {
+				toks = append(toks, argToken{kind: argWord, text: decodeCLIWord(raw), end: end})
+			}
+		}
+		i = end
+	}
+}
+
+// argEnd returns where the argument starting at i ends: at whitespace
+// outside quotes and brackets.
+func argEnd(s string, i int) int {
+	depth := 0
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == '\\':
+			i += 2
+			continue
+		case c == '"':
+			i, _ = quotedEnd(s, i)
+			continue
+		case c == '[' || c == '(' || c == '{':
+			depth++
+		case c == ']' || c == ')' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+		case depth == 0 && isCLISpace(c):
+			return i
+		}
+		i++
+	}
+	return len(s)
+}
+
+// quotedEnd returns the index after the quote closing the one at i, and
+// whether there is one (the text may end inside the quotes).
+func quotedEnd(s string, i int) (int, bool) {
+	for i++; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		}
+	}
+	return len(s), false
+}
+
+// isExprValue reports whether a value is an expression RouterOS evaluates
+// ([find ...], (1+2), {code}) rather than a string; it is kept as written.
+func isExprValue(v string) bool {
+	return v != "" && (v[0] == '[' || v[0] == '(' || v[0] == '{')
+}
+
+// decodeCLIWord unquotes a word made of bare and quoted pieces ("a b" -> a b,
+// x"y z" -> xy z), decoding escapes in both.
+func decodeCLIWord(raw string) string {
+	if strings.IndexByte(raw, '"') < 0 {
+		return unescapeCLI(raw)
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); {
+		if raw[i] == '"' {
+			end, closed := quotedEnd(raw, i)
+			inner := raw[i+1 : end]
+			if closed {
+				inner = inner[:len(inner)-1]
+			}
+			b.WriteString(unescapeCLI(inner))
+			i = end
+			continue
+		}
+		j := i
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		j = min(j, len(raw))
+		b.WriteString(unescapeCLI(raw[i:j]))
+		i = j
+	}
+	return b.String()
+}
+
+// parseExportItem reads the item of a line whose verb starts at off (after the
+// path of a terse line), and keeps the line, secrets redactedMark, as Raw.
+func parseExportItem(path, line string, off, lineNo int) Item {
+	it := Item{Line: lineNo}
+	toks := tokenizeArgs(line[off:])
+	if len(toks) > 0 && toks[0].kind == argWord && !toks[0].quoted {
+		it.Verb = toks[0].text
+		toks = toks[1:]
+	}
+	script := strings.HasPrefix(it.Verb, ":")
+	if len(toks) > 0 && it.Verb != "add" && !script && it.Verb != "" {
+		switch t := toks[0]; {
+		case t.kind == argBracket:
+			it.Selector = parseFindSelector(t.text)
+			toks = toks[1:]
+		case t.kind == argWord && (t.quoted || !strings.HasPrefix(t.text, "!")):
+			it.Selector = Selector{Name: t.text}
+			toks = toks[1:]
+		}
+	}
+	if len(toks) > 0 {
+		it.Attrs = make([]Attr, 0, len(toks))
+	}
+	var cuts []valueCut
+	for _, t := range toks {
+		if t.kind != argKV {
+			it.Attrs = append(it.Attrs, Attr{Key: t.text, Bare: true})
+			continue
+		}
+		a := Attr{Key: t.key, Value: t.text}
+		it.Attrs = append(it.Attrs, a)
+		if !t.expr {
+			if v, ok := redactedValue(path, a); ok {
+				cuts = append(cuts, valueCut{off + t.vstart, off + t.end, v})
+			}
+		}
+	}
+	it.Raw = spliceCuts(line, cuts)
+	return it
+}
+
+// valueCut replaces line[start:end] by text.
+type valueCut struct {
+	start, end int
+	text       string
+}
+
+func spliceCuts(line string, cuts []valueCut) string {
+	if len(cuts) == 0 {
+		return line
+	}
+	var b strings.Builder
+	last := 0
+	for _, c := range cuts {
+		b.WriteString(line[last:c.start])
+		b.WriteString(c.text)
+		last = c.end
+	}
+	b.WriteString(line[last:])
+	return b.String()
+}
+
+// parseFindSelector reads "[ find default-name=ether1 ]" and its kin.
+func parseFindSelector(raw string) Selector {
+	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(raw, "["), "]"))
+	toks := tokenizeArgs(inner)
+	if len(toks) == 0 || toks[0].kind != argWord || toks[0].quoted || toks[0].text != "find" {
+		return Selector{Expr: inner}
+	}
+	toks = toks[1:]
+	if len(toks) > 0 && toks[0].kind == argWord && !toks[0].quoted && toks[0].text == "where" {
+		toks = toks[1:]
+	}
+	if len(toks) == 0 {
+		return Selector{Expr: inner}
+	}
+	find := make(map[string]string, len(toks))
+	for i, t := range toks {
+		switch {
+		case i%2 == 0 && t.kind == argKV && !t.expr:
+			find[t.key] = t.text
+		case i%2 == 1 && t.kind == argWord && !t.quoted && t.text == "and":
+		default:
+			return Selector{Expr: inner}
+		}
+	}
+	if len(toks)%2 == 0 { // ends in "and"
+		return Selector{Expr: inner}
+	}
+	return Selector{Find: find}
+}
+
+// Secrets. v7 leaves them out of an export unless asked (show-sensitive),
+// v6 prints them unless asked not to (hide-sensitive), so the exportParser sees
+// them either way and redacts them in Normalised and Raw.
+
+// secretAttrNames are the properties whose values are secrets, in the menus
+// where RouterOS has them: ppp secret, user, hotspot user, l2tp/pptp/sstp/
+// ovpn/pppoe clients, lte apn, smb users, tool e-mail (password); l2tp
+// server, l2tp/gre/eoip/ipip tunnels (ipsec-secret); ipsec identity and
+// v6 peer, radius, tool sms (secret); wireguard (private-key,
+// preshared-key); wireless security profiles (wpa-/wpa2-pre-shared-key,
+// static-key-N, static-sta-private-key, management-protection-key,
+// mschapv2-password); wireless nv2 (nv2-preshared-key, nv2-sync-secret);
+// caps-man and v7 wifi security (passphrase, also as security.passphrase);
+// snmp community (authentication-password, encryption-password); bgp
+// (tcp-md5-key); ospf (auth-key, v6 authentication-key); romon (secrets);
+// ntp (key); zerotier (identity, which holds the private key);
+// certificate export (export-passphrase, key-passphrase).
+var secretAttrNames = map[string]bool{
+	"password": true, "secret": true, "secrets": true, "passphrase": true,
+	"ipsec-secret": true, "private-key": true, "preshared-key": true, "pre-shared-key": true,
+	"wpa-pre-shared-key": true, "wpa2-pre-shared-key": true, "wpa3-pre-shared-key": true,
+	"auth-key": true, "authentication-key": true, "tcp-md5-key": true,
+	"management-protection-key": true, "static-sta-private-key": true,
+	"static-key-0": true, "static-key-1": true, "static-key-2": true, "static-key-3": true,
+	"mschapv2-password": true, "authentication-password": true, "encryption-password": true,
+	"nv2-preshared-key": true, "nv2-sync-secret": true,
+	"export-passphrase": true, "key-passphrase": true, "key": true, "identity": true, "psk": true,
+}
+
+// secretAttrSuffixes catch the variants of those names (shared-secret,
+// registry-password, host-private-key, ...): a false positive only costs a
+// redactedMark value in the digest, a miss leaks a secret.
+var secretAttrSuffixes = []string{"-password", "-passphrase", "-secret", "-private-key", "-preshared-key", "-pre-shared-key", "-psk"}
+
+// IsSecretKey reports whether the values of the attribute key are secrets
+// (password, ipsec-secret, secret, private-key, preshared-key, auth-key,
+// passphrase, wpa-pre-shared-key, wpa2-pre-shared-key, ...). A v7 wifi
+// key such as security.passphrase is judged by its last part.
+func IsSecretKey(key string) bool {
+	key = strings.ToLower(key)
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		key = key[i+1:]
+	}
+	if secretAttrNames[key] {
+		return true
+	}
+	for _, s := range secretAttrSuffixes {
+		if strings.HasSuffix(key, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsSecretAttr is IsSecretKey plus the attributes that are secrets only
+// in their menu: an SNMP community's name is its password.
+func IsSecretAttr(path, key string) bool {
+	switch {
+	case IsSecretKey(key):
+		return true
+	case path == "/snmp community" && key == "name", path == "/snmp" && key == "trap-community":
+		return true
+	}
+	return false
+}
+
+// redactedMark stands for a secret value. Quote never writes it bare, so it
+// cannot be mistaken for a value that was written.
+const redactedMark = "<redactedMark>"
+
+// redactedValue returns what Normalised and Raw print instead of a value:
+// <redactedMark> for a secret, a script with its secret arguments redactedMark
+// (a /system script source with "password=..." in it), or false when the
+// value is printed as it is. An empty secret stays "": that no password
+// is set is no secret.
+func redactedValue(path string, a Attr) (string, bool) {
+	if IsSecretAttr(path, a.Key) {
+		if a.Value == "" {
+			return "", false
+		}
+		return redactedMark, true
+	}
+	if strings.IndexByte(a.Value, '=') >= 0 {
+		if v, changed := redactScript(a.Value); changed {
+			return Quote(v), true
+		}
+	}
+	return "", false
+}
+
+// redactScript redacts, best effort, the values of secret arguments in
+// script text: password=x, secret="a b", ipsec-secret=\"x\" (as a source
+// holds it after unescaping: plain quotes).
+func redactScript(s string) (string, bool) {
+	var cuts []valueCut
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' {
+			continue
+		}
+		k := i
+		for k > 0 && isPropChar(s[k-1]) {
+			k--
+		}
+		if k == i || !IsSecretKey(s[k:i]) {
+			continue
+		}
+		end := i + 1
+		if end < len(s) && s[end] == '"' {
+			end, _ = quotedEnd(s, end)
+		} else {
+			for end < len(s) && !isCLISpace(s[end]) && !strings.ContainsRune(";]})\r", rune(s[end])) {
+				end++
+			}
+		}
+		if end > i+1 {
+			cuts = append(cuts, valueCut{i + 1, end, redactedMark})
+			i = end - 1
+		}
+	}
+	return spliceCuts(s, cuts), len(cuts) > 0
+}
+
+// Normalised renders the export canonically for the digest: one terse
+// line per item ("/ip address add address=198.18.0.1/24 interface=ether2"),
+// header and comments dropped, export order kept (RouterOS item order is
+// data: firewall rules), secret values replaced by <redactedMark>, values
+// quoted with Quote. Two exports of the same config in compact and terse
+// form normalise equal. Script commands (":delay 5s") are printed as
+// written, their lines joined by spaces.
+func (e *Export) Normalised() string {
+	var b strings.Builder
+	for _, s := range e.Sections {
+		for _, it := range s.Items {
+			if strings.HasPrefix(it.Verb, ":") {
+				b.WriteString(strings.Join(strings.Fields(it.Raw), " "))
+			} else {
+				path := s.Path
+				writeCLILine(&b, path, it.Verb, it.Selector, it.Attrs, func(a Attr) (string, bool) {
+					return redactedValue(path, a)
+				})
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
