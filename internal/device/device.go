@@ -93,6 +93,11 @@ type Snapshot struct {
 	Text string
 	// SHA256 is the hex digest of Text.
 	SHA256 string
+	// Parsed is the platform's own parse of the configuration (RouterOS:
+	// its *routeros.Export), for that platform's plan checks and
+	// renderers, which need more than the sections above. Nothing outside
+	// the platform package reads it.
+	Parsed any
 }
 
 // Status is a device's operational state at snapshot time.

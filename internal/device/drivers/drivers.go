@@ -21,6 +21,10 @@ func Dialect(p device.Platform) command.Dialect {
 		// A POSIX shell (EdgeOS and VyOS are Debian underneath): started commands
 		// can be killed by process group.
 		return command.Dialect{POSIXShell: true}
+	case device.RouterOS:
+		// "+cet1024w": no colours, no terminal detection, 1024 columns,
+		// so that prints and exports are not wrapped for a terminal.
+		return command.Dialect{LoginSuffix: "+cet1024w"}
 	}
 	return command.Dialect{}
 }

@@ -1,11 +1,15 @@
 // Package routeros is the MikroTik RouterOS platform: what its CLI prints
-// and how to read it. Configuration is not driven yet; the driver offers
-// the benchmark's CPU sampling and the board's own power sensor.
+// and how to read it (export.go, print.go, parse.go), what routerlab
+// writes (router.go, firewall.go, offload.go, pppoe.go, tunnel*.go: pure
+// renderers of CLI commands), and a thin driver that runs them over the
+// command path, plus the benchmark's CPU sampling and the board's own
+// power sensor.
 package routeros
 
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
@@ -21,6 +25,9 @@ const (
 // Driver is the RouterOS driver over a command path.
 type Driver struct {
 	t command.Runner
+	// major is the RouterOS major version the last snapshot read (0: not
+	// yet), which decides how the next export is asked for.
+	major atomic.Int32
 }
 
 var (
@@ -36,11 +43,27 @@ func New(t command.Runner) *Driver { return &Driver{t: t} }
 // Platform implements device.Driver.
 func (d *Driver) Platform() device.Platform { return device.RouterOS }
 
-// Snapshot implements device.Driver. Reading the configuration is not
-// implemented yet: callers that can do without it (the benchmark records
-// a DUT without its digest) test for device.ErrUnsupported.
-func (d *Driver) Snapshot(context.Context) (*device.Snapshot, error) {
-	return nil, device.Unsupported(device.RouterOS, "reading the configuration (configuration driver not implemented yet; only platform \"linux\" can be configured in this release)")
+// Snapshot implements device.Driver with one exec: resource, interface
+// table and `/export terse` (secrets hidden where the version allows;
+// the parser redacts them in any case).
+func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
+	res, err := d.t.Run(ctx, snapshotScript(int(d.major.Load())))
+	if err != nil {
+		return nil, fmt.Errorf("reading running config: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return nil, device.CommandError("reading running config", res)
+	}
+	resource, interfaces, export, err := splitSnapshot(res.Stdout)
+	if err != nil {
+		return nil, fmt.Errorf("reading running config: %w", err)
+	}
+	snap, err := ParseSnapshot(resource, interfaces, export)
+	if err != nil {
+		return nil, fmt.Errorf("reading running config: %w", err)
+	}
+	d.major.Store(int32(MajorVersion(snap.Facts.Firmware)))
+	return snap, nil
 }
 
 // CPUProbe implements device.CPUReader by polling two one-shot prints:

@@ -1,0 +1,187 @@
+package routeros
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Markers and names routerlab uses on the device. Everything routerlab
+// owns carries a comment (or, for menus without comments, a name) that
+// begins with "routerlab" or "rl-", so the snapshot needs no state of its
+// own and a WinBox user can see what is ours.
+const (
+	// OwnerComment marks an owned static route.
+	OwnerComment = "routerlab"
+	// FirewallComment marks every rule of routerlab_firewall.
+	FirewallComment = "routerlab:fw"
+	// FasttrackComment marks the fasttrack rule of routerlab_offload.
+	FasttrackComment = "routerlab:fasttrack"
+	// objectPrefix names the pools, PPP profiles and interfaces of owned
+	// objects: rl-<name>.
+	objectPrefix = "rl-"
+	// DefaultMTU is what RouterOS runs an Ethernet interface with when
+	// the export shows no mtu.
+	DefaultMTU = 1500
+	// DefaultIdentity is the system identity of a reset router.
+	DefaultIdentity = "MikroTik"
+)
+
+// objectComment marks what belongs to the owned object (tunnel, PPPoE
+// session) of that name: PPP secrets, filter rules, mangle clamps.
+func objectComment(name string) string { return "routerlab:" + name }
+
+// Section separators of the snapshot script: `:put` prints them between
+// the outputs of the commands, which have no framing of their own.
+const (
+	markInterfaces = "##routerlab:interfaces"
+	markExport     = "##routerlab:export"
+)
+
+// snapshotScript reads facts, the interface table and the configuration
+// in one exec. v6 prints secrets in exports unless told not to; v7 hides
+// them unless told to show them, and refuses v6's flag. major is the
+// RouterOS major version, 0 when not known yet (then the export may carry
+// secrets, which the parser redacts anyway).
+func snapshotScript(major int) string {
+	export := "/export terse"
+	if major == 6 {
+		export += " hide-sensitive"
+	}
+	return strings.Join([]string{
+		ResourceCommand,
+		`:put "` + markInterfaces + `"`,
+		"/interface print terse",
+		`:put "` + markExport + `"`,
+		export,
+	}, "\n")
+}
+
+// splitSnapshot cuts the snapshot script's output into its three parts.
+func splitSnapshot(out string) (resource, interfaces, export string, err error) {
+	out = strings.ReplaceAll(out, "\r\n", "\n")
+	resource, rest, ok := strings.Cut(out, markInterfaces+"\n")
+	interfaces, export, ok2 := strings.Cut(rest, markExport+"\n")
+	if !ok || !ok2 {
+		return "", "", "", fmt.Errorf("the device did not print the snapshot's sections (is this a RouterOS router?): %s", device.Snippet(out))
+	}
+	return resource, interfaces, export, nil
+}
+
+// MajorVersion is the major number of a RouterOS version ("7.13.4
+// (stable)" → 7), 0 when it cannot tell.
+func MajorVersion(v string) int {
+	head, _, _ := strings.Cut(strings.TrimSpace(v), ".")
+	n, err := strconv.Atoi(head)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// ParseSnapshot builds a snapshot from the outputs of `/system resource
+// print`, `/interface print terse` and `/export terse`.
+func ParseSnapshot(resource, interfaces, export string) (*device.Snapshot, error) {
+	res, err := ParseResource(resource)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := ParsePrintTerse(interfaces)
+	if err != nil {
+		return nil, fmt.Errorf("/interface print terse: %w", err)
+	}
+	exp, err := ParseExport(export)
+	if err != nil {
+		return nil, fmt.Errorf("/export terse: %w", err)
+	}
+	s := &device.Snapshot{
+		Facts: device.Facts{
+			Platform: device.RouterOS,
+			Model:    firstNonEmpty(exp.Model, res.BoardName),
+			Firmware: res.Version,
+			Serial:   exp.Serial,
+			CPUCount: res.CPUCount,
+		},
+		Router:   ParseRouter(exp, rows),
+		Firewall: ParseFirewall(exp),
+		Offload:  ParseOffload(exp),
+		PPPoE:    ParsePPPoE(exp),
+		Tunnels:  ParseTunnels(exp),
+		Status:   device.Status{Links: links(rows)},
+		Parsed:   exp,
+	}
+	s.Facts.Hostname = s.Router.Hostname
+	s.Text = exp.Normalised()
+	sum := sha256.Sum256([]byte(s.Text))
+	s.SHA256 = hex.EncodeToString(sum[:])
+	return s, nil
+}
+
+func firstNonEmpty(v ...string) string {
+	for _, s := range v {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// items returns the items of a section with the given verb ("add",
+// "set"), skipping disabled ones: a disabled item configures nothing.
+func items(exp *Export, path, verb string) []Item {
+	sec := exp.Section(path)
+	if sec == nil {
+		return nil
+	}
+	var out []Item
+	for _, it := range sec.Items {
+		if it.Verb != verb {
+			continue
+		}
+		if v, _ := it.Get("disabled"); v == "yes" {
+			continue
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// setting returns the value key has in the singleton menu at path, or
+// def when the export does not show it (RouterOS prints only values that
+// differ from the defaults).
+func setting(exp *Export, path, key, def string) string {
+	v := def
+	for _, it := range items(exp, path, "set") {
+		if !it.Selector.IsZero() {
+			continue
+		}
+		if got, ok := it.Get(key); ok {
+			v = got
+		}
+	}
+	return v
+}
+
+// get returns the value of key, or def when absent.
+func get(it Item, key, def string) string {
+	if v, ok := it.Get(key); ok {
+		return v
+	}
+	return def
+}
+
+// owned returns the items of a list menu whose comment is exactly
+// comment.
+func owned(exp *Export, path, comment string) []Item {
+	var out []Item
+	for _, it := range items(exp, path, "add") {
+		if c, _ := it.Get("comment"); c == comment {
+			out = append(out, it)
+		}
+	}
+	return out
+}

@@ -1,0 +1,119 @@
+package routeros
+
+import (
+	"fmt"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Tunnels: l2tp_ipsec (server as seed 000's RB750Gr3, or client), ipsec
+// site-to-site, and wireguard on RouterOS 7. OpenVPN on RouterOS needs a
+// certificate on the device (RouterOS has no static-key mode), which the
+// domain does not model yet.
+
+// ValidateTunnel checks what RouterOS cannot take, without the device.
+func ValidateTunnel(t device.TunnelConfig) error {
+	if err := device.ValidateTunnelShape(t); err != nil {
+		return err
+	}
+	switch t.Type {
+	case device.TunnelL2TPIPsec:
+		return validateL2TP(t)
+	case device.TunnelIPsec:
+		return validateIPsec(t)
+	case device.TunnelWireGuard:
+		return validateWireGuard(t)
+	case device.TunnelOpenVPN:
+		return fmt.Errorf("tunnel %q: type \"openvpn\" on RouterOS needs a certificate on the router (RouterOS's OpenVPN has no static-key mode) and is not supported in this release; RouterOS tunnels here are l2tp_ipsec, ipsec and wireguard (RouterOS 7)", t.Name)
+	}
+	return fmt.Errorf("tunnel %q: type %q is not supported on RouterOS", t.Name, t.Type)
+}
+
+// CheckTunnel checks desired against the device: WireGuard needs
+// RouterOS 7, RouterOS has one L2TP server, and names must be free.
+func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
+	if t.Type == device.TunnelWireGuard && MajorVersion(snap.Facts.Firmware) < 7 {
+		return fmt.Errorf("tunnel %q: WireGuard needs RouterOS 7; this router runs %s", t.Name, snap.Facts.Firmware)
+	}
+	if _, ours := snap.Tunnels[t.Name]; ours {
+		return nil
+	}
+	if _, taken := snap.Router.Interfaces[t.Name]; taken && t.Type != device.TunnelIPsec && !(t.L2TP != nil && t.L2TP.Role == device.RoleServer) {
+		return fmt.Errorf("tunnel %q: the device already has an interface named %q", t.Name, t.Name)
+	}
+	if t.Type == device.TunnelL2TPIPsec && t.L2TP.Role == device.RoleServer {
+		for name, st := range snap.Tunnels {
+			if st.L2TP != nil && st.L2TP.Role == device.RoleServer {
+				return fmt.Errorf("tunnel %q: RouterOS has one L2TP server and routerlab tunnel %q is it", t.Name, name)
+			}
+		}
+		if l2tpServerForeign(snap) {
+			return fmt.Errorf("tunnel %q: the router's L2TP server is already enabled with a profile routerlab did not create; disable it first (`/interface l2tp-server server set enabled=no`)", t.Name)
+		}
+	}
+	return nil
+}
+
+// RenderTunnel returns the commands that create the tunnel, or replace it
+// when observed is not nil.
+func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState) []string {
+	var out []string
+	if observed != nil {
+		out = RenderTunnelDelete(*observed)
+	}
+	switch t.Type {
+	case device.TunnelL2TPIPsec:
+		out = append(out, renderL2TP(t)...)
+	case device.TunnelIPsec:
+		out = append(out, renderIPsec(t)...)
+	case device.TunnelWireGuard:
+		out = append(out, renderWireGuard(t)...)
+	}
+	return out
+}
+
+// RenderTunnelDelete removes the tunnel and everything it owns.
+func RenderTunnelDelete(st device.TunnelState) []string {
+	switch st.Type {
+	case device.TunnelL2TPIPsec:
+		return renderL2TPDelete(st)
+	case device.TunnelIPsec:
+		return renderIPsecDelete(st.Name)
+	case device.TunnelWireGuard:
+		return renderWireGuardDelete(st.Name)
+	}
+	return nil
+}
+
+// ParseTunnels reads every tunnel routerlab owns, without secrets.
+func ParseTunnels(exp *Export) map[string]device.TunnelState {
+	out := map[string]device.TunnelState{}
+	for _, parse := range []func(*Export) map[string]device.TunnelState{parseL2TP, parseIPsec, parseWireGuard} {
+		for name, st := range parse(exp) {
+			out[name] = st
+		}
+	}
+	return out
+}
+
+// tunnelRoutes adds the tunnel's routes through its interface, commented
+// as the tunnel's; they go with the tunnel.
+func tunnelRoutes(t device.TunnelConfig, via string) []string {
+	var out []string
+	for _, dst := range t.Routes {
+		out = append(out, Command("/ip route", "add", Selector{},
+			Attr{Key: "dst-address", Value: dst}, Attr{Key: "gateway", Value: via},
+			Attr{Key: "comment", Value: objectComment(t.Name)}))
+	}
+	return out
+}
+
+func readTunnelRoutes(exp *Export, name string) []string {
+	var out []string
+	for _, it := range owned(exp, "/ip route", objectComment(name)) {
+		if dst, err := device.CanonicalPrefix(get(it, "dst-address", "")); err == nil {
+			out = append(out, dst)
+		}
+	}
+	return out
+}
