@@ -100,6 +100,11 @@ func (c *Client) Name() string { return c.name }
 // cannot confirm that it ended (see exec). On a POSIX device the command
 // runs as its own process group, and whatever it leaves in that group is
 // killed when it ends.
+//
+// On a console device (Dialect.Console) cmd is a script whose lines are
+// typed at the device's prompt in one shell session (see command.Console
+// and runConsole); errors then also wrap ErrPromptTimeout,
+// ErrConsoleClosed or ErrEnableRejected.
 func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 	return c.run(ctx, cmd, nil, true)
 }
@@ -112,6 +117,9 @@ func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 // they end Run; on a POSIX device, a command whose stdin had not been sent
 // whole by then never runs.
 func (c *Client) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
+	if c.cfg.Dialect.Console != nil {
+		return Result{}, c.errorf("RunStdin: %w (its CLI takes lines typed at its prompt: send them as Run's script)", ErrNotOnConsole)
+	}
 	if stdin == nil {
 		stdin = []byte{}
 	}
@@ -144,6 +152,9 @@ func (c *Client) errorf(format string, args ...any) error {
 
 // run executes cmd; retry allows one re-dial + re-run on a dropped connection.
 func (c *Client) run(ctx context.Context, cmd string, stdin []byte, retry bool) (Result, error) {
+	if c.cfg.Dialect.Console != nil {
+		return c.runConsole(ctx, cmd) // decodes as it reads: its prompts are matched decoded
+	}
 	res, err := c.runRaw(ctx, cmd, stdin, retry)
 	return c.decode(res, err)
 }

@@ -29,6 +29,9 @@ const (
 	// Terraform's parallelism never gets "administratively prohibited" when
 	// opening a session on a shared connection.
 	DefaultMaxSessions = 8
+	// DefaultConsoleIdleTimeout bounds how long a console device (see
+	// command.Console) may stay silent while a line waits for its prompt.
+	DefaultConsoleIdleTimeout = 30 * time.Second
 )
 
 // Auth holds the credentials of one hop. Any combination may be set; public
@@ -80,6 +83,16 @@ type Config struct {
 	// by its platform driver): a POSIX shell, a login-name suffix, an output
 	// charset.
 	Dialect command.Dialect
+	// EnablePassword is the privileged-mode password of a console device
+	// (Dialect.Console.Enable, RTX "administrator"), typed at its password
+	// prompt. A secret like Auth.Password: it is never logged and never in
+	// error text, not even the validation's.
+	EnablePassword string
+	// ConsoleIdleTimeout bounds, on a console device, how long the device
+	// may print nothing while a line waits for the prompt; default 30s.
+	// CommandTimeout bounds the whole session of a Run as it bounds a
+	// command's.
+	ConsoleIdleTimeout time.Duration
 	// Warnf is called, if non-nil, for warnings (e.g. insecure_ignore_host_key
 	// in use). It must be safe for concurrent use.
 	Warnf func(format string, args ...any)
@@ -96,6 +109,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.ConsoleIdleTimeout <= 0 {
+		c.ConsoleIdleTimeout = DefaultConsoleIdleTimeout
 	}
 	return c
 }
@@ -190,6 +206,11 @@ func ValidateConfig(c Config) error {
 	}
 	if c.CommandTimeout < 0 {
 		errs = append(errs, &ConfigError{Field: "command_timeout", Msg: fmt.Sprintf("%s must not be negative", c.CommandTimeout)})
+	}
+	// The password is typed as a line: a line break in it would end it
+	// early and send the rest as a command. The message never shows it.
+	if strings.ContainsAny(c.EnablePassword, "\r\n") {
+		errs = append(errs, &ConfigError{Field: "enable_password", Msg: "must not contain a line break"})
 	}
 	return errors.Join(errs...)
 }

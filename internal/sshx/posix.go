@@ -47,6 +47,9 @@ import (
 // group's id in use until it has killed the group, so a reused id is never
 // hit.
 func (c *Client) Start(ctx context.Context, cmd string) (command.Process, error) {
+	if c.cfg.Dialect.Console != nil {
+		return nil, c.errorf("Start: %w (its CLI runs no background commands)", ErrNotOnConsole)
+	}
 	if !c.cfg.Dialect.POSIXShell {
 		p, err := c.startProc(ctx, cmd)
 		if err != nil {

@@ -2,6 +2,7 @@ package sshtest
 
 import (
 	"bufio"
+	"errors"
 	"io"
 
 	"golang.org/x/crypto/ssh"
@@ -23,8 +24,12 @@ type ShellSession struct {
 	// ([2]int{cols, rows}); PTY keeps the size asked for first.
 	WindowChanges [][2]int
 	ClientClosed  bool // the client closed the channel before Shell returned
-	Done          bool // Shell returned
-	Exit          int  // what Shell returned
+	// StdinEnded: Shell read the end of its stdin, which comes when the
+	// client closes the channel (or sends EOF): a hang-up as Shell sees
+	// it, whether or not Shell returned before the close was recorded.
+	StdinEnded bool
+	Done       bool // Shell returned
+	Exit       int  // what Shell returned
 }
 
 // Shells returns a snapshot of the shell sessions served so far.
@@ -87,13 +92,30 @@ func (s *Server) windowChange(sh *ShellSession, pty *PTY, req *ssh.Request) {
 // they are: a PTY has no separate stderr, and sshtest's PTY neither echoes
 // nor translates line endings (see Options.Shell).
 func (s *Server) runShell(ch ssh.Channel, sh *ShellSession) {
-	code := s.opts.Shell(ch, ch)
+	code := s.opts.Shell(shellStdin{ch, s, sh}, ch)
 	s.mu.Lock()
 	sh.Done, sh.Exit = true, code
 	s.mu.Unlock()
 	_ = ch.CloseWrite()
 	_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(code)}))
 	ch.Close()
+}
+
+// shellStdin is a shell's stdin: it records the end of it.
+type shellStdin struct {
+	r  io.Reader
+	s  *Server
+	sh *ShellSession
+}
+
+func (in shellStdin) Read(p []byte) (int, error) {
+	n, err := in.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		in.s.mu.Lock()
+		in.sh.StdinEnded = true
+		in.s.mu.Unlock()
+	}
+	return n, err
 }
 
 // TermReader reads the lines a client types on a terminal, as a device's

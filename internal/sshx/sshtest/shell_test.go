@@ -101,7 +101,7 @@ func TestShellOnPTY(t *testing.T) {
 	if err := sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 3 {
 		t.Fatalf("Wait = %v, want exit status 3", err)
 	}
-	waitShell(t, s, func(sh ShellSession) bool { return sh.Done && sh.Exit == 3 && !sh.ClientClosed })
+	waitShell(t, s, func(sh ShellSession) bool { return sh.Done && sh.Exit == 3 && !sh.ClientClosed && !sh.StdinEnded })
 }
 
 func TestShellClientHangsUp(t *testing.T) {
@@ -122,8 +122,8 @@ func TestShellClientHangsUp(t *testing.T) {
 	sess.Close()
 	// The shell's stdin ends with the channel, so it returns 1.
 	sh := waitShell(t, s, func(sh ShellSession) bool { return sh.Done })
-	if sh.PTY != nil || sh.Exit != 1 || !sh.ClientClosed {
-		t.Fatalf("shell = %+v, want no PTY, exit 1, client closed", sh)
+	if sh.PTY != nil || sh.Exit != 1 || !sh.StdinEnded {
+		t.Fatalf("shell = %+v, want no PTY, exit 1, stdin ended", sh)
 	}
 }
 
