@@ -1,24 +1,35 @@
 package routeros
 
 import (
-	"errors"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
+
+func isA[T any](d device.Driver) bool {
+	_, err := device.Capability[T](d, "test")
+	return err == nil
+}
 
 func TestDriverCapabilities(t *testing.T) {
 	drv := New(nil)
 	if drv.Platform() != device.RouterOS {
 		t.Errorf("Platform = %q", drv.Platform())
 	}
-	if _, err := drv.Snapshot(t.Context()); !errors.Is(err, device.ErrUnsupported) || !strings.Contains(err.Error(), `platform "routeros"`) {
-		t.Errorf("Snapshot error = %v, want ErrUnsupported naming the platform", err)
-	}
-	if _, err := device.Capability[device.RouterSettings](drv, "routerlab_router"); !errors.Is(err, device.ErrUnsupported) {
-		t.Errorf("RouterSettings: %v", err)
+	var d device.Driver = drv
+	for what, ok := range map[string]bool{
+		"routerlab_router":        isA[device.RouterSettings](d),
+		"routerlab_firewall":      isA[device.FirewallSettings](d),
+		"routerlab_offload":       isA[device.OffloadSettings](d),
+		"routerlab_tunnel":        isA[device.TunnelEndpoints](d),
+		"routerlab_pppoe_session": isA[device.PPPoESessions](d),
+		"cpu":                     isA[device.CPUReader](d),
+		"power":                   isA[device.PowerReader](d),
+	} {
+		if !ok {
+			t.Errorf("the RouterOS driver lacks %s", what)
+		}
 	}
 }
 

@@ -13,6 +13,9 @@ import (
 
 // ValidateTunnel checks what RouterOS cannot take, without the device.
 func ValidateTunnel(t device.TunnelConfig) error {
+	if t.Type == device.TunnelOpenVPN {
+		return fmt.Errorf("tunnel %q: type \"openvpn\" on RouterOS needs a certificate on the router (RouterOS's OpenVPN has no static-key mode) and is not supported in this release; RouterOS tunnels here are l2tp_ipsec, ipsec and wireguard (RouterOS 7)", t.Name)
+	}
 	if err := device.ValidateTunnelShape(t); err != nil {
 		return err
 	}
@@ -23,8 +26,6 @@ func ValidateTunnel(t device.TunnelConfig) error {
 		return validateIPsec(t)
 	case device.TunnelWireGuard:
 		return validateWireGuard(t)
-	case device.TunnelOpenVPN:
-		return fmt.Errorf("tunnel %q: type \"openvpn\" on RouterOS needs a certificate on the router (RouterOS's OpenVPN has no static-key mode) and is not supported in this release; RouterOS tunnels here are l2tp_ipsec, ipsec and wireguard (RouterOS 7)", t.Name)
 	}
 	return fmt.Errorf("tunnel %q: type %q is not supported on RouterOS", t.Name, t.Type)
 }
@@ -40,6 +41,11 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 	}
 	if _, taken := snap.Router.Interfaces[t.Name]; taken && t.Type != device.TunnelIPsec && !(t.L2TP != nil && t.L2TP.Role == device.RoleServer) {
 		return fmt.Errorf("tunnel %q: the device already has an interface named %q", t.Name, t.Name)
+	}
+	if t.Type == device.TunnelL2TPIPsec {
+		if err := checkL2TPProposals(t, snap); err != nil {
+			return err
+		}
 	}
 	if t.Type == device.TunnelL2TPIPsec && t.L2TP.Role == device.RoleServer {
 		for name, st := range snap.Tunnels {

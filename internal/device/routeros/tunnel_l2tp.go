@@ -2,6 +2,7 @@ package routeros
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
@@ -24,9 +25,6 @@ const (
 
 func validateL2TP(t device.TunnelConfig) error {
 	c := t.L2TP
-	if len(c.IKEProposals) > 0 || len(c.ESPProposals) > 0 {
-		return fmt.Errorf("tunnel %q: RouterOS's L2TP negotiates IPsec with its default profile and proposal; leave l2tp_ipsec.ike_proposals and esp_proposals unset", t.Name)
-	}
 	if m := t.MSSClamp; m != nil && !m.ToPMTU {
 		return fmt.Errorf("tunnel %q: RouterOS clamps PPP sessions to their MTU only (change-tcp-mss): set mss_clamp = \"pmtu\"", t.Name)
 	}
@@ -81,6 +79,47 @@ func renderL2TPDelete(st device.TunnelState) []string {
 	return append(out, renderObjectCleanup(st.Name)...)
 }
 
+// defaultItem is the default item of a menu with one (`/ip ipsec
+// profile`, `/ip ipsec proposal`): what the export's `set [ find
+// default=yes ]` or `set default` changed; the rest is RouterOS's
+// defaults, which the readers fill in.
+func defaultItem(exp *Export, menu string) Item {
+	var it Item
+	sec := exp.Section(menu)
+	if sec == nil {
+		return it
+	}
+	for _, s := range sec.Items {
+		if s.Verb == "set" && (s.Selector.Find["default"] == "yes" || s.Selector.Name == "default") {
+			it.Attrs = append(it.Attrs, s.Attrs...)
+		}
+	}
+	return it
+}
+
+// l2tpProposals are what RouterOS's L2TP negotiates: its dynamic IPsec
+// peer uses the default profile and proposal, which are not routerlab's
+// to change. The tunnel's proposals must be exactly those, so that they
+// read back as written.
+func l2tpProposals(exp *Export) (ike, esp []string) {
+	return ikeProposals(defaultItem(exp, "/ip ipsec profile")), espProposals(defaultItem(exp, "/ip ipsec proposal"))
+}
+
+func checkL2TPProposals(t device.TunnelConfig, snap *device.Snapshot) error {
+	exp, ok := snap.Parsed.(*Export)
+	if !ok {
+		return nil
+	}
+	ike, esp := l2tpProposals(exp)
+	if !sameProposals(ike, t.L2TP.IKEProposals, true) {
+		return fmt.Errorf("tunnel %q: l2tp_ipsec.ike_proposals: RouterOS's L2TP negotiates with the router's default IPsec profile, which offers %s; list exactly these (or change the default profile by hand first)", t.Name, strings.Join(ike, ", "))
+	}
+	if !sameProposals(esp, t.L2TP.ESPProposals, false) {
+		return fmt.Errorf("tunnel %q: l2tp_ipsec.esp_proposals: RouterOS's L2TP negotiates with the router's default IPsec proposal, which offers %s; list exactly these", t.Name, strings.Join(esp, ", "))
+	}
+	return nil
+}
+
 // l2tpServerForeign reports an L2TP server enabled with a default
 // profile routerlab did not create: someone else's server.
 func l2tpServerForeign(snap *device.Snapshot) bool {
@@ -110,6 +149,7 @@ func parseL2TP(exp *Export) map[string]device.TunnelState {
 			if users := readUsers(exp, name); len(users) > 0 {
 				c.User = users[0].Name
 			}
+			c.IKEProposals, c.ESPProposals = l2tpProposals(exp)
 			t := device.TunnelConfig{Name: name, Type: device.TunnelL2TPIPsec, L2TP: c}
 			if clamp {
 				t.MSSClamp = &device.MSSClamp{ToPMTU: true}
@@ -124,6 +164,7 @@ func parseL2TP(exp *Export) map[string]device.TunnelState {
 		}
 		c := &device.L2TPConfig{Role: device.RoleClient, Server: get(it, "connect-to", ""), User: get(it, "user", ""),
 			MTU: optInt(it, "max-mtu"), MRU: optInt(it, "max-mru")}
+		c.IKEProposals, c.ESPProposals = l2tpProposals(exp)
 		out[name] = device.TunnelState{TunnelConfig: device.TunnelConfig{Name: name, Type: device.TunnelL2TPIPsec, L2TP: c, Routes: readTunnelRoutes(exp, name)}}
 	}
 	return out
