@@ -76,8 +76,11 @@ func TestPlanValidation(t *testing.T) {
 			providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", host_key = %q, jump_hosts = ["bastion"] }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
 			`(?s)jump host "bastion" is not a valid device`},
 		{"platform without driver",
-			providerWith(fmt.Sprintf(`hex = { platform = "routeros", host = "127.0.0.1", host_key = %q }`, someHostKey)) + `resource "routerlab_router" "x" { device = "hex" }`,
-			`(?s)platform "routeros" does not support routerlab_router`},
+			providerWith(fmt.Sprintf(`vy = { platform = "vyos", host = "127.0.0.1", host_key = %q }`, someHostKey)) + `resource "routerlab_firewall" "x" {
+  device = "vy"
+  preset = "allow_all"
+}`,
+			`(?s)platform "vyos" does not support routerlab_firewall`},
 		{"invalid CIDR",
 			providerWith(okDevice) + `resource "routerlab_router" "x" {
   device     = "r"

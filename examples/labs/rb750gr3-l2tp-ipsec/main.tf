@@ -104,6 +104,11 @@ resource "routerlab_tunnel" "server" {
     user          = "ppp1"
     password_wo   = var.ppp_password
     psk_wo        = var.psk
+    # RouterOS's L2TP server negotiates with the router's default IPsec
+    # profile and proposal; these are what a reset router's offer. The
+    # client below picks the seed's aes128-sha1-modp1024 from them.
+    ike_proposals = ["aes128-sha1-modp2048", "aes128-sha1-modp1024", "3des-sha1-modp2048", "3des-sha1-modp1024"]
+    esp_proposals = ["aes256-sha1-modp1024", "aes192-sha1-modp1024", "aes128-sha1-modp1024"]
   }
   mss_clamp  = "pmtu"
   depends_on = [routerlab_router.rb750gr3]
