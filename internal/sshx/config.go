@@ -3,6 +3,8 @@
 // host key checking, jump host chains, keepalives, per-command timeouts that
 // kill the remote process (its whole process group on a POSIX device; a
 // vendor CLI is sent SIGKILL), and one lazily opened connection per device.
+// A CLI that only offers an interactive shell (command.Console, YAMAHA RTX)
+// gets its scripts typed at its prompt on a PTY (console.go).
 package sshx
 
 import (

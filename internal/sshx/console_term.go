@@ -143,10 +143,7 @@ func (t *consoleTerm) wait(ctx context.Context, password bool) (bool, error) {
 			if err := t.add(b); err != nil {
 				return false, err
 			}
-			if !idle.Stop() {
-				<-idle.C
-			}
-			idle.Reset(t.idle)
+			idle.Reset(t.idle) // no stale tick to drain since Go 1.23
 		case <-idle.C:
 			return false, errIdle
 		case <-ctx.Done():
