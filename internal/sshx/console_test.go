@@ -452,3 +452,20 @@ func waitShell(t *testing.T, s *sshtest.Server, cond func(sshtest.ShellSession) 
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Without Enable the script runs at the login prompt; no password is typed.
+func TestConsoleWithoutEnable(t *testing.T) {
+	f := &fakeConsole{}
+	_, c := consoleDevice(t, f, func(c *Config) {
+		con := rtxLikeConsole()
+		con.Enable, con.Setup, con.Exit = "", nil, []string{"exit"}
+		c.Dialect.Console = con
+	})
+	res, err := c.Run(ctxT(t), "show multi")
+	if err != nil || res.Stdout != "line one\nline two\n  line three\n" {
+		t.Fatalf("Run = %+v, %v", res, err)
+	}
+	if got, want := f.lines(), []string{"show multi", "exit"}; !slices.Equal(got, want) {
+		t.Fatalf("typed %q, want %q", got, want)
+	}
+}
