@@ -57,7 +57,7 @@ type Item struct {
 	Line     int      // 1-based line of the item's first physical line in the export text
 	// Raw is the logical line as written after joining continuations (for
 	// messages and unknown items), with the values of secret attributes
-	// replaced by <redactedMark>, so it is safe to log.
+	// replaced by <redacted>, so it is safe to log.
 	Raw string
 }
 
@@ -109,13 +109,13 @@ func (it Item) Get(key string) (string, bool) {
 	return "", false
 }
 
-// ParseExport parses an export. It is tolerant: unknown sections, terseVerbs
+// ParseExport parses an export. It is tolerant: unknown sections, verbs
 // and odd lines are kept as Items (Raw) or skipped, never an error, because
 // a plan must never fail on a section routerlab does not manage. It
 // returns an error only when the text is not a RouterOS export at all (no
 // header and the first command is not a menu path), or when a quoted value
 // or a bracket is still open at the end of the text, which means the
-// output was valueCut off; the error names the line where it opened.
+// output was cut off; the error names the line where it opened.
 func ParseExport(text string) (*Export, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
 	if strings.Contains(text, "\r") {
@@ -309,9 +309,9 @@ func (p *exportParser) logicalLine() (string, error) {
 	}
 	switch {
 	case inQuote:
-		return "", fmt.Errorf("routeros export line %d: a quoted value opened here is never closed (the output was valueCut off?)", quoteLine)
+		return "", fmt.Errorf("routeros export line %d: a quoted value opened here is never closed (the output was cut off?)", quoteLine)
 	case depth > 0:
-		return "", fmt.Errorf("routeros export line %d: a bracket opened here is never closed (the output was valueCut off?)", depthLine)
+		return "", fmt.Errorf("routeros export line %d: a bracket opened here is never closed (the output was cut off?)", depthLine)
 	}
 	p.pos = len(text)
 	return finish(i), nil
@@ -403,7 +403,7 @@ type argToken struct {
 	quoted bool   // word: written in quotes
 	expr   bool   // kv: the value is an expression in brackets, kept as written
 	vstart int    // kv: where the value starts in the line
-	end    int    // where the argToken ends in the line
+	end    int    // where the token ends in the line
 }
 
 type argKind int
@@ -533,7 +533,7 @@ func decodeCLIWord(raw string) string {
 }
 
 // parseExportItem reads the item of a line whose verb starts at off (after the
-// path of a terse line), and keeps the line, secrets redactedMark, as Raw.
+// path of a terse line), and keeps the line, secrets redacted, as Raw.
 func parseExportItem(path, line string, off, lineNo int) Item {
 	it := Item{Line: lineNo}
 	toks := tokenizeArgs(line[off:])
@@ -625,7 +625,7 @@ func parseFindSelector(raw string) Selector {
 }
 
 // Secrets. v7 leaves them out of an export unless asked (show-sensitive),
-// v6 prints them unless asked not to (hide-sensitive), so the exportParser sees
+// v6 prints them unless asked not to (hide-sensitive), so the parser sees
 // them either way and redacts them in Normalised and Raw.
 
 // secretAttrNames are the properties whose values are secrets, in the menus
@@ -655,7 +655,7 @@ var secretAttrNames = map[string]bool{
 
 // secretAttrSuffixes catch the variants of those names (shared-secret,
 // registry-password, host-private-key, ...): a false positive only costs a
-// redactedMark value in the digest, a miss leaks a secret.
+// redacted value in the digest, a miss leaks a secret.
 var secretAttrSuffixes = []string{"-password", "-passphrase", "-secret", "-private-key", "-preshared-key", "-pre-shared-key", "-psk"}
 
 // IsSecretKey reports whether the values of the attribute key are secrets
@@ -692,10 +692,10 @@ func IsSecretAttr(path, key string) bool {
 
 // redactedMark stands for a secret value. Quote never writes it bare, so it
 // cannot be mistaken for a value that was written.
-const redactedMark = "<redactedMark>"
+const redactedMark = "<redacted>"
 
 // redactedValue returns what Normalised and Raw print instead of a value:
-// <redactedMark> for a secret, a script with its secret arguments redactedMark
+// <redacted> for a secret, a script with its secret arguments redacted
 // (a /system script source with "password=..." in it), or false when the
 // value is printed as it is. An empty secret stays "": that no password
 // is set is no secret.
@@ -749,7 +749,7 @@ func redactScript(s string) (string, bool) {
 // Normalised renders the export canonically for the digest: one terse
 // line per item ("/ip address add address=198.18.0.1/24 interface=ether2"),
 // header and comments dropped, export order kept (RouterOS item order is
-// data: firewall rules), secret values replaced by <redactedMark>, values
+// data: firewall rules), secret values replaced by <redacted>, values
 // quoted with Quote. Two exports of the same config in compact and terse
 // form normalise equal. Script commands (":delay 5s") are printed as
 // written, their lines joined by spaces.
