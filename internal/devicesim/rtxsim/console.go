@@ -104,7 +104,17 @@ func (c *console) line(text string) string {
 		return c.key(text[0])
 	}
 	words := tokenize(text)
-	if len(words) == 0 {
+	if len(words) == 0 || strings.HasPrefix(words[0], "#") {
+		// Blank, or a comment as in a configuration file (show config's
+		// header).
+		return ""
+	}
+	if masked(words) {
+		// show config prints passwords as "*": read back, such a line
+		// sets nothing.
+		if !c.admin {
+			return c.fail(msgAdminOnly)
+		}
 		return ""
 	}
 	switch {
@@ -130,6 +140,15 @@ func (c *console) line(text string) string {
 		return c.no(words[1:])
 	}
 	return c.set(words)
+}
+
+// masked reports whether words are a password line as show config prints
+// it: `administrator password *`, `login password encrypted *`.
+func masked(words []string) bool {
+	if len(words) < 3 || words[1] != "password" || words[len(words)-1] != "*" {
+		return false
+	}
+	return words[0] == "administrator" || words[0] == "login"
 }
 
 // exit leaves administrator (asking to save unsaved changes) or, at the
