@@ -172,6 +172,13 @@ type OpenVPNConfig struct {
 	// addresses (ifconfig).
 	LocalAddress, RemoteAddress string
 	StaticKey                   string // secret: an OpenVPN static key file's text
+	// Certificate, instead of StaticKey, is TLS mode with a certificate
+	// already on the device, by its name there (RouterOS: `/certificate`,
+	// seed 003's cert1). RouterOS has no static-key mode; its clients log
+	// in with a PPP account, User and Password (secret).
+	Certificate string
+	User        string
+	Password    string
 }
 
 // WireGuardConfig is a WireGuard interface with its peers.
@@ -206,6 +213,10 @@ type TunnelStatus struct {
 	LocalAddress, RemoteAddress string
 	// Interface is the tunnel's interface, where it has one.
 	Interface string
+	// BytesIn and BytesOut count the traffic through the tunnel where
+	// the platform reports it (EdgeOS: the IPsec SAs, rounded as `show
+	// vpn ipsec sa` prints them); 0 where it does not.
+	BytesIn, BytesOut uint64
 }
 
 var objectNameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,14}$`)
@@ -492,6 +503,18 @@ func validateOpenVPN(c OpenVPNConfig) error {
 		if !isIP(a) {
 			return fmt.Errorf("%s %q is not an IP address", what, a)
 		}
+	}
+	if c.Certificate != "" {
+		if c.StaticKey != "" {
+			return fmt.Errorf("openvpn: give static_key or certificate, not both")
+		}
+		if err := validatePPPName("openvpn.user", c.User); err != nil {
+			return err
+		}
+		return ValidateSecret("openvpn.password", c.Password)
+	}
+	if c.User != "" {
+		return fmt.Errorf("openvpn.user: an account is for TLS mode (with certificate); a static key has no accounts")
 	}
 	if err := ValidateStaticKey(c.StaticKey); err != nil {
 		return err

@@ -81,7 +81,7 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The fast-path switches of one device, on or off: the benchmark dimension of seeds 002 and 004. " +
 			"`settings` maps a group to its keys: on Linux the group is an interface and the keys are `ethtool -K` features (`gro`, `gso`, `tso`, …); " +
-			"on EdgeOS `system offload` families, on RouterOS fasttrack and L3 hardware offloading, on RTX `ip routing process`. " +
+			"on EdgeOS `system offload` families (`ipv4`, `ipv6`: `forwarding`, `pppoe`, `vlan`, …), on RouterOS group `ip` with `fast_path` (`/ip settings allow-fast-path`) and `fasttrack` (a fasttrack-connection rule), on RTX `ip routing process`. " +
 			"A key the platform does not know is a plan-time error listing the known ones. Destroy puts every managed switch back as it was found. One per device.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The device name, also the import ID.", PlanModifiers: keepString},
@@ -89,7 +89,7 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				MarkdownDescription: "Name of the device in the provider's `devices` map."},
 			"settings": schema.MapAttribute{Required: true, ElementType: types.MapType{ElemType: types.BoolType},
 				Validators:          []validator.Map{mapvalidator.SizeAtLeast(1)},
-				MarkdownDescription: "Group → key → on. Linux: `{ eth1 = { gro = false, gso = false, tso = false } }`."},
+				MarkdownDescription: "Group → key → on. Linux: `{ eth1 = { gro = false, gso = false, tso = false } }`; EdgeOS: `{ ipv4 = { forwarding = true, pppoe = true } }`; RouterOS: `{ ip = { fasttrack = true } }`."},
 			"restore_values": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "The values the managed switches had before routerlab changed them, as JSON: what destroy puts back. Null for an imported resource."},
 		},

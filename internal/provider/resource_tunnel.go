@@ -135,7 +135,10 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		"local_address":  schema.StringAttribute{Required: true, MarkdownDescription: "This end's address inside the tunnel (point to point).", Validators: []validator.String{ipCheck}},
 		"remote_address": schema.StringAttribute{Required: true, MarkdownDescription: "The peer's address inside the tunnel.", Validators: []validator.String{ipCheck}},
 	}
-	secretAttrs("static_key", "OpenVPN static key, as `openvpn --genkey secret FILE` writes it.", ovpn)
+	secretAttrs("static_key", "OpenVPN static key, as `openvpn --genkey secret FILE` writes it (Linux, EdgeOS).", ovpn)
+	ovpn["certificate"] = optString("TLS mode instead of a static key: the name of a certificate already on the device (RouterOS, whose OpenVPN has no static-key mode; seed 003's `cert1`).")
+	ovpn["user"] = optString("TLS mode: the PPP account the client logs in with (server: the one account it accepts; RouterOS).")
+	secretAttrs("password", "TLS mode: the account's password.", ovpn)
 
 	wg := map[string]schema.Attribute{
 		"public_key":  schema.StringAttribute{Computed: true, MarkdownDescription: "This end's public key, derived from the private key: give it to the peer."},
@@ -167,7 +170,7 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	ipsecBlock.Validators = []validator.Object{others("ipsec")}
 	l2tpBlock := block("L2TP/IPsec settings (`type = \"l2tp_ipsec\"`).", l2tp)
 	l2tpBlock.Validators = []validator.Object{others("l2tp_ipsec")}
-	ovpnBlock := block("OpenVPN settings (`type = \"openvpn\"`): routed mode with a static key.", ovpn)
+	ovpnBlock := block("OpenVPN settings (`type = \"openvpn\"`): routed mode with a static key (Linux, EdgeOS), or TLS with a certificate on the device and an account (RouterOS).", ovpn)
 	ovpnBlock.Validators = []validator.Object{others("openvpn")}
 	wgBlock := block("WireGuard settings (`type = \"wireguard\"`).", wg)
 	wgBlock.Validators = []validator.Object{others("wireguard")}
@@ -260,6 +263,9 @@ func fillUnknownSecrets(t *device.TunnelConfig, m tunnelModel, s tunnelSecrets) 
 		if t.L2TP.Password == "" && m.L2TP.Password.IsUnknown() {
 			t.L2TP.Password = placeholder
 		}
+	}
+	if t.OpenVPN != nil && t.OpenVPN.Password == "" && m.OpenVPN.Password.IsUnknown() {
+		t.OpenVPN.Password = placeholder
 	}
 }
 
@@ -374,6 +380,7 @@ func nullSecrets(m *tunnelModel) {
 	}
 	if b := m.OpenVPN; b != nil {
 		b.StaticKey, b.StaticKeyWO, b.StaticKeyWOVersion = types.StringNull(), types.StringNull(), types.Int64Null()
+		b.Password, b.PasswordWO, b.PasswordWOVersion = types.StringNull(), types.StringNull(), types.Int64Null()
 	}
 	if b := m.WireGuard; b != nil {
 		b.PrivateKey, b.PrivateKeyWO, b.PrivateKeyWOVersion = types.StringNull(), types.StringNull(), types.Int64Null()

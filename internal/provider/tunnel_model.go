@@ -86,6 +86,11 @@ type openvpnModel struct {
 	StaticKey          types.String `tfsdk:"static_key"`
 	StaticKeyWO        types.String `tfsdk:"static_key_wo"`
 	StaticKeyWOVersion types.Int64  `tfsdk:"static_key_wo_version"`
+	Certificate        types.String `tfsdk:"certificate"`
+	User               types.String `tfsdk:"user"`
+	Password           types.String `tfsdk:"password"`
+	PasswordWO         types.String `tfsdk:"password_wo"`
+	PasswordWOVersion  types.Int64  `tfsdk:"password_wo_version"`
 }
 
 type wireguardModel struct {
@@ -109,7 +114,7 @@ type wgPeerModel struct {
 // tunnelSecrets are the write-only values, which only the configuration
 // carries (never the plan or the state).
 type tunnelSecrets struct {
-	IPsecPSK, L2TPPassword, L2TPPSK, OpenVPNKey, WGPrivateKey string
+	IPsecPSK, L2TPPassword, L2TPPSK, OpenVPNKey, OpenVPNPassword, WGPrivateKey string
 }
 
 // readTunnelSecrets reads the *_wo attributes from the configuration.
@@ -127,6 +132,7 @@ func readTunnelSecrets(ctx context.Context, cfg tfsdk.Config) (tunnelSecrets, di
 	get(path.Root("l2tp_ipsec").AtName("password_wo"), &s.L2TPPassword)
 	get(path.Root("l2tp_ipsec").AtName("psk_wo"), &s.L2TPPSK)
 	get(path.Root("openvpn").AtName("static_key_wo"), &s.OpenVPNKey)
+	get(path.Root("openvpn").AtName("password_wo"), &s.OpenVPNPassword)
 	get(path.Root("wireguard").AtName("private_key_wo"), &s.WGPrivateKey)
 	return s, diags
 }
@@ -196,6 +202,9 @@ func (m tunnelModel) toDevice(s tunnelSecrets) device.TunnelConfig {
 			LocalAddress:  b.LocalAddress.ValueString(),
 			RemoteAddress: b.RemoteAddress.ValueString(),
 			StaticKey:     secretOr(s.OpenVPNKey, b.StaticKey),
+			Certificate:   b.Certificate.ValueString(),
+			User:          b.User.ValueString(),
+			Password:      secretOr(s.OpenVPNPassword, b.Password),
 		}
 	}
 	if b := m.WireGuard; b != nil {
@@ -286,6 +295,9 @@ func (m tunnelModel) fromDevice(st device.TunnelState, status device.TunnelStatu
 		b.LocalAddress = stringOrNull(c.LocalAddress)
 		b.RemoteAddress = stringOrNull(c.RemoteAddress)
 		b.StaticKeyWO = types.StringNull()
+		b.Certificate = stringOrNull(c.Certificate)
+		b.User = stringOrNull(c.User)
+		b.PasswordWO = types.StringNull()
 		out.OpenVPN = &b
 	}
 	if c := st.WireGuard; c != nil {

@@ -178,6 +178,9 @@ func tunnelSecrets(t device.TunnelConfig) []string {
 	if t.L2TP != nil {
 		out = append(out, t.L2TP.PSK, t.L2TP.Password)
 	}
+	if t.OpenVPN != nil {
+		out = append(out, t.OpenVPN.Password)
+	}
 	if w := t.WireGuard; w != nil {
 		out = append(out, w.PrivateKey)
 		for _, p := range w.Peers {

@@ -7,14 +7,14 @@ import (
 )
 
 // Tunnels: l2tp_ipsec (server as seed 000's RB750Gr3, or client), ipsec
-// site-to-site, and wireguard on RouterOS 7. OpenVPN on RouterOS needs a
-// certificate on the device (RouterOS has no static-key mode), which the
-// domain does not model yet.
+// site-to-site, openvpn in TLS mode with a certificate on the router and
+// a PPP account (seed 003's RB1100 server; RouterOS has no static-key
+// mode), and wireguard on RouterOS 7.
 
 // ValidateTunnel checks what RouterOS cannot take, without the device.
 func ValidateTunnel(t device.TunnelConfig) error {
-	if t.Type == device.TunnelOpenVPN {
-		return fmt.Errorf("tunnel %q: type \"openvpn\" on RouterOS needs a certificate on the router (RouterOS's OpenVPN has no static-key mode) and is not supported in this release; RouterOS tunnels here are l2tp_ipsec, ipsec and wireguard (RouterOS 7)", t.Name)
+	if t.Type == device.TunnelOpenVPN && t.OpenVPN != nil && t.OpenVPN.Certificate == "" {
+		return fmt.Errorf("tunnel %q: RouterOS's OpenVPN has no static-key mode: give openvpn.certificate (the name of a certificate on the router, seed 003's cert1), user and password instead of static_key", t.Name)
 	}
 	if err := device.ValidateTunnelShape(t); err != nil {
 		return err
@@ -26,6 +26,8 @@ func ValidateTunnel(t device.TunnelConfig) error {
 		return validateIPsec(t)
 	case device.TunnelWireGuard:
 		return validateWireGuard(t)
+	case device.TunnelOpenVPN:
+		return validateOpenVPN(t)
 	}
 	return fmt.Errorf("tunnel %q: type %q is not supported on RouterOS", t.Name, t.Type)
 }
@@ -36,10 +38,15 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 	if t.Type == device.TunnelWireGuard && MajorVersion(snap.Facts.Firmware) < 7 {
 		return fmt.Errorf("tunnel %q: WireGuard needs RouterOS 7; this router runs %s", t.Name, snap.Facts.Firmware)
 	}
+	if t.Type == device.TunnelOpenVPN {
+		if err := checkOpenVPN(t, snap); err != nil {
+			return err
+		}
+	}
 	if _, ours := snap.Tunnels[t.Name]; ours {
 		return nil
 	}
-	if _, taken := snap.Router.Interfaces[t.Name]; taken && t.Type != device.TunnelIPsec && !(t.L2TP != nil && t.L2TP.Role == device.RoleServer) {
+	if _, taken := snap.Router.Interfaces[t.Name]; taken && interfaceNamed(t) {
 		return fmt.Errorf("tunnel %q: the device already has an interface named %q", t.Name, t.Name)
 	}
 	if t.Type == device.TunnelL2TPIPsec {
@@ -74,6 +81,8 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState) []string 
 		out = append(out, renderIPsec(t)...)
 	case device.TunnelWireGuard:
 		out = append(out, renderWireGuard(t)...)
+	case device.TunnelOpenVPN:
+		out = append(out, renderOpenVPN(t)...)
 	}
 	return out
 }
@@ -87,6 +96,8 @@ func RenderTunnelDelete(st device.TunnelState) []string {
 		return renderIPsecDelete(st.Name)
 	case device.TunnelWireGuard:
 		return renderWireGuardDelete(st.Name)
+	case device.TunnelOpenVPN:
+		return renderOpenVPNDelete(st)
 	}
 	return nil
 }
@@ -94,7 +105,7 @@ func RenderTunnelDelete(st device.TunnelState) []string {
 // ParseTunnels reads every tunnel routerlab owns, without secrets.
 func ParseTunnels(exp *Export) map[string]device.TunnelState {
 	out := map[string]device.TunnelState{}
-	for _, parse := range []func(*Export) map[string]device.TunnelState{parseL2TP, parseIPsec, parseWireGuard} {
+	for _, parse := range []func(*Export) map[string]device.TunnelState{parseL2TP, parseIPsec, parseWireGuard, parseOpenVPN} {
 		for name, st := range parse(exp) {
 			out[name] = st
 		}
@@ -122,4 +133,16 @@ func readTunnelRoutes(exp *Export, name string) []string {
 		}
 	}
 	return out
+}
+
+// interfaceNamed reports a tunnel whose interface RouterOS names after
+// it: clients and WireGuard (servers' sessions get dynamic names).
+func interfaceNamed(t device.TunnelConfig) bool {
+	switch {
+	case t.L2TP != nil:
+		return t.L2TP.Role == device.RoleClient
+	case t.OpenVPN != nil:
+		return t.OpenVPN.Role == device.RoleClient
+	}
+	return t.Type == device.TunnelWireGuard
 }
