@@ -36,6 +36,8 @@ type deviceModel struct {
 	Host      types.String `tfsdk:"host"`
 	HostKey   types.String `tfsdk:"host_key"`
 	JumpHosts []string     `tfsdk:"jump_hosts"`
+	// AdministratorPassword is RTX's privileged-mode password.
+	AdministratorPassword types.String `tfsdk:"administrator_password"`
 }
 
 type providerModel struct {
@@ -142,7 +144,13 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 			continue
 		}
 		platform := device.Platform(dm.Platform.ValueString())
-		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: drivers.Dialect(platform), Warnf: func(format string, args ...any) {
+		admin := firstSet(dm.AdministratorPassword, types.StringNull(), "")
+		if admin != "" && platform != device.RTX {
+			diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("administrator_password"), "Invalid Device Configuration",
+				fmt.Sprintf("device %q: administrator_password is for platform \"rtx\" (its privileged mode); platform %q has none", name, platform))
+			continue
+		}
+		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: drivers.Dialect(platform), EnablePassword: admin, Warnf: func(format string, args ...any) {
 			tflog.Warn(ctx, fmt.Sprintf(format, args...), map[string]any{"device": name})
 		}}
 		for _, hop := range dm.JumpHosts {

@@ -112,6 +112,11 @@ func (p *routerlabProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 		MarkdownDescription: "Address or name the device's SSH server listens on.",
 		Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 	}
+	deviceAttrs["administrator_password"] = schema.StringAttribute{
+		Optional:            true,
+		Sensitive:           true,
+		MarkdownDescription: "`rtx` only: the password of `administrator`, the privileged mode every configuration change needs, typed at its `Password:` prompt. Sensitive; never logged or shown in errors. Unset: the router asks for none.",
+	}
 	deviceAttrs["host_key"] = schema.StringAttribute{
 		Optional:            true,
 		MarkdownDescription: "Pinned SSH host key as an authorized_keys line, e.g. `ssh-ed25519 AAAAC3Nza...`. Takes precedence over `known_hosts_file`.",

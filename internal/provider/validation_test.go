@@ -75,6 +75,9 @@ func TestPlanValidation(t *testing.T) {
 		{"unknown jump host",
 			providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", host_key = %q, jump_hosts = ["bastion"] }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
 			`(?s)jump host "bastion" is not a valid device`},
+		{"administrator password off rtx",
+			providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", host_key = %q, administrator_password = "not-shown-anywhere" }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)administrator_password is for platform "rtx"`},
 		{"platform without driver",
 			providerWith(fmt.Sprintf(`vy = { platform = "vyos", host = "127.0.0.1", host_key = %q }`, someHostKey)) + `resource "routerlab_firewall" "x" {
   device = "vy"

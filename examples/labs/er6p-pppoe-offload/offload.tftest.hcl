@@ -15,6 +15,10 @@ run "no_offload" {
     condition     = routerlab_pppoe_session.wan.mtu == 1454 && routerlab_firewall.er6p.mss_clamp == "1414"
     error_message = "seed 002's PPPoE MTU and MSS clamp are not what the router reports"
   }
+  assert {
+    condition     = routerlab_pppoe_session.server.mtu == 1454 && length(routerlab_pppoe_session.server.users) == 1
+    error_message = "the CHR does not report seed 002's PPPoE server (MTU 1454, one account)"
+  }
 }
 
 run "pppoe_offload" {
