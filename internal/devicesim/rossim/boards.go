@@ -1,0 +1,46 @@
+package rossim
+
+// board is what a model reports about itself (`/system resource print`,
+// `/system routerboard print`) and what it has (ports, switch chip,
+// sensors). The figures follow MikroTik's product pages for each model.
+type board struct {
+	boardName    string // resource board-name
+	arch         string // architecture-name
+	cpu          string
+	cpuCount     int
+	cpuMHz       int
+	totalMemory  string
+	totalHDD     string
+	ethernets    int
+	routerboard  bool   // a RouterBOARD (CHR and x86 are not)
+	firmwareType string // routerboard firmware-type
+	hasSwitch    bool   // a switch chip: /interface ethernet switch
+	l3hw         bool   // the switch chip offloads L3 (RouterOS v7)
+	voltage      string // /system health input voltage, "" for none
+	temperature  string
+}
+
+// boards are the models the seeds use; another model name gets the
+// defaultBoard figures under its own name.
+var boards = map[string]board{
+	// hEX (seed 000): MT7621A, 4 threads, 256 MB; its MT7621 switch
+	// chip gained L3 hardware offloading in RouterOS 7.
+	"RB750Gr3": {boardName: "hEX", arch: "mmips", cpu: "MIPS 1004Kc V2.15", cpuCount: 4, cpuMHz: 880,
+		totalMemory: "256.0MiB", totalHDD: "16.0MiB", ethernets: 5, routerboard: true, firmwareType: "mt7621L",
+		hasSwitch: true, l3hw: true, voltage: "24.1", temperature: "41"},
+	// RB1100AHx4 (seed 003's RB1100 successor): Alpine AL21400, 4 cores.
+	"RB1100AHx4": {boardName: "RB1100AHx4", arch: "arm", cpu: "ARMv7", cpuCount: 4, cpuMHz: 1400,
+		totalMemory: "1024.0MiB", totalHDD: "128.0MiB", ethernets: 13, routerboard: true, firmwareType: "al2",
+		hasSwitch: true, voltage: "12.1", temperature: "38"},
+	// CHR (seed 002's PPPoE server): a virtual machine, no RouterBOARD,
+	// no sensors, no switch chip.
+	"CHR": {boardName: "CHR", arch: "x86_64", cpu: "Intel(R)", cpuCount: 2, cpuMHz: 2400,
+		totalMemory: "512.0MiB", totalHDD: "128.0MiB", ethernets: 5},
+	// CCR1036-8G-2S+: Tilera, 36 cores, with a power sensor.
+	"CCR1036-8G-2S+": {boardName: "CCR1036-8G-2S+", arch: "tile", cpu: "tilegx", cpuCount: 36, cpuMHz: 1200,
+		totalMemory: "4096.0MiB", totalHDD: "128.0MiB", ethernets: 8, routerboard: true, firmwareType: "tilegx",
+		voltage: "24.2", temperature: "45"},
+}
+
+var defaultBoard = board{arch: "arm", cpu: "ARMv7", cpuCount: 4, cpuMHz: 1000, totalMemory: "256.0MiB",
+	totalHDD: "16.0MiB", ethernets: 5, routerboard: true, firmwareType: "unknown", voltage: "24.0", temperature: "40"}

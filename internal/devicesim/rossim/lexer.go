@@ -1,0 +1,334 @@
+package rossim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// pos is a place in the script, both 1-based, as RouterOS reports it:
+// "(line 1 column 6)".
+type pos struct{ line, col int }
+
+func (p pos) String() string { return fmt.Sprintf("(line %d column %d)", p.line, p.col) }
+
+type tokKind int
+
+const (
+	tWord    tokKind = iota // a bare word: path element, command, flag, unnamed value
+	tString                 // a "quoted" unnamed value
+	tBracket                // [ ... ]: a command whose result is the value
+	tArg                    // key=value, key~value, key!=value
+	tBang                   // !key
+)
+
+// token is one word of a command line.
+type token struct {
+	kind tokKind
+	text string // word, string contents, key of an argument
+	op   string // "=", "~", "!=" (tArg)
+	val  *token // the value of a tArg: a tWord, tString or tBracket
+	sub  []token
+	pos  pos
+}
+
+// syntaxErr is a script the console refuses before running any of it.
+type syntaxErr struct {
+	msg string
+	at  pos
+}
+
+func (e *syntaxErr) Error() string { return e.msg + " " + e.at.String() }
+
+// lexer splits a script into command lines of tokens. The grammar is the
+// console's (RouterOS scripting manual): commands end at a newline or ";";
+// "#" starts a comment where a command starts; a backslash before the end
+// of a line joins the next line (a blank outside quotes, nothing inside
+// them, where the next line's leading blanks are dropped too); strings take
+// \" \\ \n \r \t \$ \? \_ \a \b \f \v and \XX escapes. Variables ($x),
+// expressions (( )) and blocks ({ }) are not simulated: they are syntax
+// errors here.
+type lexer struct {
+	src       string
+	i         int
+	line, col int
+}
+
+func newLexer(src string) *lexer { return &lexer{src: src, line: 1, col: 1} }
+
+func (l *lexer) eof() bool { return l.i >= len(l.src) }
+
+func (l *lexer) peek() byte {
+	if l.eof() {
+		return 0
+	}
+	return l.src[l.i]
+}
+
+func (l *lexer) advance() byte {
+	c := l.src[l.i]
+	l.i++
+	if c == '\n' {
+		l.line++
+		l.col = 1
+	} else {
+		l.col++
+	}
+	return c
+}
+
+func (l *lexer) here() pos { return pos{l.line, l.col} }
+
+func (l *lexer) errHere(msg string) *syntaxErr { return &syntaxErr{msg: msg, at: l.here()} }
+
+// continuation reports whether a backslash at l.i ends its physical line
+// (only blanks between it and the newline), and if so consumes it all.
+func (l *lexer) continuation() bool {
+	j := l.i + 1
+	for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\r') {
+		j++
+	}
+	if j < len(l.src) && l.src[j] != '\n' {
+		return false
+	}
+	for l.i < j {
+		l.advance()
+	}
+	if !l.eof() {
+		l.advance()
+	}
+	return true
+}
+
+// skipBlanks skips blanks and line continuations.
+func (l *lexer) skipBlanks() {
+	for !l.eof() {
+		switch l.peek() {
+		case ' ', '\t', '\r':
+			l.advance()
+		case '\\':
+			if !l.continuation() {
+				return
+			}
+		default:
+			return
+		}
+	}
+}
+
+// script lexes a whole script into command lines.
+func (l *lexer) script() ([][]token, *syntaxErr) {
+	var cmds [][]token
+	var cur []token
+	for {
+		l.skipBlanks()
+		if l.eof() {
+			break
+		}
+		c := l.peek()
+		switch {
+		case c == '\n' || c == ';':
+			l.advance()
+			if len(cur) > 0 {
+				cmds = append(cmds, cur)
+				cur = nil
+			}
+			continue
+		case c == '#' && len(cur) == 0:
+			for !l.eof() && l.peek() != '\n' {
+				l.advance()
+			}
+			continue
+		}
+		t, err := l.token(false)
+		if err != nil {
+			return nil, err
+		}
+		cur = append(cur, t)
+	}
+	if len(cur) > 0 {
+		cmds = append(cmds, cur)
+	}
+	return cmds, nil
+}
+
+// wordEnd reports whether c ends a bare word.
+func wordEnd(c byte) bool {
+	return strings.IndexByte(" \t\r\n;\"[]{}()$\\=~", c) >= 0
+}
+
+// token lexes one token; inBracket makes "]" end it.
+func (l *lexer) token(inBracket bool) (token, *syntaxErr) {
+	start := l.here()
+	switch c := l.peek(); c {
+	case '"':
+		s, err := l.quoted()
+		return token{kind: tString, text: s, pos: start}, err
+	case '[':
+		sub, err := l.bracket()
+		return token{kind: tBracket, sub: sub, pos: start}, err
+	case ']', '{', '}', '(', ')', '$', '\\', '=', '~':
+		return token{}, l.errHere("syntax error")
+	}
+	begin := l.i
+	for !l.eof() && !wordEnd(l.peek()) {
+		l.advance()
+	}
+	word := l.src[begin:l.i]
+	if l.eof() || (l.peek() != '=' && l.peek() != '~') {
+		if strings.HasPrefix(word, "!") && len(word) > 1 {
+			return token{kind: tBang, text: word[1:], pos: start}, nil
+		}
+		return token{kind: tWord, text: word, pos: start}, nil
+	}
+	op := string(l.advance())
+	if op == "=" && strings.HasSuffix(word, "!") {
+		word, op = strings.TrimSuffix(word, "!"), "!="
+	}
+	if word == "" {
+		return token{}, &syntaxErr{msg: "syntax error", at: start}
+	}
+	val, err := l.value(inBracket)
+	if err != nil {
+		return token{}, err
+	}
+	return token{kind: tArg, text: word, op: op, val: &val, pos: start}, nil
+}
+
+// value lexes what follows "key=": a quoted string, a bracket, or a bare
+// run up to a blank (which may be empty: `comment=` sets "").
+func (l *lexer) value(inBracket bool) (token, *syntaxErr) {
+	start := l.here()
+	switch l.peek() {
+	case '"':
+		s, err := l.quoted()
+		return token{kind: tString, text: s, pos: start}, err
+	case '[':
+		sub, err := l.bracket()
+		return token{kind: tBracket, sub: sub, pos: start}, err
+	}
+	begin := l.i
+	for !l.eof() {
+		c := l.peek()
+		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || (inBracket && c == ']') {
+			break
+		}
+		if strings.IndexByte("\"[]{}()$\\", c) >= 0 {
+			return token{}, l.errHere("syntax error")
+		}
+		l.advance()
+	}
+	return token{kind: tWord, text: l.src[begin:l.i], pos: start}, nil
+}
+
+// quoted lexes a "string" and returns its value.
+func (l *lexer) quoted() (string, *syntaxErr) {
+	open := l.here()
+	l.advance()
+	var b strings.Builder
+	for {
+		if l.eof() {
+			return "", &syntaxErr{msg: "syntax error", at: open}
+		}
+		c := l.advance()
+		switch c {
+		case '"':
+			return b.String(), nil
+		case '\\':
+			if l.joinInQuotes() {
+				continue
+			}
+			if l.eof() {
+				return "", &syntaxErr{msg: "syntax error", at: open}
+			}
+			e := l.advance()
+			switch e {
+			case 'n':
+				b.WriteByte('\n')
+			case 'r':
+				b.WriteByte('\r')
+			case 't':
+				b.WriteByte('\t')
+			case '_':
+				b.WriteByte(' ')
+			case 'a':
+				b.WriteByte(0x07)
+			case 'b':
+				b.WriteByte(0x08)
+			case 'f':
+				b.WriteByte(0x0c)
+			case 'v':
+				b.WriteByte(0x0b)
+			default:
+				if isHex(e) && !l.eof() && isHex(l.peek()) {
+					b.WriteByte(hexVal(e)<<4 | hexVal(l.advance()))
+					continue
+				}
+				// \" \\ \$ \? and any other character stand for themselves.
+				b.WriteByte(e)
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+}
+
+// joinInQuotes consumes a line continuation after a backslash inside
+// quotes: blanks, the newline and the next line's leading blanks.
+func (l *lexer) joinInQuotes() bool {
+	j := l.i
+	for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\r') {
+		j++
+	}
+	if j >= len(l.src) || l.src[j] != '\n' {
+		return false
+	}
+	for l.i <= j {
+		l.advance()
+	}
+	for !l.eof() && (l.peek() == ' ' || l.peek() == '\t') {
+		l.advance()
+	}
+	return true
+}
+
+// bracket lexes "[ ... ]" into the tokens of the command inside.
+func (l *lexer) bracket() ([]token, *syntaxErr) {
+	open := l.here()
+	l.advance()
+	var sub []token
+	for {
+		for !l.eof() && (l.peek() == ' ' || l.peek() == '\t' || l.peek() == '\r' || l.peek() == '\n') {
+			l.advance()
+		}
+		l.skipBlanks()
+		if l.eof() {
+			return nil, &syntaxErr{msg: "syntax error", at: open}
+		}
+		if l.peek() == ']' {
+			l.advance()
+			return sub, nil
+		}
+		if l.peek() == ';' {
+			return nil, l.errHere("syntax error")
+		}
+		t, err := l.token(true)
+		if err != nil {
+			return nil, err
+		}
+		sub = append(sub, t)
+	}
+}
+
+// isHex: RouterOS reads \XX with capital hex digits only (its manual:
+// "Hex number should use capital letters"), which keeps \a \b \f apart.
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'A' <= c && c <= 'F'
+}
+
+func hexVal(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	}
+	return c - 'A' + 10
+}
