@@ -322,7 +322,7 @@ func (c *console) special(what, arg string) string {
 	}
 	tunnel := strings.HasPrefix(strings.TrimPrefix(what, "no "), "tunnel")
 	name := arg
-	if !(arg == "anonymous" && !tunnel) {
+	if arg != "anonymous" || tunnel {
 		n, m, ok := blockNumber(arg)
 		if !ok {
 			return c.fail(m)

@@ -46,7 +46,7 @@ func TestErrorsAreWordedAsRTX(t *testing.T) {
 	c := admin(t, s)
 	for _, tc := range []struct{ typed, want string }{
 		{"frobnicate the router", "Error: Invalid command name\n"},
-		{"ip lan1 adress 198.18.0.1/24", "Error: Invalid command name\n"},
+		{"ip lan1 addr 198.18.0.1/24", "Error: Invalid command name\n"},
 		{"ip lan1 address", "Error: Insufficient or too many parameters\n"},
 		{"ip lan1 address 198.18.0.1/24 extra words", "Error: Insufficient or too many parameters\n"},
 		{"ip routing process turbo", "Error: Illegal keyword\n"},

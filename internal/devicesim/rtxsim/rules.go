@@ -67,12 +67,12 @@ type rule struct {
 	special string                           // handled by the console itself (select, enable)
 }
 
-func r(where place, section int, pat string, key, min, max int) *rule {
+func r(where place, section int, pat string, key, least, most int) *rule {
 	p := strings.Fields(pat)
 	if key == 0 {
 		key = len(p)
 	}
-	return &rule{pat: p, where: where, section: section, group: -1, key: key, min: min, max: max}
+	return &rule{pat: p, where: where, section: section, group: -1, key: key, min: least, max: most}
 }
 
 func (r *rule) grouped(i int) *rule                        { r.group = i; return r }
