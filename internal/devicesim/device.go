@@ -51,6 +51,10 @@ type ShellHandler interface {
 type Options struct {
 	User     string // default DefaultUser
 	Password string // default DefaultPassword
+	// LoginFlags accepts the login name with console flags after a "+"
+	// (RouterOS: "admin+cet1024w" is user "admin"), as the RouterOS
+	// dialect's transport sends it.
+	LoginFlags bool
 }
 
 // Device is a running simulated device. It embeds the sshtest server, so
@@ -79,8 +83,9 @@ func Start(h Handler, opts Options) (*Device, error) {
 		shell = sh.Shell
 	}
 	srv, err := sshtest.Start(sshtest.Options{
-		User:     opts.User,
-		Password: opts.Password,
+		User:      opts.User,
+		Password:  opts.Password,
+		UserFlags: opts.LoginFlags,
 		// A simulator answers at once; signals (sent by a client killing a
 		// command on timeout) have nothing to interrupt.
 		Handler: func(cmd string, stdin io.Reader, stdout, stderr io.Writer, _ <-chan ssh.Signal) int {

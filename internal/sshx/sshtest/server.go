@@ -18,6 +18,7 @@ import (
 	"io"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -50,6 +51,9 @@ type Options struct {
 	// IgnoreKeepAlives leaves keepalive@openssh.com requests unanswered, as
 	// a peer behind a dead NAT would.
 	IgnoreKeepAlives bool
+	// UserFlags: a login name may carry console flags after a "+", as
+	// RouterOS reads them ("admin+cet1024w" logs in as "admin").
+	UserFlags bool
 	// Shell, if set, serves "shell" requests (see shell.go): stdin is what
 	// the client types, raw ("\r" ends a line, as a terminal sends it), and
 	// whatever Shell writes to stdout reaches the client unchanged. The PTY
@@ -165,7 +169,12 @@ func Start(opts Options) (*Server, error) {
 func (s *Server) serverConfig() *ssh.ServerConfig {
 	o := s.opts
 	cfg := &ssh.ServerConfig{}
-	userOK := func(u string) bool { return o.User == "" || o.User == u }
+	userOK := func(u string) bool {
+		if o.UserFlags {
+			u, _, _ = strings.Cut(u, "+")
+		}
+		return o.User == "" || o.User == u
+	}
 	if o.Password == "" && len(o.AuthorizedKeys) == 0 {
 		cfg.NoClientAuth = true
 	}
