@@ -22,6 +22,11 @@ type OffloadState struct {
 	// Fixed marks the switches the device cannot change (ethtool's
 	// "[fixed]"), group → key → true; nil where a platform cannot tell.
 	Fixed map[string]map[string]bool
+	// Effective is what the device runs, group → key → on, where it can
+	// differ from what Settings (the configuration) says: EdgeOS's `show
+	// ubnt offload` (a switch that takes effect after a reboot, or that
+	// the model lacks). nil where a platform does not report it.
+	Effective map[string]map[string]bool
 }
 
 // OffloadOriginal captures the observed value of every key desired

@@ -36,10 +36,12 @@ func (f Flavour) String() string {
 const RedactedMarker = "(redacted)"
 
 // secretLeaves are the leaf names whose values are secrets on EdgeOS and
-// VyOS (PPPoE and dynamic DNS password, login passwords, IPsec PSKs).
+// VyOS (PPPoE, L2TP and dynamic DNS passwords, login passwords, IPsec
+// PSKs, WireGuard private and preshared keys).
 var secretLeaves = map[string]bool{
 	"password": true, "plaintext-password": true, "encrypted-password": true,
 	"pre-shared-secret": true, "shared-secret": true, "secret": true,
+	"private-key": true, "preshared-key": true,
 }
 
 // Node is one word of the configuration tree: a keyword, a tag value or

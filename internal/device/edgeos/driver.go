@@ -41,54 +41,119 @@ func (d *Driver) Platform() device.Platform { return device.EdgeOS }
 // OpWrapperPath runs operational-mode commands from a script.
 const OpWrapperPath = "/opt/vyatta/bin/vyatta-op-cmd-wrapper"
 
-// snapshotScript reads facts and configuration in one exec.
-const snapshotScript = `W=` + OpWrapperPath + `
+// WireGuardPackage is the package that gives EdgeOS `interfaces
+// wireguard`; the snapshot lists it in Facts.Missing when its templates
+// are not installed.
+const WireGuardPackage = "wireguard-vyatta-ubnt"
+
+// wireguardTemplates is where the package installs its configuration
+// templates (VyOS has them built in).
+const wireguardTemplates = "/opt/vyatta/share/vyatta-cfg/templates/interfaces/wireguard"
+
+// snapshotScript reads, in one exec, facts, configuration and the state
+// routerlab reports beside it: on EdgeOS the IPsec SAs and the offload
+// switches in effect (neither command may fail the read: without IPsec
+// running the first prints a notice), and whether the WireGuard package
+// is installed.
+func snapshotScript(f Flavour) string {
+	s := `W=` + OpWrapperPath + `
 echo '##version'
 "$W" show version
+echo '##commands'
+"$W" show configuration commands
+`
+	if f == EdgeOS {
+		s += `echo '##ipsec-sa'
+"$W" show vpn ipsec sa 2>/dev/null || :
+echo '##offload'
+"$W" show ubnt offload 2>/dev/null || :
+echo '##wireguard'
+[ ! -d ` + wireguardTemplates + ` ] || echo installed
+`
+	}
+	return s
+}
+
+// configScript reads the configuration alone, for writes that need more
+// of it than a Snapshot keeps.
+const configScript = `W=` + OpWrapperPath + `
 echo '##commands'
 "$W" show configuration commands
 `
 
 // Snapshot implements device.Driver with one exec.
 func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
-	version, commands, err := d.read(ctx)
+	sec, err := d.read(ctx, snapshotScript(d.flavour), "version")
 	if err != nil {
 		return nil, err
 	}
-	return ParseSnapshot(version, commands, d.flavour)
+	return ParseSections(sec, d.flavour)
 }
 
-// read runs snapshotScript and splits its two sections.
-func (d *Driver) read(ctx context.Context) (version, commands string, err error) {
-	res, err := d.t.Run(ctx, snapshotScript)
+// read runs script and splits its "##name" sections; want must be among
+// them (a device that printed none is not an EdgeOS or VyOS router).
+func (d *Driver) read(ctx context.Context, script, want string) (map[string]string, error) {
+	res, err := d.t.Run(ctx, script)
 	if err != nil {
-		return "", "", fmt.Errorf("reading running config: %w", err)
+		return nil, fmt.Errorf("reading running config: %w", err)
 	}
 	if res.ExitStatus != 0 {
-		return "", "", device.CommandError("reading running config", res)
+		return nil, device.CommandError("reading running config", res)
 	}
-	_, rest, ok := strings.Cut(res.Stdout, "##version\n")
-	version, commands, ok2 := strings.Cut(rest, "##commands\n")
-	if !ok || !ok2 {
-		return "", "", fmt.Errorf("reading running config: the device printed neither version nor configuration (is this an EdgeOS or VyOS router?): %s", device.Snippet(res.Stdout))
+	sec := splitSections(res.Stdout)
+	if _, ok := sec[want]; !ok {
+		return nil, fmt.Errorf("reading running config: the device printed neither version nor configuration (is this an EdgeOS or VyOS router?): %s", device.Snippet(res.Stdout))
 	}
-	return version, commands, nil
+	if _, ok := sec["commands"]; !ok {
+		return nil, fmt.Errorf("reading running config: the device printed no configuration (is this an EdgeOS or VyOS router?): %s", device.Snippet(res.Stdout))
+	}
+	return sec, nil
+}
+
+// splitSections cuts a script's output at its "##name" lines.
+func splitSections(out string) map[string]string {
+	sec := map[string]string{}
+	name := ""
+	var b strings.Builder
+	flush := func() {
+		if name != "" {
+			sec[name] = b.String()
+		}
+		b.Reset()
+	}
+	for len(out) > 0 {
+		line, rest, _ := strings.Cut(out, "\n")
+		out = rest
+		if n, ok := strings.CutPrefix(line, "##"); ok && n != "" && !strings.ContainsAny(n, " \t") {
+			flush()
+			name = n
+			continue
+		}
+		b.WriteString(line + "\n")
+	}
+	flush()
+	return sec
 }
 
 // tree reads and parses the configuration: for a write that needs more of
 // it than a Snapshot keeps (the firewall's attachments).
 func (d *Driver) tree(ctx context.Context) (*Tree, error) {
-	_, commands, err := d.read(ctx)
+	sec, err := d.read(ctx, configScript, "commands")
 	if err != nil {
 		return nil, err
 	}
-	return ParseCommands(commands)
+	return ParseCommands(sec["commands"])
 }
 
-// commit applies lines in one configuration session (WrapperScript). The
-// script travels on stdin: it may carry a PPPoE password.
+// commit applies lines in one configuration session (WrapperScript).
 func (d *Driver) commit(ctx context.Context, what string, lines []string) error {
-	script, err := WrapperScript(lines)
+	return d.change(ctx, what, Change{Lines: lines})
+}
+
+// change applies c in one exec (ChangeScript). The script travels on
+// stdin: it may carry a password or a key.
+func (d *Driver) change(ctx context.Context, what string, c Change) error {
+	script, err := ChangeScript(c)
 	if err != nil || script == "" {
 		return err
 	}
@@ -98,8 +163,9 @@ func (d *Driver) commit(ctx context.Context, what string, lines []string) error 
 	}
 	if res.ExitStatus != 0 {
 		// The wrapper prints its errors on stdout, the script names the
-		// failed line on stderr; neither contains a secret (the script
-		// redacts the line), and the device is unchanged.
+		// failed step on stderr; neither contains a secret (the script
+		// redacts the line, and names files by path), and the device is
+		// unchanged.
 		res.Stderr = strings.TrimSpace(res.Stdout + "\n" + res.Stderr)
 		return device.CommandError(what, res)
 	}

@@ -2,44 +2,37 @@ package edgeos
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 var _ device.TunnelEndpoints = (*Driver)(nil)
 
-// ValidateTunnel implements device.TunnelEndpoints: EdgeOS has the ipsec
-// type (a site-to-site peer).
-func (d *Driver) ValidateTunnel(desired device.TunnelConfig) error { return ValidateIPsec(desired) }
+// ValidateTunnel implements device.TunnelEndpoints: EdgeOS has ipsec
+// site-to-site peers, the L2TP remote-access server, OpenVPN site-to-site
+// and, with the WireGuard package, WireGuard.
+func (d *Driver) ValidateTunnel(desired device.TunnelConfig) error {
+	return ValidateTunnel(desired, d.flavour)
+}
 
-// CheckTunnel implements device.TunnelEndpoints: the remote address must
-// not be a peer routerlab's tunnel of another name already holds (a peer
-// configured by hand is found at apply, where the whole tree is read).
+// CheckTunnel implements device.TunnelEndpoints (see CheckTunnel).
 func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot) error {
-	if desired.IPsec == nil {
-		return nil
-	}
-	for name, st := range snap.Tunnels {
-		if name != desired.Name && st.IPsec != nil && st.IPsec.RemoteAddress == desired.IPsec.RemoteAddress {
-			return fmt.Errorf("tunnel %q: remote_address %s is already the peer of routerlab tunnel %q; EdgeOS has one site-to-site peer per address", desired.Name, desired.IPsec.RemoteAddress, name)
-		}
-	}
-	return nil
+	return CheckTunnel(desired, snap, d.flavour)
 }
 
 // ApplyTunnel implements device.TunnelEndpoints: one session deletes what
-// the tunnel owned and writes it anew.
+// the tunnel owned and writes it anew, with its key file written before
+// the commit.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, _ *device.TunnelState) error {
 	t, err := d.tree(ctx)
 	if err != nil {
 		return err
 	}
-	lines, err := RenderIPsec(desired, t)
+	c, err := RenderTunnel(desired, t, d.flavour)
 	if err != nil {
 		return err
 	}
-	return d.commit(ctx, "applying tunnel "+desired.Name, lines)
+	return d.change(ctx, "applying tunnel "+desired.Name, c)
 }
 
 // DeleteTunnel implements device.TunnelEndpoints; a tunnel already gone
@@ -49,5 +42,5 @@ func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) 
 	if err != nil {
 		return err
 	}
-	return d.commit(ctx, "deleting tunnel "+observed.Name, RenderIPsecDelete(t, observed.Name))
+	return d.change(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(t, observed, d.flavour))
 }

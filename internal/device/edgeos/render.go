@@ -333,18 +333,37 @@ const WrapperPath = "/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper"
 // The script holds secrets: send it on stdin, not as the command line.
 // No lines give "".
 func WrapperScript(lines []string) (string, error) {
+	return wrapperScript(lines, scriptHooks{})
+}
+
+// scriptHooks are what ChangeScript adds around a session: the EXIT
+// trap's extra commands, commands before the first line, and commands
+// right after the commit.
+type scriptHooks struct {
+	trap, before, afterCommit string
+}
+
+// failedAt is the failure branch of one script step: it names the step
+// on stderr and ends the script (the EXIT trap then ends the session).
+func failedAt(at string) string {
+	return " || { echo " + shell.Quote("routerlab: configuration not changed: failed at "+at) + " >&2; exit 1; }\n"
+}
+
+func wrapperScript(lines []string, h scriptHooks) (string, error) {
 	if len(lines) == 0 {
 		return "", nil
 	}
 	var b strings.Builder
 	// No shell functions: every line carries its own failure branch, so
 	// the script stays in the plainest sh (the simulator runs it too).
-	failed := func(at string) string {
-		return " || { echo " + shell.Quote("routerlab: configuration not changed: failed at "+at) + " >&2; exit 1; }\n"
-	}
 	b.WriteString("W=" + WrapperPath + "\n")
 	b.WriteString("\"$W\" begin || exit 1\n")
-	b.WriteString("trap '\"$W\" end' EXIT\n")
+	trap := `"$W" end`
+	if h.trap != "" {
+		trap += "; " + h.trap
+	}
+	b.WriteString("trap " + shell.Quote(trap) + " EXIT\n")
+	b.WriteString(h.before)
 	for i, l := range lines {
 		words := SplitLine(l)
 		if len(words) < 2 || words[0] != "set" && words[0] != "delete" {
@@ -359,10 +378,11 @@ func WrapperScript(lines []string) (string, error) {
 		for _, w := range words {
 			b.WriteString(" " + shell.Quote(w))
 		}
-		b.WriteString(failed(fmt.Sprintf("line %d: %s", i+1, redactLine(l))))
+		b.WriteString(failedAt(fmt.Sprintf("line %d: %s", i+1, redactLine(l))))
 	}
-	b.WriteString("\"$W\" commit" + failed("commit"))
-	b.WriteString("\"$W\" save" + failed("save"))
+	b.WriteString("\"$W\" commit" + failedAt("commit"))
+	b.WriteString(h.afterCommit)
+	b.WriteString("\"$W\" save" + failedAt("save"))
 	return b.String(), nil
 }
 

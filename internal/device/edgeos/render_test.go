@@ -27,10 +27,11 @@ func apply(t *testing.T, tr *Tree, lines []string) {
 		w := SplitLine(l)
 		switch w[0] {
 		case "set":
-			// A set replaces the value of a single-valued leaf; address
-			// is the one multi-valued leaf the renderers write.
+			// A set replaces the value of a single-valued leaf; these
+			// are the multi-valued leaves the renderers write.
 			leaf := w[1 : len(w)-1]
-			if n := tr.Lookup(leaf...); n != nil && len(n.Children) == 1 && len(n.Children[0].Children) == 0 && leaf[len(leaf)-1] != "address" {
+			multi := slices.Contains([]string{"address", "allowed-ips", "openvpn-option", "remote-host"}, leaf[len(leaf)-1])
+			if n := tr.Lookup(leaf...); n != nil && len(n.Children) == 1 && len(n.Children[0].Children) == 0 && !multi {
 				tr.Delete(leaf...)
 			}
 			tr.Add(w[1:], false)

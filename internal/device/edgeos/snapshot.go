@@ -85,24 +85,49 @@ func ParseVersion(out string) device.Facts {
 }
 
 // ParseSnapshot builds a snapshot from `show version` and `show
-// configuration commands`. The sections follow EdgeOS's paths; on VyOS
-// only the router section (host name, ethernet interfaces, static routes,
-// `system ip disable-forwarding`) has the same paths.
+// configuration commands` alone (ParseSections with no operational
+// sections).
 func ParseSnapshot(version, commands string, f Flavour) (*device.Snapshot, error) {
-	t, err := ParseCommands(commands)
+	return ParseSections(map[string]string{"version": version, "commands": commands}, f)
+}
+
+// ParseSections builds a snapshot from the sections of snapshotScript:
+// "version" (`show version`), "commands" (`show configuration
+// commands`), and on EdgeOS "ipsec-sa" (`show vpn ipsec sa`), "offload"
+// (`show ubnt offload`) and "wireguard" ("installed" when the WireGuard
+// package is). The sections follow EdgeOS's paths; on VyOS only the
+// router section (host name, ethernet interfaces, static routes, `system
+// ip disable-forwarding`) and WireGuard tunnels have the same paths.
+//
+// Text is the configuration; the one operational fact it also holds is
+// an offload switch whose effective state differs from the configured one
+// (EffectiveOffloadLines): the digest a benchmark records then tells the
+// runs apart by what the device really did.
+func ParseSections(sec map[string]string, f Flavour) (*device.Snapshot, error) {
+	t, err := ParseCommands(sec["commands"])
 	if err != nil {
 		return nil, err
 	}
 	s := &device.Snapshot{
-		Facts:    ParseVersion(version),
+		Facts:    ParseVersion(sec["version"]),
 		Router:   ParseRouter(t, f),
-		Tunnels:  ParseTunnels(t),
+		Tunnels:  ParseTunnels(t, f),
 		Firewall: ParseFirewall(t),
 		Offload:  ParseOffload(t),
 		PPPoE:    ParsePPPoE(t),
+		Status:   device.Status{Tunnels: TunnelStatus(t, f, sec["ipsec-sa"])},
+	}
+	if out, ok := sec["offload"]; ok && f == EdgeOS {
+		s.Offload.Effective = ParseUbntOffload(out)
+	}
+	if wg, read := sec["wireguard"]; read && f == EdgeOS && strings.TrimSpace(wg) != "installed" {
+		s.Facts.Missing = append(s.Facts.Missing, WireGuardPackage)
 	}
 	s.Facts.Hostname = s.Router.Hostname
 	s.Text = Normalise(t)
+	if extra := EffectiveOffloadLines(s.Offload); len(extra) > 0 {
+		s.Text += strings.Join(extra, "\n") + "\n"
+	}
 	sum := sha256.Sum256([]byte(s.Text))
 	s.SHA256 = hex.EncodeToString(sum[:])
 	return s, nil

@@ -53,15 +53,37 @@ var (
 	}
 )
 
+// ipsecType is the ipsec tunnel on EdgeOS. VyOS 1.4 is left out: it tags
+// site-to-site peers by name and writes their addresses, IDs and groups in
+// another syntax than EdgeOS's.
+var ipsecType = tunnelType{
+	flavours: []Flavour{EdgeOS},
+	why:      "VyOS 1.4 writes site-to-site peers in another syntax than EdgeOS's",
+	validate: func(t device.TunnelConfig, _ Flavour) error { return validateIPsecEdge(t) },
+	owned:    func(have *Tree, name string, _ Flavour) [][]string { return ipsecOwned(have, name) },
+	render: func(t device.TunnelConfig, have *Tree, _ Flavour) (*Tree, []FileWrite, error) {
+		if err := ipsecForeignPeer(t, have); err != nil {
+			return nil, nil, err
+		}
+		return ipsecTree(t), nil, nil
+	},
+	parse: func(t *Tree, _ Flavour) map[string]device.TunnelState { return parseIPsecTunnels(t) },
+}
+
 // ValidateIPsec checks an ipsec tunnel against what EdgeOS can configure.
 func ValidateIPsec(t device.TunnelConfig) error {
 	// The type first: a section of another type is not worth checking.
 	if t.Type != device.TunnelIPsec {
-		return fmt.Errorf("tunnel %q: type %q is not supported on EdgeOS; supported is %q", t.Name, t.Type, device.TunnelIPsec)
+		return fmt.Errorf("tunnel %q: type %q is not an ipsec tunnel", t.Name, t.Type)
 	}
 	if err := device.ValidateTunnelShape(t); err != nil {
 		return err
 	}
+	return validateIPsecEdge(t)
+}
+
+// validateIPsecEdge is ValidateIPsec after the shape.
+func validateIPsecEdge(t device.TunnelConfig) error {
 	c := t.IPsec
 	if t.MTU != nil {
 		return fmt.Errorf("tunnel %q: mtu is not supported for ipsec on EdgeOS: a site-to-site peer is policy-based IPsec, with no tunnel interface to set an MTU on; use routerlab_firewall's mss_clamp to keep TCP segments inside the path MTU", t.Name)
@@ -280,18 +302,32 @@ func RenderIPsec(desired device.TunnelConfig, have *Tree) ([]string, error) {
 	if err := ValidateIPsec(desired); err != nil {
 		return nil, err
 	}
+	c, err := RenderTunnel(desired, have, EdgeOS)
+	return c.Lines, err
+}
+
+// ipsecForeignPeer refuses a peer of the same address that routerlab
+// does not own as desired.
+func ipsecForeignPeer(desired device.TunnelConfig, have *Tree) error {
 	tag := peerTag(desired.IPsec.RemoteAddress)
 	if have.Has("vpn", "ipsec", "site-to-site", "peer", tag) {
 		if d, _ := have.Value("vpn", "ipsec", "site-to-site", "peer", tag, "description"); d != ipsecPeerMarker+desired.Name {
-			return nil, fmt.Errorf("tunnel %q: the device already has a site-to-site peer %s that routerlab does not own (description %q); remove it or choose another remote_address", desired.Name, tag, d)
+			return fmt.Errorf("tunnel %q: the device already has a site-to-site peer %s that routerlab does not own (description %q); remove it or choose another remote_address", desired.Name, tag, d)
 		}
 	}
-	out := RenderIPsecDelete(have, desired.Name)
-	tr := ipsecTree(desired)
-	for _, p := range tr.Paths() {
-		out = append(out, setLine(p...))
+	return nil
+}
+
+// checkIPsec: the remote address must not be a peer routerlab's tunnel of
+// another name already holds (a peer configured by hand is found at
+// apply, where the whole tree is read).
+func checkIPsec(desired device.TunnelConfig, snap *device.Snapshot) error {
+	for name, st := range snap.Tunnels {
+		if name != desired.Name && st.IPsec != nil && st.IPsec.RemoteAddress == desired.IPsec.RemoteAddress {
+			return fmt.Errorf("tunnel %q: remote_address %s is already the peer of routerlab tunnel %q; EdgeOS has one site-to-site peer per address", desired.Name, desired.IPsec.RemoteAddress, name)
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // RenderIPsecDelete returns the lines that remove everything tunnel name
@@ -309,10 +345,10 @@ func RenderIPsecDelete(have *Tree, name string) []string {
 	return out
 }
 
-// ParseTunnels reads routerlab's ipsec tunnels: every site-to-site peer
-// described routerlab:<name>, with its groups. The PSK was redacted by
-// ParseCommands and is never returned.
-func ParseTunnels(t *Tree) map[string]device.TunnelState {
+// parseIPsecTunnels reads routerlab's ipsec tunnels: every site-to-site
+// peer described routerlab:<name>, with its groups. The PSK was redacted
+// by ParseCommands and is never returned.
+func parseIPsecTunnels(t *Tree) map[string]device.TunnelState {
 	out := map[string]device.TunnelState{}
 	for _, peer := range t.Children("vpn", "ipsec", "site-to-site", "peer") {
 		p := []string{"vpn", "ipsec", "site-to-site", "peer", peer}

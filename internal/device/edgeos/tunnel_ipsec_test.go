@@ -81,9 +81,9 @@ func TestIPsecRenderGolden(t *testing.T) {
 		if strings.Contains(Normalise(got), tc.cfg.IPsec.PSK) {
 			t.Errorf("%s: the PSK is in the normalised text", tc.file)
 		}
-		st, ok := ParseTunnels(got)[tc.cfg.Name]
+		st, ok := ParseTunnels(got, EdgeOS)[tc.cfg.Name]
 		if !ok {
-			t.Fatalf("%s: tunnel not parsed back: %v", tc.file, ParseTunnels(got))
+			t.Fatalf("%s: tunnel not parsed back: %v", tc.file, ParseTunnels(got, EdgeOS))
 		}
 		if want := withoutPSK(tc.cfg); !reflect.DeepEqual(st.TunnelConfig, want) {
 			t.Errorf("%s: drift:\n got %+v\nwant %+v", tc.file, *st.IPsec, *want.IPsec)
@@ -114,7 +114,7 @@ func TestIPsecSeed001Suites(t *testing.T) {
 			t.Fatal(err)
 		}
 		apply(t, tr, lines)
-		got := ParseTunnels(rp(t, tr))["s2s"]
+		got := ParseTunnels(rp(t, tr), EdgeOS)["s2s"]
 		if !reflect.DeepEqual(got.IPsec.ESPProposals, []string{esp}) {
 			t.Errorf("%s: parsed back %v", esp, got.IPsec.ESPProposals)
 		}
@@ -167,7 +167,7 @@ func TestIPsecValidationErrors(t *testing.T) {
 		{"quote-id", func(c *device.TunnelConfig) { c.IPsec.LocalID = "a'b" }, "ipsec.local_id"},
 		{"type", func(c *device.TunnelConfig) {
 			c.Type, c.IPsec, c.WireGuard = device.TunnelWireGuard, nil, &device.WireGuardConfig{PrivateKey: "x"}
-		}, "not supported on EdgeOS"},
+		}, "not an ipsec tunnel"},
 	} {
 		cfg := ipsecSeed001("aes128-sha1")
 		tc.mod(&cfg)
@@ -215,7 +215,7 @@ func FuzzIPsecRoundTrip(f *testing.F) {
 				t.Errorf("PSK line not redacted: %q", l)
 			}
 		}
-		st := ParseTunnels(got)["s2s"]
+		st := ParseTunnels(got, EdgeOS)["s2s"]
 		if want := withoutPSK(cfg); !reflect.DeepEqual(st.TunnelConfig, want) {
 			t.Errorf("drift:\n got %+v\nwant %+v", *st.IPsec, *want.IPsec)
 		}

@@ -13,14 +13,17 @@ import (
 // PPPoE and offload paths are not EdgeOS's (1.4 rewrote the firewall; there
 // is no `system offload`), and its static routes have no description to
 // mark routerlab's own, so today it offers the router settings without
-// static routes, and CPU sampling. The capabilities it lacks are refused at
-// plan by device.Capability, naming the platform.
+// static routes, WireGuard tunnels (its `interfaces wireguard` is built
+// in), and CPU sampling. The capabilities it lacks are refused at plan by
+// device.Capability, naming the platform; the tunnel types it lacks by
+// ValidateTunnel.
 type VyOSDriver struct{ d *Driver }
 
 var (
-	_ device.Driver         = (*VyOSDriver)(nil)
-	_ device.CPUReader      = (*VyOSDriver)(nil)
-	_ device.RouterSettings = (*VyOSDriver)(nil)
+	_ device.Driver          = (*VyOSDriver)(nil)
+	_ device.CPUReader       = (*VyOSDriver)(nil)
+	_ device.RouterSettings  = (*VyOSDriver)(nil)
+	_ device.TunnelEndpoints = (*VyOSDriver)(nil)
 )
 
 // NewVyOS returns the VyOS driver on t.
@@ -64,3 +67,23 @@ func (v *VyOSDriver) RestoreRouter(ctx context.Context, original device.RouterCo
 
 // CPUProbe implements device.CPUReader (/proc/stat, as EdgeOS).
 func (v *VyOSDriver) CPUProbe() device.CPUProbe { return v.d.CPUProbe() }
+
+// ValidateTunnel implements device.TunnelEndpoints: wireguard only.
+func (v *VyOSDriver) ValidateTunnel(desired device.TunnelConfig) error {
+	return v.d.ValidateTunnel(desired)
+}
+
+// CheckTunnel implements device.TunnelEndpoints.
+func (v *VyOSDriver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot) error {
+	return v.d.CheckTunnel(desired, snap)
+}
+
+// ApplyTunnel implements device.TunnelEndpoints.
+func (v *VyOSDriver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
+	return v.d.ApplyTunnel(ctx, desired, observed)
+}
+
+// DeleteTunnel implements device.TunnelEndpoints.
+func (v *VyOSDriver) DeleteTunnel(ctx context.Context, observed device.TunnelState) error {
+	return v.d.DeleteTunnel(ctx, observed)
+}

@@ -1,0 +1,114 @@
+package edgeos
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FileWrite is a file a change puts on the device before it commits: a
+// secret the configuration names by path (an OpenVPN static key in
+// /config/auth). Its content travels only inside the script on stdin, as
+// a quoted here-document: never on a command line, in the configuration,
+// the snapshot or an error.
+type FileWrite struct {
+	Path    string
+	Content string // secret
+}
+
+// Change is one write: the configuration lines of one session, the files
+// written before its commit (and put back as they were if it fails), and
+// the files removed once it has committed.
+type Change struct {
+	Lines  []string
+	Write  []FileWrite
+	Remove []string
+}
+
+// Empty reports whether the change does nothing.
+func (c Change) Empty() bool { return len(c.Lines) == 0 && len(c.Write) == 0 && len(c.Remove) == 0 }
+
+// fileEnd ends every here-document; ValidateStaticKey's lines can never
+// be it, and ChangeScript refuses content that holds it.
+const fileEnd = "ROUTERLAB_FILE_END"
+
+// oldSuffix names the copy of a file a change replaces, kept until the
+// commit succeeds.
+const oldSuffix = ".routerlab-old"
+
+// ChangeScript is WrapperScript with files. Every file written is moved
+// aside first, created empty with mode 0600 and only then filled (its
+// content is never readable by others, and no umask of the session's
+// changes); the EXIT trap puts the old file back (or removes the new one)
+// unless the commit went through, so a failed change leaves files and
+// configuration as they were. Removals run after the commit. Paths must be
+// plain (letters, digits, / . _ -): they are routerlab's own.
+func ChangeScript(c Change) (string, error) {
+	for _, p := range append(writePaths(c.Write), c.Remove...) {
+		if !plainPath(p) {
+			return "", fmt.Errorf("file path %q: routerlab writes only plain paths (letters, digits, / . _ -)", p)
+		}
+	}
+	for _, w := range c.Write {
+		for _, l := range strings.Split(w.Content, "\n") {
+			if l == fileEnd {
+				// The content is a secret: the error names the file only.
+				return "", fmt.Errorf("the content of %s holds the line %q, which ends routerlab's here-document", w.Path, fileEnd)
+			}
+		}
+	}
+	if len(c.Lines) == 0 {
+		if len(c.Write) > 0 {
+			return "", fmt.Errorf("a change that writes files needs configuration lines to commit with them")
+		}
+		var b strings.Builder
+		for _, p := range c.Remove {
+			b.WriteString("rm -f " + p + "\n")
+		}
+		return b.String(), nil
+	}
+	var h scriptHooks
+	var rollback []string
+	var before, after strings.Builder
+	for _, w := range c.Write {
+		content := w.Content
+		if !strings.HasSuffix(content, "\n") {
+			content += "\n"
+		}
+		rollback = append(rollback, fmt.Sprintf(`if [ -e %[1]s%[2]s ]; then mv -f %[1]s%[2]s %[1]s; else rm -f %[1]s; fi`, w.Path, oldSuffix))
+		fmt.Fprintf(&before, "[ ! -e %[1]s ] || mv -f %[1]s %[1]s%[2]s%[3]s", w.Path, oldSuffix, failedAt("keeping the old "+w.Path))
+		fmt.Fprintf(&before, ": >%[1]s && chmod 600 %[1]s && cat >>%[1]s <<'%[2]s'%[3]s%[4]s%[2]s\n", w.Path, fileEnd, failedAt("writing "+w.Path), content)
+		fmt.Fprintf(&after, "rm -f %s%s\n", w.Path, oldSuffix)
+	}
+	if len(rollback) > 0 {
+		// Set first thing after the commit: from then on the new files
+		// are the ones the running configuration uses.
+		h.trap = `[ -n "$RL_COMMITTED" ] || { ` + strings.Join(rollback, "; ") + `; }`
+		h.afterCommit = "RL_COMMITTED=1\n"
+	}
+	for _, p := range c.Remove {
+		fmt.Fprintf(&after, "rm -f %s\n", p)
+	}
+	h.before, h.afterCommit = before.String(), h.afterCommit+after.String()
+	return wrapperScript(c.Lines, h)
+}
+
+func writePaths(ws []FileWrite) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Path
+	}
+	return out
+}
+
+func plainPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,122 @@
+package edgeos
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
+)
+
+// TestChangeScript runs ChangeScript's script through sh against a fake
+// wrapper (that fails commit when told to) and files in a temporary
+// directory: the key file is written 0600 before the commit, verbatim;
+// a failed commit puts the old file back, or removes a new one; removals
+// run only after a commit; the key is never on stderr.
+func TestChangeScript(t *testing.T) {
+	sh := testenv.RequireCommand(t, "sh", "install a POSIX sh")
+	dir := t.TempDir()
+	if !plainPath(dir) {
+		t.Skipf("temporary directory %q is not a plain path", dir)
+	}
+	log, fake, failFlag := filepath.Join(dir, "log"), filepath.Join(dir, "wrapper"), filepath.Join(dir, "fail-commit")
+	script := "#!/bin/sh\necho \"$1\" >>" + log + "\n[ \"$1\" = commit ] && [ -e " + failFlag + " ] && { echo 'Commit failed'; exit 1; }\nexit 0\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	key, gone := filepath.Join(dir, "routerlab-t.key"), filepath.Join(dir, "routerlab-old.key")
+	run := func(c Change) (calls, stderr string, err error) {
+		t.Helper()
+		s, err := ChangeScript(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = strings.Replace(s, "W="+WrapperPath, "W="+fake, 1)
+		os.Remove(log)
+		cmd := exec.Command(sh, "-s")
+		cmd.Stdin = strings.NewReader(s)
+		var e strings.Builder
+		cmd.Stderr = &e
+		err = cmd.Run()
+		b, _ := os.ReadFile(log)
+		return string(b), e.String(), err
+	}
+	lines := []string{"set interfaces openvpn vtun0 shared-secret-key-file " + key}
+	secret := testStaticKey + "$HOME `id` 'q'\n"
+
+	// Success: written before commit, 0600, verbatim; the other file goes.
+	if err := os.WriteFile(gone, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	calls, stderr, err := run(Change{Lines: lines, Write: []FileWrite{{key, secret}}, Remove: []string{gone}})
+	if err != nil || calls != "begin\nset\ncommit\nsave\nend\n" {
+		t.Fatalf("err %v, calls %q, stderr %q", err, calls, stderr)
+	}
+	if b, err := os.ReadFile(key); err != nil || string(b) != secret {
+		t.Errorf("key file = %q, %v", b, err)
+	}
+	if fi, err := os.Stat(key); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("key file mode %v, %v", fi.Mode(), err)
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("removed file still there: %v", err)
+	}
+	if _, err := os.Stat(key + oldSuffix); !os.IsNotExist(err) {
+		t.Error("the old copy was left behind")
+	}
+
+	// A failed commit puts the previous key back and keeps the file it
+	// was to remove.
+	if err := os.WriteFile(failFlag, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gone, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	calls, stderr, err = run(Change{Lines: lines, Write: []FileWrite{{key, "new secret content"}}, Remove: []string{gone}})
+	if err == nil || calls != "begin\nset\ncommit\nend\n" || !strings.Contains(stderr, "failed at commit") {
+		t.Errorf("failed commit: err %v, calls %q, stderr %q", err, calls, stderr)
+	}
+	if strings.Contains(stderr, "new secret content") || strings.Contains(stderr, "0123456789abcdef") {
+		t.Errorf("a secret on stderr: %q", stderr)
+	}
+	if b, _ := os.ReadFile(key); string(b) != secret {
+		t.Errorf("the old key was not put back: %q", b)
+	}
+	if _, err := os.Stat(gone); err != nil {
+		t.Errorf("a failed change removed a file: %v", err)
+	}
+	// And a new file that never committed is removed.
+	os.Remove(key)
+	if _, _, err := run(Change{Lines: lines, Write: []FileWrite{{key, secret}}}); err == nil {
+		t.Error("commit should fail")
+	}
+	if _, err := os.Stat(key); !os.IsNotExist(err) {
+		t.Errorf("an uncommitted new key file is left: %v", err)
+	}
+}
+
+func TestChangeScriptRefuses(t *testing.T) {
+	for _, c := range []Change{
+		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{"/config/auth/a key", "k"}}},
+		{Lines: []string{"set system host-name x"}, Remove: []string{"relative/path"}},
+		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{"/config/auth/k", "x\n" + fileEnd + "\ny"}}},
+		{Write: []FileWrite{{"/config/auth/k", "x"}}},
+	} {
+		if _, err := ChangeScript(c); err == nil {
+			t.Errorf("%+v: no error", c.Remove)
+		} else if strings.Contains(err.Error(), "x\n") {
+			t.Errorf("content in the error: %v", err)
+		}
+	}
+	// Only removals: no session at all.
+	s, err := ChangeScript(Change{Remove: []string{"/config/auth/routerlab-x.key"}})
+	if err != nil || s != "rm -f /config/auth/routerlab-x.key\n" {
+		t.Errorf("%q, %v", s, err)
+	}
+	if s, _ := ChangeScript(Change{}); s != "" {
+		t.Errorf("empty change: %q", s)
+	}
+}
