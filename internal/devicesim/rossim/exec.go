@@ -27,7 +27,7 @@ func (c *console) line(s string) {
 // (stdout). It reports whether the script failed.
 func (s *Sim) runScript(script string, out *console) bool {
 	lines, serr := newLexer(script).script()
-	var cmds []command
+	var cmds []cmdLine
 	if serr == nil {
 		p := &parser{root: s.root, cwd: s.root, major: s.major}
 		cmds, serr = p.script(lines)
@@ -45,7 +45,7 @@ func (s *Sim) runScript(script string, out *console) bool {
 	return false
 }
 
-func (s *Sim) exec(c *command, out *console) *runtimeErr {
+func (s *Sim) exec(c *cmdLine, out *console) *runtimeErr {
 	switch c.kind {
 	case cmdCD, cmdNoop:
 		return nil
@@ -92,7 +92,7 @@ func (s *Sim) exec(c *command, out *console) *runtimeErr {
 
 // argValue is the value of an argument token: its text, or what the
 // command in [ ] returns (an attribute for get, internal ids for find).
-func (s *Sim) argValue(c *command, v *token) (string, *runtimeErr) {
+func (s *Sim) argValue(c *cmdLine, v *token) (string, *runtimeErr) {
 	if v.kind != tBracket {
 		return v.text, nil
 	}
@@ -111,7 +111,7 @@ func (s *Sim) argValue(c *command, v *token) (string, *runtimeErr) {
 	return strings.Join(ids, ";"), nil
 }
 
-func (s *Sim) add(c *command, t *table) *runtimeErr {
+func (s *Sim) add(c *cmdLine, t *table) *runtimeErr {
 	it := s.newItem()
 	var before *token
 	for i := range c.args {
@@ -225,7 +225,7 @@ func (s *Sim) checkUnique(t *table, it *item) *runtimeErr {
 	return nil
 }
 
-func (s *Sim) set(c *command, t *table, args []token) *runtimeErr {
+func (s *Sim) set(c *cmdLine, t *table, args []token) *runtimeErr {
 	items := t.items
 	if t.m.list {
 		var err *runtimeErr
@@ -262,7 +262,7 @@ func (s *Sim) set(c *command, t *table, args []token) *runtimeErr {
 	return nil
 }
 
-func (s *Sim) remove(c *command, t *table) *runtimeErr {
+func (s *Sim) remove(c *cmdLine, t *table) *runtimeErr {
 	items, err := s.resolve(c, t, c.sel)
 	if err != nil {
 		return err
@@ -281,7 +281,7 @@ func (s *Sim) remove(c *command, t *table) *runtimeErr {
 
 // move puts the named items before print number destination (the end
 // when it is past the last item).
-func (s *Sim) move(c *command, t *table) *runtimeErr {
+func (s *Sim) move(c *cmdLine, t *table) *runtimeErr {
 	items, err := s.resolve(c, t, c.sel)
 	if err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 // numbers or internal ids ("*1B"). An empty find names nothing (set and
 // remove then do nothing, as on the router); a name, number or id that
 // matches no item is "no such item".
-func (s *Sim) resolve(c *command, t *table, sel *token) ([]*item, *runtimeErr) {
+func (s *Sim) resolve(c *cmdLine, t *table, sel *token) ([]*item, *runtimeErr) {
 	if sel == nil {
 		return nil, fail("no such item")
 	}
@@ -129,7 +129,7 @@ func (s *Sim) property(t *table, it *item, key string) string {
 
 // get runs a [ get ... ]: one attribute of a singleton menu, or of the
 // item a list menu's argument names.
-func (s *Sim) get(c *command, sc *subCommand) (string, *runtimeErr) {
+func (s *Sim) get(c *cmdLine, sc *subCommand) (string, *runtimeErr) {
 	t := sc.node.table
 	if !t.m.list {
 		return t.value(t.items[0], sc.attr), nil

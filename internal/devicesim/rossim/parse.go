@@ -14,7 +14,7 @@ const (
 )
 
 // command is one checked command line, ready to run.
-type command struct {
+type cmdLine struct {
 	kind   cmdKind
 	at     pos
 	node   *node
@@ -59,8 +59,8 @@ type parser struct {
 	major int
 }
 
-func (p *parser) script(lines [][]token) ([]command, *syntaxErr) {
-	cmds := make([]command, 0, len(lines))
+func (p *parser) script(lines [][]token) ([]cmdLine, *syntaxErr) {
+	cmds := make([]cmdLine, 0, len(lines))
 	for _, toks := range lines {
 		c, err := p.command(toks)
 		if err != nil {
@@ -123,16 +123,16 @@ func (p *parser) walk(toks []token, cwd *node) (n *node, used int, verb *token, 
 	return n, used, nil, nil
 }
 
-func (p *parser) command(toks []token) (command, *syntaxErr) {
+func (p *parser) command(toks []token) (cmdLine, *syntaxErr) {
 	first := toks[0]
 	if first.kind == tWord && strings.HasPrefix(first.text, ":") {
 		return p.ice(toks)
 	}
 	n, used, verbTok, err := p.walk(toks, p.cwd)
 	if err != nil {
-		return command{}, err
+		return cmdLine{}, err
 	}
-	c := command{kind: cmdVerb, at: first.pos, node: n, brack: map[*token]*subCommand{}}
+	c := cmdLine{kind: cmdVerb, at: first.pos, node: n, brack: map[*token]*subCommand{}}
 	rest := toks[used:]
 	if verbTok == nil {
 		if len(rest) == 0 {
@@ -153,7 +153,7 @@ func (p *parser) command(toks []token) (command, *syntaxErr) {
 }
 
 // arguments checks what follows the verb.
-func (p *parser) arguments(c *command, rest []token) *syntaxErr {
+func (p *parser) arguments(c *cmdLine, rest []token) *syntaxErr {
 	t := c.node.table
 	list := t != nil && t.m.list
 	takesSel := list && (c.verb == "set" || c.verb == "remove" || c.verb == "enable" || c.verb == "disable" ||
@@ -207,7 +207,7 @@ func (p *parser) arguments(c *command, rest []token) *syntaxErr {
 	return nil
 }
 
-func (p *parser) argAllowed(c *command, a *token) bool {
+func (p *parser) argAllowed(c *cmdLine, a *token) bool {
 	if a.op != "=" {
 		return false
 	}
@@ -246,7 +246,7 @@ func (p *parser) flagAllowed(verb, w string) bool {
 }
 
 // bracket checks the command inside [ ... ] (find or get) from menu n.
-func (p *parser) bracket(c *command, b *token, n *node) *syntaxErr {
+func (p *parser) bracket(c *cmdLine, b *token, n *node) *syntaxErr {
 	if len(b.sub) == 0 {
 		return &syntaxErr{msg: "syntax error", at: b.pos}
 	}
@@ -316,9 +316,9 @@ func (p *parser) bracket(c *command, b *token, n *node) *syntaxErr {
 
 // ice checks a ":" command: :put prints its argument; :delay and :log are
 // accepted and do nothing here.
-func (p *parser) ice(toks []token) (command, *syntaxErr) {
+func (p *parser) ice(toks []token) (cmdLine, *syntaxErr) {
 	name := strings.TrimPrefix(toks[0].text, ":")
-	c := command{at: toks[0].pos, verb: name, brack: map[*token]*subCommand{}}
+	c := cmdLine{at: toks[0].pos, verb: name, brack: map[*token]*subCommand{}}
 	switch name {
 	case "put":
 		c.kind = cmdPut

@@ -15,7 +15,7 @@ var legends = map[string][2]string{
 	"/interface l2tp-server": {"X - disabled, D - dynamic, R - running", "X - DISABLED; D - DYNAMIC; R - RUNNING"},
 }
 
-func (s *Sim) print(c *command, out *console) *runtimeErr {
+func (s *Sim) print(c *cmdLine, out *console) *runtimeErr {
 	terse := slices.Contains(c.flags, "terse") || slices.Contains(c.flags, "detail")
 	path := c.node.path
 	switch path {
@@ -375,7 +375,7 @@ func (s *Sim) printRouterboard(out *console) {
 }
 
 // monitor is `/interface pppoe-client monitor <client> once`.
-func (s *Sim) monitor(c *command, out *console) *runtimeErr {
+func (s *Sim) monitor(c *cmdLine, out *console) *runtimeErr {
 	t := c.node.table
 	items, err := s.resolve(c, t, c.sel)
 	if err != nil {
