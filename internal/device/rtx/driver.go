@@ -1,10 +1,15 @@
-// Package rtx is the YAMAHA RTX platform: what its CLI prints and how to
-// read it. Configuration is not driven yet; the driver offers the
-// benchmark's CPU sampling.
+// Package rtx is the YAMAHA RTX platform (RTX810, RTX830, RTX1210, ...):
+// an interactive console on which every command applies at once and
+// `save` writes the startup configuration. The configuration is read with
+// `show config` and parsed into the domain sections (config.go,
+// snapshot.go); every change is rendered as console commands (render_*.go,
+// firewall.go, pppoe.go, tunnel_*.go) and typed in one console session
+// ending with `save` (driver_config.go). The transport (a console
+// command.Runner) logs in, enters administrator mode and runs a script
+// line by line, stopping at the first line the router refuses.
 package rtx
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
@@ -30,13 +35,6 @@ func New(t command.Runner) *Driver { return &Driver{t: t} }
 
 // Platform implements device.Driver.
 func (d *Driver) Platform() device.Platform { return device.RTX }
-
-// Snapshot implements device.Driver. Reading the configuration is not
-// implemented yet: callers that can do without it (the benchmark records
-// a DUT without its digest) test for device.ErrUnsupported.
-func (d *Driver) Snapshot(context.Context) (*device.Snapshot, error) {
-	return nil, device.Unsupported(device.RTX, "reading the configuration (configuration driver not implemented yet; only platform \"linux\" can be configured in this release)")
-}
 
 // CPUProbe implements device.CPUReader by polling `show environment`
 // (the CLI has no loop to stream from) for its CPU 5sec figure. That

@@ -1,0 +1,418 @@
+package rtx
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// `show config` prints the running configuration after a header of
+// comment lines (model and firmware revision, MAC addresses, memory and
+// interfaces, serial number, the time of the report):
+//
+//	# RTX810 Rev.11.01.34 (Tue Nov 26 18:39:12 2019)
+//	# MAC Address : 00:a0:de:00:00:01, 00:a0:de:00:00:02
+//	# Memory 128Mbytes, 2LAN
+//	# main:  RTX810 ver=00 serial=S00000000 MAC-Address=... MAC-Address=...
+//	# Reporting Date: Nov 30 13:40:00 2026
+//	ip route default gateway dhcp lan2
+//	tunnel select 1
+//	 ipsec tunnel 1
+//	  ipsec sa policy 1 1 esp aes-cbc sha-hmac
+//	 tunnel enable 1
+//
+// Lines under `tunnel select N` and `pp select N|anonymous` are indented
+// one space, and those under `ipsec tunnel` inside a tunnel two; a block
+// ends at the next line without indentation. The router writes every
+// line to the console as it is and wraps it at the console width (80
+// columns unless `console columns` says otherwise) with a bare line break
+// and no continuation mark, whatever the width of the SSH terminal: a
+// break can fall inside a word or before a space (users' published
+// dumps show both), so the parser joins the pieces again (dewrap).
+
+// RedactedMarker replaces every secret the parser meets, so a secret never
+// reaches a Config, the normalised text or its digest.
+const RedactedMarker = "<redacted>"
+
+// Line is one logical configuration line.
+type Line struct {
+	// Section is the select context the line belongs to: "" at top
+	// level, "tunnel N", "pp N" or "pp anonymous".
+	Section string
+	// Indent is the number of leading spaces the device printed.
+	Indent int
+	// Words are the line's words with quotes removed (secrets replaced
+	// by RedactedMarker).
+	Words []string
+	// Text is the line as printed without its indentation (secrets
+	// redacted).
+	Text string
+}
+
+// Header holds what the comment lines before the configuration say.
+type Header struct {
+	Model    string // RTX810
+	Firmware string // Rev.11.01.34
+	Serial   string
+	MACs     []string
+	// LANs is the number of LAN interfaces (the "2LAN" of the memory
+	// line); 0 when the header does not say.
+	LANs int
+}
+
+// Config is a parsed `show config`.
+type Config struct {
+	Header Header
+	Lines  []Line
+}
+
+var (
+	revisionRE = regexp.MustCompile(`^#\s*(\S+)\s+(Rev\.[0-9.]+)`)
+	memoryRE   = regexp.MustCompile(`^#\s*Memory\s.*?(\d+)LAN`)
+	serialRE   = regexp.MustCompile(`serial=(\S+)`)
+	macRE      = regexp.MustCompile(`MAC-Address=([0-9A-Fa-f:]{17})`)
+	// headerStart finds the first line of `show config` in output that may
+	// carry something before it (the driver reads show environment first).
+	headerStart = regexp.MustCompile(`(?m)^#\s*\S+\s+Rev\.[0-9.]+`)
+)
+
+// ParseConfig reads `show config` output: CRLF or LF, wrapped at the
+// console width or not. It fails only on output that holds no header and
+// no configuration line: an error message instead of a configuration.
+func ParseConfig(out string) (*Config, error) {
+	c := &Config{}
+	physical := device.Lines(out)
+	widths := []int{defaultColumns}
+	for _, l := range physical {
+		if w := strings.Fields(l); len(w) == 3 && w[0] == "console" && w[1] == "columns" {
+			if n, err := strconv.Atoi(w[2]); err == nil && n != defaultColumns {
+				widths = append(widths, n)
+			}
+		}
+	}
+	logical := dewrap(physical, widths)
+	// The header: the comment lines the output starts with.
+	i := 0
+	for ; i < len(logical); i++ {
+		l := strings.TrimSpace(logical[i])
+		if l == "" && c.Header.Model == "" {
+			continue
+		}
+		if !strings.HasPrefix(l, "#") {
+			break
+		}
+		c.Header.read(l)
+	}
+	section := ""
+	for _, raw := range logical[i:] {
+		trimmed := strings.TrimLeft(raw, " ")
+		if strings.TrimSpace(trimmed) == "" {
+			continue
+		}
+		indent := len(raw) - len(trimmed)
+		trimmed = strings.TrimRight(trimmed, " \t")
+		if strings.HasPrefix(trimmed, "#") {
+			// A comment the configuration carries (RTX keeps those of
+			// a loaded file): kept in the text, never interpreted.
+			c.Lines = append(c.Lines, Line{Section: section, Indent: indent, Text: trimmed})
+			continue
+		}
+		words := SplitWords(trimmed)
+		if indent == 0 {
+			section = ""
+		}
+		if len(words) == 3 && words[1] == "select" && (words[0] == "tunnel" || words[0] == "pp") {
+			section = words[0] + " " + words[2]
+			if words[2] == "none" {
+				section = ""
+			}
+		}
+		l := Line{Section: section, Indent: indent, Words: words, Text: trimmed}
+		if red, ok := redact(words); ok {
+			l.Words, l.Text = red, FormatWords(red)
+		}
+		c.Lines = append(c.Lines, l)
+	}
+	if len(c.Lines) == 0 && c.Header.Model == "" && strings.TrimSpace(out) != "" {
+		return nil, fmt.Errorf("show config: neither a header nor a configuration line in the output: %s", device.Snippet(out))
+	}
+	return c, nil
+}
+
+// SplitConfig finds where `show config` starts in output that has
+// something else before it (show environment) and returns both parts.
+func SplitConfig(out string) (before, config string, ok bool) {
+	loc := headerStart.FindStringIndex(out)
+	if loc == nil {
+		return out, "", false
+	}
+	return out[:loc[0]], out[loc[0]:], true
+}
+
+func (h *Header) read(l string) {
+	if m := revisionRE.FindStringSubmatch(l); m != nil && h.Model == "" && !strings.Contains(l, "main:") {
+		h.Model, h.Firmware = m[1], m[2]
+	}
+	if m := memoryRE.FindStringSubmatch(l); m != nil {
+		h.LANs, _ = strconv.Atoi(m[1])
+	}
+	if strings.Contains(l, "main:") {
+		if m := serialRE.FindStringSubmatch(l); m != nil {
+			h.Serial = m[1]
+		}
+		for _, m := range macRE.FindAllStringSubmatch(l, -1) {
+			h.MACs = append(h.MACs, strings.ToLower(m[1]))
+		}
+	}
+}
+
+// defaultColumns is the console width RTX wraps at unless `console
+// columns` is set.
+const defaultColumns = 80
+
+// commandWords are the first words of RTX configuration commands. A
+// physical line that begins with one (after at most two spaces of
+// indentation) starts a new logical line; any other line that follows a
+// line exactly as wide as the console is the rest of that line.
+var commandWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`administrator airlink alarm analog arp auth bgp bridge cooperation
+		console dashboard date ddns description dhcp dns e-mail ethernet external-memory fr heartbeat
+		httpd ike interface ip ipsec ipv6 isdn l2tp lan lan-map leased line login lua mail mobile
+		nat netvolante-dns ngn no ntp ntpdate openflow operation ospf pki pp ppp pppoe pptp provider
+		queue radius remote rip rtadv schedule security sftpd sip snmp snmpv2c snmpv3 speed sshd
+		statistics switch syslog system tcp telnetd tftp timezone tunnel upnp url usbhost user vlan
+		vrrp wins wlan yno`) {
+		commandWords[w] = true
+	}
+}
+
+// startsLine reports whether a physical line begins a logical line.
+func startsLine(l string) bool {
+	t := strings.TrimLeft(l, " ")
+	if len(l)-len(t) > 2 {
+		return false
+	}
+	if strings.HasPrefix(t, "#") {
+		return len(l) == len(t)
+	}
+	w, _, _ := strings.Cut(t, " ")
+	return commandWords[w]
+}
+
+// displayWidth counts the console columns a line takes: Japanese
+// (double-width) characters take two.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		switch {
+		case r == utf8.RuneError:
+			n++ // raw Shift_JIS bytes: one column each is close enough
+		case r < 0x80, r >= 0xff61 && r <= 0xff9f: // ASCII, half-width katakana
+			n++
+		default:
+			n += 2
+		}
+	}
+	return n
+}
+
+// dewrap joins the pieces of lines the console wrapped: a physical line
+// is a continuation when the one before it is exactly as wide as the
+// console and it does not itself start a command. The pieces are joined
+// as they are: the break keeps the space where one was.
+func dewrap(physical []string, widths []int) []string {
+	out := make([]string, 0, len(physical))
+	prevFull := false
+	for _, l := range physical {
+		if prevFull && l != "" && !startsLine(l) {
+			out[len(out)-1] += l
+		} else {
+			out = append(out, l)
+		}
+		prevFull = slices.Contains(widths, displayWidth(l))
+	}
+	return out
+}
+
+// SplitWords splits one RTX command line into words. A word may be
+// quoted with double or single quotes (values with spaces: `description
+// lan2 "WAN to ISP"`); the quotes are removed.
+func SplitWords(line string) []string {
+	var words []string
+	i := 0
+	for i < len(line) {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		if i >= len(line) {
+			break
+		}
+		if q := line[i]; q == '"' || q == '\'' {
+			j := strings.IndexByte(line[i+1:], q)
+			if j < 0 {
+				words = append(words, line[i+1:])
+				break
+			}
+			words = append(words, line[i+1:i+1+j])
+			i += j + 2
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
+			j++
+		}
+		words = append(words, line[i:j])
+		i = j
+	}
+	return words
+}
+
+// QuoteWord writes one word for the RTX console: in double quotes when it
+// is empty or holds a space or a '#' (which would start a comment), as
+// it is otherwise. Words must have passed CheckValue.
+func QuoteWord(w string) string {
+	if w == "" || strings.ContainsAny(w, " #'") {
+		return `"` + w + `"`
+	}
+	return w
+}
+
+// FormatWords joins words into a command line, quoting where needed.
+func FormatWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = QuoteWord(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// secretAt says, for a command whose words start with the key, from which
+// word on the rest of the line is secret.
+var secretAt = []struct {
+	prefix []string
+	from   int
+}{
+	{[]string{"login", "password"}, 2},
+	{[]string{"login", "user"}, 3},
+	{[]string{"administrator", "password"}, 2},
+	{[]string{"pp", "auth", "myname"}, 4},
+	{[]string{"pp", "auth", "username"}, 4},
+	{[]string{"ipsec", "ike", "pre-shared-key"}, 4},
+	{[]string{"ipsec", "ike", "xauth", "myname"}, 6},
+	{[]string{"ipsec", "ike", "eap", "myname"}, 6},
+	{[]string{"auth", "user"}, 4},
+	{[]string{"l2tp", "tunnel", "auth"}, 4},
+	{[]string{"sshd", "host", "key", "generate"}, 4},
+	{[]string{"radius", "secret"}, 2},
+	{[]string{"snmp", "community"}, 3},
+	{[]string{"snmpv2c", "community"}, 3},
+	{[]string{"pki", "certificate", "file"}, 6},
+}
+
+// secretFrom returns from which word on words are secret, or -1.
+func secretFrom(words []string) int {
+	for _, s := range secretAt {
+		if len(words) > s.from && slices.Equal(words[:len(s.prefix)], s.prefix) {
+			return s.from
+		}
+	}
+	return -1
+}
+
+// redact returns words with their secret words replaced by one
+// RedactedMarker, and whether there were any. The device's own mark for a
+// password it keeps encrypted ("*") is not a secret and stays.
+func redact(words []string) ([]string, bool) {
+	from := secretFrom(words)
+	if from < 0 || from == len(words)-1 && words[from] == "*" {
+		return words, false
+	}
+	// "pre-shared-key N text KEY": the word "text" is not secret.
+	if words[0] == "ipsec" && words[from] == "text" {
+		from++
+	}
+	if from >= len(words) {
+		return words, false
+	}
+	return append(slices.Clone(words[:from]), RedactedMarker), true
+}
+
+// Normalise is the configuration as the device printed it, without the
+// header (its report time changes at every read), without blank lines
+// and `console` lines (the session's own terminal settings, which the
+// console transport sets at login), de-wrapped and with secrets
+// redacted: its digest changes only when the configuration does.
+func (c *Config) Normalise() string {
+	var b strings.Builder
+	for _, l := range c.Lines {
+		if len(l.Words) > 0 && l.Words[0] == "console" {
+			continue
+		}
+		b.WriteString(strings.Repeat(" ", l.Indent))
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Find returns the lines, in any section, whose words start with prefix.
+func (c *Config) Find(prefix ...string) []Line {
+	var out []Line
+	for _, l := range c.Lines {
+		if len(l.Words) >= len(prefix) && slices.Equal(l.Words[:len(prefix)], prefix) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// FindIn returns the lines of one section whose words start with prefix.
+func (c *Config) FindIn(section string, prefix ...string) []Line {
+	var out []Line
+	for _, l := range c.Find(prefix...) {
+		if l.Section == section {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Section returns every line of a section but its select line.
+func (c *Config) Section(section string) []Line {
+	var out []Line
+	for _, l := range c.Lines {
+		if l.Section == section && len(l.Words) > 0 && !(len(l.Words) == 3 && l.Words[1] == "select") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Sections lists the select sections of a kind ("tunnel" or "pp"), in
+// the order the device printed them.
+func (c *Config) Sections(kind string) []string {
+	var out []string
+	for _, l := range c.Lines {
+		if strings.HasPrefix(l.Section, kind+" ") && !slices.Contains(out, l.Section) {
+			out = append(out, l.Section)
+		}
+	}
+	return out
+}
+
+// Value returns the words after prefix of the first matching line of a
+// section.
+func (c *Config) Value(section string, prefix ...string) ([]string, bool) {
+	ls := c.FindIn(section, prefix...)
+	if len(ls) == 0 {
+		return nil, false
+	}
+	return ls[0].Words[len(prefix):], true
+}

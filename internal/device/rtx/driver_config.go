@@ -1,0 +1,284 @@
+package rtx
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+var (
+	_ device.RouterSettings   = (*Driver)(nil)
+	_ device.FirewallSettings = (*Driver)(nil)
+	_ device.OffloadSettings  = (*Driver)(nil)
+	_ device.PPPoESessions    = (*Driver)(nil)
+	_ device.TunnelEndpoints  = (*Driver)(nil)
+)
+
+// snapshotScript reads facts and configuration in one console session.
+// The outputs arrive concatenated without a marker between them; `show
+// config` goes last because its first line, the header "# <model>
+// Rev.<firmware>", is a marker of its own that `show environment` never
+// prints (its lines start with the model name, not "#").
+const snapshotScript = EnvironmentCommand + "\nshow config"
+
+// Snapshot implements device.Driver with one console session.
+func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
+	res, err := d.t.Run(ctx, snapshotScript)
+	if err != nil {
+		return nil, fmt.Errorf("reading running config: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return nil, device.CommandError("reading running config", res)
+	}
+	env, cfg, ok := SplitConfig(res.Stdout)
+	if !ok {
+		return nil, fmt.Errorf("reading running config: no `show config` header (\"# <model> Rev.<firmware>\") in the output (is this a YAMAHA RTX router?): %s", device.Snippet(res.Stdout))
+	}
+	return ParseSnapshot(env, cfg)
+}
+
+// readConfig reads and parses `show config`, for a write that needs more
+// of the configuration than a Snapshot keeps (numbers, owned lines).
+func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
+	res, err := d.t.Run(ctx, "show config")
+	if err != nil {
+		return nil, fmt.Errorf("reading running config: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return nil, device.CommandError("reading running config", res)
+	}
+	return ParseConfig(res.Stdout)
+}
+
+var failedLineRE = regexp.MustCompile(`line (\d+): `)
+
+// write types cmds in one console session and saves. RTX applies each
+// line at once: when the router refuses one, the transport stops there,
+// the lines before it stay applied in the running configuration (not
+// saved), and the error names the refused line with its secret redacted;
+// the caller reads the device again (device.Session does), so state
+// records what was applied.
+func (d *Driver) write(ctx context.Context, what string, cmds []Cmd) error {
+	if len(cmds) == 0 {
+		return nil
+	}
+	lines := append(Script(cmds), "save")
+	secrets := scriptSecrets(lines)
+	scrub := func(s string) string {
+		for _, sec := range secrets {
+			s = strings.ReplaceAll(s, sec, RedactedMarker)
+		}
+		return s
+	}
+	res, err := d.t.Run(ctx, strings.Join(lines, "\n"))
+	if err != nil {
+		return fmt.Errorf("%s: %s", what, scrub(err.Error()))
+	}
+	if res.ExitStatus == 0 {
+		return nil
+	}
+	msg := strings.TrimSpace(scrub(res.Stderr))
+	if m := failedLineRE.FindStringSubmatch(msg); m != nil {
+		if n, err := strconv.Atoi(m[1]); err == nil && n >= 1 && n <= len(lines) {
+			shown := redactCmdLine(lines[n-1])
+			// The transport names the line and then the router's
+			// message; keep the message, name the line ourselves.
+			_, after, found := strings.Cut(msg, scrub(lines[n-1])+": ")
+			if !found {
+				after = msg
+			}
+			return fmt.Errorf("%s: the router refused line %d %q: %s (the lines before it are applied but not saved)", what, n, shown, after)
+		}
+	}
+	res.Stderr = msg
+	return device.CommandError(what, res)
+}
+
+// scriptSecrets lists the secret words of a script, longest first (so a
+// secret that contains another is replaced whole).
+func scriptSecrets(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		w := SplitWords(l)
+		from := secretFrom(w)
+		if from < 0 {
+			continue
+		}
+		if w[0] == "ipsec" && w[from] == "text" {
+			from++
+		}
+		for _, s := range w[from:] {
+			if s != "" && s != "*" {
+				out = append(out, s)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return slices.Compact(out)
+}
+
+// ValidateRouter implements device.RouterSettings.
+func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
+
+// CheckRouter implements device.RouterSettings: the LAN interfaces named
+// must exist.
+func (d *Driver) CheckRouter(desired device.RouterConfig, snap *device.Snapshot) error {
+	return device.CheckInterfacesExist(routerInterfacesOnly(desired), snap.Router)
+}
+
+// ApplyRouter implements device.RouterSettings.
+func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, observed device.RouterState) error {
+	cmds, err := RenderRouter(desired, observed)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "applying router config", cmds)
+}
+
+// RestoreRouter implements device.RouterSettings: originals are not held
+// to today's validation, and what vanished is dropped with a warning.
+func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
+	original, warnings := device.DropVanished(original, observed)
+	return warnings, d.write(ctx, "restoring router config", renderRouter(original, observed))
+}
+
+// ValidateFirewall implements device.FirewallSettings.
+func (d *Driver) ValidateFirewall(desired device.FirewallConfig) error {
+	return ValidateFirewall(desired)
+}
+
+// CheckFirewall implements device.FirewallSettings: a LAN interface named
+// must exist. ppN and PPPoE session names are resolved at apply: a
+// session may come in the same apply (its name is known in advance).
+func (d *Driver) CheckFirewall(desired device.FirewallConfig, snap *device.Snapshot) error {
+	for _, name := range device.FirewallInterfaces(desired) {
+		if kind, _, ok := splitIface(name); ok && kind == "lan" {
+			if _, ok := snap.Router.Interfaces[name]; !ok {
+				return fmt.Errorf("interface %s not found on the device; it has: %s", name, strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
+			}
+		}
+	}
+	return nil
+}
+
+// ApplyFirewall implements device.FirewallSettings.
+func (d *Driver) ApplyFirewall(ctx context.Context, desired device.FirewallConfig, _ device.FirewallState) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	cmds, err := RenderFirewall(desired, ParseFirewallEnv(c))
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "applying firewall", cmds)
+}
+
+// DeleteFirewall implements device.FirewallSettings.
+func (d *Driver) DeleteFirewall(ctx context.Context, _ device.FirewallState) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "deleting firewall", RenderFirewallDelete(ParseFirewallEnv(c)))
+}
+
+// OffloadKeys implements device.OffloadSettings.
+func (d *Driver) OffloadKeys() []string { return []string{OffloadKey} }
+
+// ValidateOffload implements device.OffloadSettings.
+func (d *Driver) ValidateOffload(desired device.OffloadConfig) error { return ValidateOffload(desired) }
+
+// CheckOffload implements device.OffloadSettings: every RTX has the
+// switch.
+func (d *Driver) CheckOffload(device.OffloadConfig, *device.Snapshot) error { return nil }
+
+// ApplyOffload implements device.OffloadSettings.
+func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "applying offload", RenderOffload(desired, c))
+}
+
+// ValidatePPPoE implements device.PPPoESessions.
+func (d *Driver) ValidatePPPoE(desired device.PPPoEConfig) error { return ValidatePPPoE(desired) }
+
+// CheckPPPoE implements device.PPPoESessions: the LAN interface must
+// exist.
+func (d *Driver) CheckPPPoE(desired device.PPPoEConfig, snap *device.Snapshot) error {
+	if _, ok := snap.Router.Interfaces[desired.Interface]; !ok {
+		return fmt.Errorf("interface %s not found on the device; it has: %s", desired.Interface, strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
+	}
+	return nil
+}
+
+// ApplyPPPoE implements device.PPPoESessions.
+func (d *Driver) ApplyPPPoE(ctx context.Context, desired device.PPPoEConfig, _ *device.PPPoEState) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	cmds, err := RenderPPPoE(desired, c)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "applying PPPoE session "+desired.Name, cmds)
+}
+
+// DeletePPPoE implements device.PPPoESessions; a session already gone
+// renders nothing.
+func (d *Driver) DeletePPPoE(ctx context.Context, observed device.PPPoEState) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "deleting PPPoE session "+observed.Name, RenderPPPoEDelete(c, observed.Name))
+}
+
+// ValidateTunnel implements device.TunnelEndpoints.
+func (d *Driver) ValidateTunnel(desired device.TunnelConfig) error { return ValidateTunnel(desired) }
+
+// CheckTunnel implements device.TunnelEndpoints: RTX has one L2TP/IPsec
+// server (one pp anonymous).
+func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot) error {
+	if desired.Type != device.TunnelL2TPIPsec {
+		return nil
+	}
+	for name, st := range snap.Tunnels {
+		if name != desired.Name && st.Type == device.TunnelL2TPIPsec {
+			return fmt.Errorf("tunnel %q: routerlab tunnel %q is already the router's L2TP/IPsec server; RTX has one (pp select anonymous)", desired.Name, name)
+		}
+	}
+	return nil
+}
+
+// ApplyTunnel implements device.TunnelEndpoints.
+func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, _ *device.TunnelState) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	cmds, err := RenderTunnel(desired, c)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "applying tunnel "+desired.Name, cmds)
+}
+
+// DeleteTunnel implements device.TunnelEndpoints; a tunnel already gone
+// renders nothing.
+func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) error {
+	c, err := d.readConfig(ctx)
+	if err != nil {
+		return err
+	}
+	return d.write(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(c, observed.Name))
+}
