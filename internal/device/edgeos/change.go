@@ -3,6 +3,8 @@ package edgeos
 import (
 	"fmt"
 	"strings"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 )
 
 // FileWrite is a file a change puts on the device before it commits: a
@@ -13,6 +15,11 @@ import (
 type FileWrite struct {
 	Path    string
 	Content string // secret
+	// Reload is the operational command that makes the daemon read the
+	// file again, run after the commit when the content changed: a new
+	// key with the same configuration lines commits nothing, so nothing
+	// else would restart the daemon with it.
+	Reload []string
 }
 
 // Change is one write: the configuration lines of one session, the files
@@ -77,6 +84,14 @@ func ChangeScript(c Change) (string, error) {
 		rollback = append(rollback, fmt.Sprintf(`if [ -e %[1]s%[2]s ]; then mv -f %[1]s%[2]s %[1]s; else rm -f %[1]s; fi`, w.Path, oldSuffix))
 		fmt.Fprintf(&before, "[ ! -e %[1]s ] || mv -f %[1]s %[1]s%[2]s%[3]s", w.Path, oldSuffix, failedAt("keeping the old "+w.Path))
 		fmt.Fprintf(&before, ": >%[1]s && chmod 600 %[1]s && cat >>%[1]s <<'%[2]s'%[3]s%[4]s%[2]s\n", w.Path, fileEnd, failedAt("writing "+w.Path), content)
+		if len(w.Reload) > 0 {
+			cmd := OpWrapperPath
+			for _, a := range w.Reload {
+				cmd += " " + shell.Quote(a)
+			}
+			msg := shell.Quote("routerlab: committed, but `" + strings.Join(w.Reload, " ") + "` to use the new " + w.Path + " failed")
+			fmt.Fprintf(&after, "if [ -e %[1]s%[2]s ] && ! cmp -s %[1]s %[1]s%[2]s; then %[3]s || { echo %[4]s >&2; exit 1; }; fi\n", w.Path, oldSuffix, cmd, msg)
+		}
 		fmt.Fprintf(&after, "rm -f %s%s\n", w.Path, oldSuffix)
 	}
 	if len(rollback) > 0 {

@@ -34,6 +34,7 @@ func TestChangeScript(t *testing.T) {
 			t.Fatal(err)
 		}
 		s = strings.Replace(s, "W="+WrapperPath, "W="+fake, 1)
+		s = strings.ReplaceAll(s, OpWrapperPath, fake)
 		os.Remove(log)
 		cmd := exec.Command(sh, "-s")
 		cmd.Stdin = strings.NewReader(s)
@@ -50,7 +51,7 @@ func TestChangeScript(t *testing.T) {
 	if err := os.WriteFile(gone, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	calls, stderr, err := run(Change{Lines: lines, Write: []FileWrite{{key, secret}}, Remove: []string{gone}})
+	calls, stderr, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret}}, Remove: []string{gone}})
 	if err != nil || calls != "begin\nset\ncommit\nsave\nend\n" {
 		t.Fatalf("err %v, calls %q, stderr %q", err, calls, stderr)
 	}
@@ -67,6 +68,20 @@ func TestChangeScript(t *testing.T) {
 		t.Error("the old copy was left behind")
 	}
 
+	// The same key again: no reload; another key: the reload runs after
+	// the commit.
+	reload := []string{"reset", "openvpn", "interface", "vtun0"}
+	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret, Reload: reload}}}); err != nil || strings.Contains(calls, "reset") {
+		t.Errorf("same key: %v, calls %q", err, calls)
+	}
+	other := strings.Replace(secret, "feedface", "deadbeef", 1)
+	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: other, Reload: reload}}}); err != nil || calls != "begin\nset\ncommit\nreset\nsave\nend\n" {
+		t.Errorf("new key: %v, calls %q", err, calls)
+	}
+	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret}}}); err != nil || calls != "begin\nset\ncommit\nsave\nend\n" {
+		t.Errorf("back to the first key: %v, calls %q", err, calls)
+	}
+
 	// A failed commit puts the previous key back and keeps the file it
 	// was to remove.
 	if err := os.WriteFile(failFlag, nil, 0o600); err != nil {
@@ -75,7 +90,7 @@ func TestChangeScript(t *testing.T) {
 	if err := os.WriteFile(gone, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	calls, stderr, err = run(Change{Lines: lines, Write: []FileWrite{{key, "new secret content"}}, Remove: []string{gone}})
+	calls, stderr, err = run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: "new secret content"}}, Remove: []string{gone}})
 	if err == nil || calls != "begin\nset\ncommit\nend\n" || !strings.Contains(stderr, "failed at commit") {
 		t.Errorf("failed commit: err %v, calls %q, stderr %q", err, calls, stderr)
 	}
@@ -90,7 +105,7 @@ func TestChangeScript(t *testing.T) {
 	}
 	// And a new file that never committed is removed.
 	os.Remove(key)
-	if _, _, err := run(Change{Lines: lines, Write: []FileWrite{{key, secret}}}); err == nil {
+	if _, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret}}}); err == nil {
 		t.Error("commit should fail")
 	}
 	if _, err := os.Stat(key); !os.IsNotExist(err) {
@@ -100,10 +115,10 @@ func TestChangeScript(t *testing.T) {
 
 func TestChangeScriptRefuses(t *testing.T) {
 	for _, c := range []Change{
-		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{"/config/auth/a key", "k"}}},
+		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{Path: "/config/auth/a key", Content: "k"}}},
 		{Lines: []string{"set system host-name x"}, Remove: []string{"relative/path"}},
-		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{"/config/auth/k", "x\n" + fileEnd + "\ny"}}},
-		{Write: []FileWrite{{"/config/auth/k", "x"}}},
+		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{Path: "/config/auth/k", Content: "x\n" + fileEnd + "\ny"}}},
+		{Write: []FileWrite{{Path: "/config/auth/k", Content: "x"}}},
 	} {
 		if _, err := ChangeScript(c); err == nil {
 			t.Errorf("%+v: no error", c.Remove)

@@ -27,7 +27,10 @@ import (
 // commit (which checks that it exists): created with mode 0600 and filled
 // from a quoted here-document in the script on stdin, so the key is never
 // on a command line, in the configuration or in the snapshot; and removed
-// when the tunnel is deleted. /config/auth survives firmware upgrades.
+// when the tunnel is deleted. /config/auth survives firmware upgrades. A
+// new key under the same configuration commits nothing, so the script
+// then resets the interface (`reset openvpn interface vtunN`) to restart
+// its daemon with the new key.
 // VyOS 1.4 is left out: it dropped shared-secret-key-file for keys in its
 // PKI tree.
 
@@ -130,7 +133,9 @@ func renderOpenVPN(t device.TunnelConfig, have *Tree, f Flavour) (*Tree, []FileW
 		add("openvpn-option", ovpnMTUOption+strconv.Itoa(*t.MTU))
 	}
 	addRoutes(tr, t, f, ifc)
-	return tr, []FileWrite{{Path: OpenVPNKeyPath(t.Name), Content: c.StaticKey}}, nil
+	// A new key alone changes no line: the interface is reset to read it.
+	reload := []string{"reset", "openvpn", "interface", ifc}
+	return tr, []FileWrite{{Path: OpenVPNKeyPath(t.Name), Content: c.StaticKey, Reload: reload}}, nil
 }
 
 // parseOpenVPN reads every site-to-site interface described as a

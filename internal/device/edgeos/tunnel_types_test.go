@@ -197,7 +197,7 @@ func TestTunnelRenderGolden(t *testing.T) {
 			}
 			golden(t, tc.file, c.Lines)
 			if tc.cfg.Type == device.TunnelOpenVPN {
-				want := []FileWrite{{Path: OpenVPNKeyPath(tc.cfg.Name), Content: testStaticKey}}
+				want := []FileWrite{{Path: OpenVPNKeyPath(tc.cfg.Name), Content: testStaticKey, Reload: []string{"reset", "openvpn", "interface", "vtun0"}}}
 				if !reflect.DeepEqual(c.Write, want) || len(c.Remove) != 0 {
 					t.Errorf("files: write %d, remove %v", len(c.Write), c.Remove)
 				}

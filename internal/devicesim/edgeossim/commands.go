@@ -93,7 +93,7 @@ func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, e
 			delete(in.vars, a)
 		}
 		return 0, nil
-	case "cat", "rm", "mv", "chmod", "umask":
+	case "cat", "rm", "mv", "cmp", "chmod", "umask":
 		code, _ := d.fileCommand(in, args, out, errw)
 		return code, nil
 	case CfgWrapper, path.Base(CfgWrapper):

@@ -112,7 +112,7 @@ func (d *Device) appendFile(name string, data []byte) {
 }
 
 // fileCommand runs the file utilities a driver's script uses: cat, rm,
-// mv, chmod and umask. handled is false for other commands.
+// mv, cmp, chmod and umask. handled is false for other commands.
 func (d *Device) fileCommand(in *interp, args []string, out, errw io.Writer) (code int, handled bool) {
 	name, rest := args[0], args[1:]
 	flags := func() (force bool, operands []string) {
@@ -191,6 +191,22 @@ func (d *Device) fileCommand(in *interp, args []string, out, errw io.Writer) (co
 		}
 		delete(d.files, ops[0])
 		d.files[ops[1]] = f
+		return 0, true
+	case "cmp":
+		// cmp [-s] A B: 0 when the files hold the same bytes.
+		_, ops := flags()
+		if len(ops) != 2 {
+			fmt.Fprintln(errw, "cmp: the simulator compares two files")
+			return 2, true
+		}
+		a, okA := d.files[ops[0]]
+		b, okB := d.files[ops[1]]
+		if !okA || !okB {
+			return 2, true
+		}
+		if string(a.data) != string(b.data) {
+			return 1, true
+		}
 		return 0, true
 	case "chmod":
 		if len(rest) < 2 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 )
 
 // Operational state the driver reads besides the configuration: the IPsec
@@ -28,6 +29,13 @@ func (d *Device) SetSA(peer string, up bool, bytesOut, bytesIn uint64) {
 
 // SetSAUp makes peer's tunnels up, with some traffic counted.
 func (d *Device) SetSAUp(peer string) { d.SetSA(peer, true, 7_864_320, 236_134) }
+
+// OpenVPNResets counts the `reset openvpn interface <ifc>` commands run.
+func (d *Device) OpenVPNResets(ifc string) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.resets[ifc]
+}
 
 // SetOffloadEffective makes `show ubnt offload` report group's key
 // ("ipv4", "forwarding") as on or off whatever the configuration says: a
@@ -176,6 +184,15 @@ func (d *Device) opStatus(cmd string, out, errw io.Writer) (code int, handled bo
 			return 0, false // VyOS 1.4 prints another table; routerlab does not read it
 		}
 		d.showIPsecSA(out)
+		return 0, true
+	case "reset openvpn interface " + strings.TrimPrefix(cmd, "reset openvpn interface "):
+		// Restarts the interface's daemon (it reads its key file again).
+		ifc := strings.TrimPrefix(cmd, "reset openvpn interface ")
+		if d.flavour == VyOS || len(d.running.children("interfaces", "openvpn", ifc)) == 0 {
+			fmt.Fprintf(errw, "OpenVPN interface %s does not exist\n", ifc)
+			return 1, true
+		}
+		d.resets[ifc]++
 		return 0, true
 	case "show ubnt offload":
 		if d.flavour == VyOS {

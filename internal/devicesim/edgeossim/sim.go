@@ -10,8 +10,8 @@
 //
 //	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save|discard|end
 //	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version|
-//	    show vpn ipsec sa|show ubnt offload (EdgeOS)
-//	cat /proc/stat, and cat, rm, mv, chmod, umask, test -e|-f|-d|-s on the
+//	    show vpn ipsec sa|show ubnt offload|reset openvpn interface vtunN (EdgeOS)
+//	cat /proc/stat, and cat, rm, mv, cmp, chmod, umask, test -e|-f|-d|-s on the
 //	    simulated files (files.go)
 //	sh|bash|vbash -c SCRIPT, and sh -s (the script on stdin)
 //
@@ -156,6 +156,8 @@ type Device struct {
 	// a reboot; offloadModule false reports the module not loaded.
 	offloadOverride map[string]bool
 	offloadMissing  bool
+	// resets counts `reset openvpn interface` per interface.
+	resets map[string]int
 }
 
 var _ devicesim.Handler = (*Device)(nil)
@@ -185,6 +187,7 @@ func New(opts Options) *Device {
 	d.initFiles(opts.WireGuard)
 	d.sas = map[string]saState{}
 	d.offloadOverride = map[string]bool{}
+	d.resets = map[string]int{}
 	lines := opts.Lines
 	if lines == nil {
 		lines = DefaultLines(d.flavour)

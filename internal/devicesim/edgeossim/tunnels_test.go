@@ -37,6 +37,16 @@ func TestOpenVPNKeyFileAndCommit(t *testing.T) {
 	if !ok || string(data) != body || mode != 0o600 {
 		t.Errorf("key file: ok %v mode %o data %q", ok, mode, data)
 	}
+	// The daemon is reset by interface; one that does not exist fails.
+	if _, code := s.run(t, OpWrapper+" reset openvpn interface vtun0"); code != 0 || s.d.OpenVPNResets("vtun0") != 1 {
+		t.Errorf("reset vtun0: exit %d, %d resets", code, s.d.OpenVPNResets("vtun0"))
+	}
+	if _, code := s.run(t, OpWrapper+" reset openvpn interface vtun7"); code == 0 {
+		t.Error("reset of a missing interface succeeded")
+	}
+	if out, code := s.run(t, "cp=x; cmp -s "+key+" "+key+" && echo same"); code != 0 || out != "same\n" {
+		t.Errorf("cmp: exit %d %q", code, out)
+	}
 	// mv, chmod, rm and test on the files.
 	out, code = s.run(t, "mv -f "+key+" "+key+".old && chmod 640 "+key+".old && [ -f "+key+".old ] && [ ! -e "+key+" ] && rm -f "+key+".old "+key+" && echo gone")
 	if code != 0 || out != "gone\n" || len(s.d.Files()) != 0 {
