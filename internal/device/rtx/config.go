@@ -388,7 +388,7 @@ func (c *Config) FindIn(section string, prefix ...string) []Line {
 func (c *Config) Section(section string) []Line {
 	var out []Line
 	for _, l := range c.Lines {
-		if l.Section == section && len(l.Words) > 0 && !(len(l.Words) == 3 && l.Words[1] == "select") {
+		if l.Section == section && len(l.Words) > 0 && !isSelect(l.Words) {
 			out = append(out, l)
 		}
 	}

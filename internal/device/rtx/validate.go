@@ -44,9 +44,11 @@ func CheckValue(what, v string, maxLen int, secret bool) error {
 		case r < 0x20 || r == 0x7f:
 			return fmt.Errorf("%s%s: control characters (newline, tab, ...) are not allowed (at byte %d)", what, shown, i)
 		case r > 0x7e:
-			return fmt.Errorf("%s%s: only ASCII characters are allowed on RTX (the console session is ASCII), found %q at byte %d", what, shown, hide(r, secret), i)
-		case r == '"' || r == '\\':
-			return fmt.Errorf("%s%s: %q is not allowed on RTX (values are written in double quotes, without escapes)", what, shown, hide(r, secret))
+			return fmt.Errorf("%s%s: only ASCII characters are allowed on RTX (the console session is ASCII), found %s at byte %d", what, shown, hide(r, secret), i)
+		case r == '"':
+			return fmt.Errorf("%s%s: a double quote is not allowed on RTX (values are written in double quotes, without escapes)", what, shown)
+		case r == '\\':
+			return fmt.Errorf("%s%s: a backslash is not allowed on RTX (values are written in double quotes, without escapes)", what, shown)
 		case r == '?':
 			return fmt.Errorf("%s%s: '?' is not allowed on RTX (the console shows help when it is typed)", what, shown)
 		}
@@ -54,11 +56,13 @@ func CheckValue(what, v string, maxLen int, secret bool) error {
 	return nil
 }
 
+// hide names a character of a value in an error: quoted, or only as a
+// non-ASCII character when the value is secret.
 func hide(r rune, secret bool) string {
 	if secret {
-		return "a character"
+		return "a non-ASCII character"
 	}
-	return string(r)
+	return fmt.Sprintf("%q", r)
 }
 
 // ValidateRouter checks desired against what routerlab writes on RTX.

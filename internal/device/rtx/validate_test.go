@@ -1,0 +1,75 @@
+package rtx
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// Values RTX cannot take fail at plan with the attribute, the value (not
+// a secret) and what is allowed.
+func TestValidationMessages(t *testing.T) {
+	tun := func(f func(*device.TunnelConfig)) error {
+		c := seed001Tunnel()
+		f(&c)
+		return ValidateTunnel(c)
+	}
+	pppoe := device.PPPoEConfig{Name: "isp", Role: device.RoleClient, Interface: "lan2", User: "rl-user", Password: "lab-isp-pass"}
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"wireguard", tun(func(c *device.TunnelConfig) {
+			c.Type, c.IPsec = device.TunnelWireGuard, nil
+			c.WireGuard = &device.WireGuardConfig{}
+		}), `type "wireguard" is not supported on RTX; RTX has "ipsec" (site-to-site) and "l2tp_ipsec" (server)`},
+		{"openvpn", tun(func(c *device.TunnelConfig) { c.Type = device.TunnelOpenVPN }), `type "openvpn" is not supported on RTX`},
+		{"two ESP suites", tun(func(c *device.TunnelConfig) { c.IPsec.ESPProposals = []string{"aes128-sha1", "aes256-sha256"} }),
+			"ipsec.esp_proposals: RTX sets one suite per tunnel, got 2"},
+		{"gcm", tun(func(c *device.TunnelConfig) { c.IPsec.ESPProposals = []string{"aes128gcm16"} }), `encryption "aes128gcm16" is not supported on RTX; allowed are 3des, aes128, aes256`},
+		{"sha512", tun(func(c *device.TunnelConfig) { c.IPsec.IKEProposals = []string{"aes128-sha512-modp2048"} }), `integrity "sha512" is not supported on RTX810, RTX830 and RTX1210`},
+		{"ecp256", tun(func(c *device.TunnelConfig) { c.IPsec.IKEProposals = []string{"aes128-sha256-ecp256"} }), `DH group "ecp256" is not supported on RTX; allowed are modp1024, modp1536, modp2048`},
+		{"pfs group", tun(func(c *device.TunnelConfig) { c.IPsec.ESPProposals = []string{"aes128-sha1-modp2048"} }), "RTX's PFS (ipsec ike pfs) uses the IKE group modp1024"},
+		{"ike version 0", tun(func(c *device.TunnelConfig) { c.IPsec.IKEVersion = 0 }), "ipsec.ike_version: RTX runs one IKE version per gateway"},
+		{"psk with ?", tun(func(c *device.TunnelConfig) { c.IPsec.PSK = "secret?value" }), "ipsec.psk: '?' is not allowed on RTX"},
+		{"psk non-ascii", tun(func(c *device.TunnelConfig) { c.IPsec.PSK = "sécret" }), "ipsec.psk: only ASCII characters are allowed on RTX"},
+		{"mtu", tun(func(c *device.TunnelConfig) { c.MTU = ptr(1600) }), "tunnel s2s: mtu 1600 is out of range: allowed are 576 to 1500"},
+		{"mss", tun(func(c *device.TunnelConfig) { c.MSSClamp = &device.MSSClamp{Value: 200} }), "mss_clamp 200 is out of range: RTX's ip tunnel tcp mss limit allows 536 to 1460"},
+		{"local subnets v2", tun(func(c *device.TunnelConfig) { c.IPsec.LocalSubnets = []string{"198.18.100.0/24"} }), "ipsec.local_subnets: RTX sends one local ID"},
+		{"remote by name", tun(func(c *device.TunnelConfig) { c.IPsec.RemoteAddress = "2001:db8::1" }), `ipsec.remote_address "2001:db8::1": routerlab configures RTX gateways by IPv4 address`},
+		{"hostname", ValidateRouter(device.RouterConfig{Hostname: ptr("rtx")}), "hostname: RTX has no host name"},
+		{"iface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth0": {}}}), `interface "eth0": the RTX interfaces routerlab_router manages are lanN`},
+		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(9000)}}}), "interface lan1: mtu 9000 is out of range: allowed are 64 to 1500"},
+		{"quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Description: ptr(`say "hi"`)}}}),
+			`interface "lan1": description "say \"hi\"": a double quote is not allowed on RTX (values are written in double quotes, without escapes)`},
+		{"two addresses", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Addresses: []string{"198.18.1.1/24", "198.18.2.1/24"}}}}),
+			"routerlab sets one address per RTX interface"},
+		{"metric", ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.4.0/24": {Gateway: "198.18.1.2", Metric: ptr(2)}}}), "route 198.18.4.0/24: metric is not supported on RTX"},
+		{"route into lan", ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.4.0/24": {Interface: "lan1"}}}), "RTX routes into ppN or tunnelN"},
+		{"forwarding off", ValidateRouter(device.RouterConfig{IPv4Forwarding: ptr(false)}), "ipv4_forwarding = false"},
+		{"notrack", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallNone, NotrackInterfaces: []string{"lan1"}}), "notrack_interfaces: RTX has no notrack rule"},
+		{"tunnel as wan", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"tunnel1"}}), `wan_interfaces: interface "tunnel1": allowed on RTX are lanN, ppN`},
+		{"offload key", ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ip": {"hwnat": true}}}), `offload key "hwnat" is not known on platform "rtx"; known keys are fast_path`},
+		{"offload group", ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"fast_path": true}}}), `the RTX offload group is "ip"`},
+		{"pppoe server", ValidatePPPoE(device.PPPoEConfig{Name: "srv", Role: device.RoleServer}), `role "server" is not supported on RTX`},
+		{"pppoe iface", func() error { p := pppoe; p.Interface = "pp1"; return ValidatePPPoE(p) }(), "RTX runs PPPoE on a LAN interface lanN"},
+		{"pppoe mru", func() error { p := pppoe; p.MRU = ptr(1200); return ValidatePPPoE(p) }(), "mru 1200 is out of range: RTX's ppp lcp mru allows 1280 to 1492"},
+		{"pppoe password", func() error { p := pppoe; p.Password = `pa\ss`; return ValidatePPPoE(p) }(), "password: a backslash is not allowed on RTX"},
+	} {
+		if tt.err == nil || !strings.Contains(tt.err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want %q", tt.name, tt.err, tt.want)
+		}
+		if tt.err != nil {
+			for _, secret := range []string{"secret?value", "sécret", `pa\ss`} {
+				if strings.Contains(tt.err.Error(), secret) {
+					t.Errorf("%s: error carries the secret: %v", tt.name, tt.err)
+				}
+			}
+		}
+	}
+	if err := ValidateTunnel(seed001Tunnel()); err != nil {
+		t.Errorf("seed 001: %v", err)
+	}
+}
