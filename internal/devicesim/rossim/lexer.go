@@ -42,8 +42,7 @@ func (e *syntaxErr) Error() string { return e.msg + " " + e.at.String() }
 // lexer splits a script into command lines of tokens. The grammar is the
 // console's (RouterOS scripting manual): commands end at a newline or ";";
 // "#" starts a comment where a command starts; a backslash before the end
-// of a line joins the next line (a blank outside quotes, nothing inside
-// them, where the next line's leading blanks are dropped too); strings take
+// of a line joins the next line without its indent (see join); strings take
 // \" \\ \n \r \t \$ \? \_ \a \b \f \v and \XX escapes. Variables ($x),
 // expressions (( )) and blocks ({ }) are not simulated: they are syntax
 // errors here.
@@ -169,11 +168,17 @@ func (l *lexer) token(inBracket bool) (token, *syntaxErr) {
 	case ']', '{', '}', '(', ')', '$', '\\', '=', '~':
 		return token{}, l.errHere("syntax error")
 	}
-	begin := l.i
-	for !l.eof() && !wordEnd(l.peek()) {
-		l.advance()
+	var wb strings.Builder
+	for !l.eof() {
+		if l.peek() == '\\' && l.join() {
+			continue
+		}
+		if wordEnd(l.peek()) {
+			break
+		}
+		wb.WriteByte(l.advance())
 	}
-	word := l.src[begin:l.i]
+	word := wb.String()
 	if l.eof() || (l.peek() != '=' && l.peek() != '~') {
 		if strings.HasPrefix(word, "!") && len(word) > 1 {
 			return token{kind: tBang, text: word[1:], pos: start}, nil
@@ -197,6 +202,7 @@ func (l *lexer) token(inBracket bool) (token, *syntaxErr) {
 // value lexes what follows "key=": a quoted string, a bracket, or a bare
 // run up to a blank (which may be empty: `comment=` sets "").
 func (l *lexer) value(inBracket bool) (token, *syntaxErr) {
+	l.skipJoins() // the export's "key=\" break: the value starts on the next line
 	start := l.here()
 	switch l.peek() {
 	case '"':
@@ -206,18 +212,21 @@ func (l *lexer) value(inBracket bool) (token, *syntaxErr) {
 		sub, err := l.bracket()
 		return token{kind: tBracket, sub: sub, pos: start}, err
 	}
-	begin := l.i
+	var b strings.Builder
 	for !l.eof() {
 		c := l.peek()
+		if c == '\\' && l.join() {
+			continue
+		}
 		if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ';' || (inBracket && c == ']') {
 			break
 		}
 		if strings.IndexByte("\"[]{}()$\\", c) >= 0 {
 			return token{}, l.errHere("syntax error")
 		}
-		l.advance()
+		b.WriteByte(l.advance())
 	}
-	return token{kind: tWord, text: l.src[begin:l.i], pos: start}, nil
+	return token{kind: tWord, text: b.String(), pos: start}, nil
 }
 
 // quoted lexes a "string" and returns its value.
@@ -229,14 +238,14 @@ func (l *lexer) quoted() (string, *syntaxErr) {
 		if l.eof() {
 			return "", &syntaxErr{msg: "syntax error", at: open}
 		}
+		if l.peek() == '\\' && l.join() {
+			continue
+		}
 		c := l.advance()
 		switch c {
 		case '"':
 			return b.String(), nil
 		case '\\':
-			if l.joinInQuotes() {
-				continue
-			}
 			if l.eof() {
 				return "", &syntaxErr{msg: "syntax error", at: open}
 			}
@@ -272,23 +281,26 @@ func (l *lexer) quoted() (string, *syntaxErr) {
 	}
 }
 
-// joinInQuotes consumes a line continuation after a backslash inside
-// quotes: blanks, the newline and the next line's leading blanks.
-func (l *lexer) joinInQuotes() bool {
-	j := l.i
-	for j < len(l.src) && (l.src[j] == ' ' || l.src[j] == '\t' || l.src[j] == '\r') {
-		j++
-	}
-	if j >= len(l.src) || l.src[j] != '\n' {
+// join consumes a line continuation at l.i (a backslash, blanks, the
+// newline) and the next line's indent. That is how the export breaks a
+// long command, inside a value or a string too, so the two lines join with
+// nothing between them (an export writes " \" where a blank separates
+// arguments, and "\_" for a blank that starts a continuation inside
+// quotes); tools that read exports (Oxidized) join lines the same way.
+func (l *lexer) join() bool {
+	if !l.continuation() {
 		return false
-	}
-	for l.i <= j {
-		l.advance()
 	}
 	for !l.eof() && (l.peek() == ' ' || l.peek() == '\t') {
 		l.advance()
 	}
 	return true
+}
+
+func (l *lexer) skipJoins() {
+	for l.peek() == '\\' && l.join() {
+		continue
+	}
 }
 
 // bracket lexes "[ ... ]" into the tokens of the command inside.

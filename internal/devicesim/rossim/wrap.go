@@ -83,11 +83,17 @@ func (w *wrapper) arg(k, v string) {
 // split writes v as a quoted string broken wherever the line is full.
 func (w *wrapper) split(v string) {
 	units := append(append([]string{`"`}, escapeUnits(v)...), `"`)
-	for _, u := range units {
+	for i, u := range units {
 		if u == `\n` && len(w.cur) > len(wrapIndent) {
 			w.breakValue()
 		}
-		if len(w.cur)+len(u) > wrapString {
+		limit := wrapString
+		if i == len(units)-1 {
+			// The closing quote leaves room for a " \" after it, so that
+			// no line passes 79 columns.
+			limit = wrapContent
+		}
+		if len(w.cur)+len(u) > limit {
 			w.breakValue()
 		}
 		if u == " " && w.cur == wrapIndent {
