@@ -94,7 +94,7 @@ func inNATRange(s string) bool {
 }
 
 // usedTunnelNumbers collects every number a new tunnel must not take:
-// tunnel selects, IPsec gateways and SA policies, and numbers a pp binds.
+// tunnel selects, IPsec gateways, SA policies and transports.
 func usedTunnelNumbers(c *Config) map[int]bool {
 	used := map[int]bool{}
 	mark := func(s string) {
@@ -119,6 +119,14 @@ func usedTunnelNumbers(c *Config) map[int]bool {
 	for _, l := range c.Find("ipsec", "tunnel") {
 		if len(l.Words) > 2 {
 			mark(l.Words[2])
+		}
+	}
+	// An L2TP server writes `ipsec transport N N`: its transport id must
+	// be free too.
+	for _, l := range c.Find("ipsec", "transport") {
+		if len(l.Words) > 3 {
+			mark(l.Words[2])
+			mark(l.Words[3])
 		}
 	}
 	return used

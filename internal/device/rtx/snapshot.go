@@ -48,7 +48,7 @@ func ParseSnapshot(environment, showConfig string) (*device.Snapshot, error) {
 	for name, sec := range ownedSections(c, "tunnel") {
 		s.Status.Tunnels[name] = device.TunnelStatus{Interface: strings.ReplaceAll(sec, " ", "")}
 	}
-	for name, sec := range ownedSections(c, "pp") {
+	for name, sec := range pppoeSections(c) {
 		s.Status.PPPoE[name] = device.PPPoEStatus{Interface: strings.ReplaceAll(sec, " ", "")}
 	}
 	s.Text = c.Normalise()
