@@ -39,7 +39,8 @@ import (
 //	ip lan2 nat descriptor 4202
 //
 // where the static entries let IKE and ESP through the masquerade to the
-// router itself (seed 001). The inside interfaces are the LAN interfaces
+// router itself (seed 001); a WAN interface without masquerade lets IKE
+// and ESP in to any address. The inside interfaces are the LAN interfaces
 // with a fixed address that are neither WAN nor masqueraded; the router's
 // inside address is the first one's. mss_clamp is `ip lanN tcp mss limit`
 // on the WAN and masquerade LAN interfaces (a pp's clamp is its PPPoE
@@ -220,7 +221,15 @@ func firewallCmds(desired device.FirewallConfig, env FirewallEnv) ([]Cmd, error)
 			top("ip", "filter", num(filterICMP+i), "pass", "*", p, "icmp")
 			in = append(in, num(filterICMP+i))
 		}
+		// Through a masquerade, IKE and ESP reach the router at its
+		// inside address (the static NAT entries below); without one,
+		// at the WAN address, which "*" matches.
 		dst := routerIn
+		for _, w := range desired.WANInterfaces {
+			if !slices.Contains(desired.Masquerade, w) {
+				dst = ""
+			}
+		}
 		if dst == "" {
 			dst = "*"
 		}

@@ -415,3 +415,43 @@ func TestRenderOffload(t *testing.T) {
 		t.Errorf("on when on: %q", Script(got))
 	}
 }
+
+// Without masquerade, IKE and ESP come in addressed to the WAN address:
+// the stateful filters let them in to any address.
+func TestFirewallStatefulWithoutMasquerade(t *testing.T) {
+	cmds, err := RenderFirewall(device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"lan2"}}, ParseFirewallEnv(mustParseConfig(t, "rtx810_base.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := Script(cmds)
+	for _, want := range []string{"ip filter 420010 pass * * udp * 500,4500", "ip filter 420011 pass * * esp", "ip filter 420000 pass * 198.18.100.0/24 icmp"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("lacks %q: %q", want, lines)
+		}
+	}
+}
+
+func TestScriptSelects(t *testing.T) {
+	got := Script([]Cmd{cmd("tunnel 1", "tunnel", "enable", "1"), cmd("pp anonymous", "pp", "enable", "anonymous"), cmd("", "l2tp", "service", "on"), cmd("pp 2", "ip", "pp", "mtu", "1454")})
+	want := []string{"tunnel select 1", "tunnel enable 1", "tunnel select none", "pp select anonymous", "pp enable anonymous", "pp select none",
+		"l2tp service on", "pp select 2", "ip pp mtu 1454", "pp select none"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Script = %q", got)
+	}
+	for line, key := range map[string]string{
+		"ip lan2 secure filter in 1 2 3":                  "ip lan2 secure filter in",
+		"ipsec ike local name 1 rtx.lab.test fqdn":        "ipsec ike local name 1",
+		"ipsec ike pre-shared-key 1 text x":               "ipsec ike pre-shared-key 1",
+		"nat descriptor masquerade static 4202 3 a esp":   "nat descriptor masquerade static 4202 3",
+		"ip route default gateway pp 1":                   "ip route default",
+		"ipsec auto refresh 2 off":                        "ipsec auto refresh 2",
+		"ipsec auto refresh on":                           "ipsec auto refresh",
+		"pp auth username u p":                            "pp auth username u",
+		"ip pp remote address pool 198.18.1.2-198.18.1.9": "ip pp remote address pool",
+		"description pp routerlab:isp":                    "description pp",
+	} {
+		if got := Key(SplitWords(line)); got != key {
+			t.Errorf("Key(%q) = %q, want %q", line, got, key)
+		}
+	}
+}
