@@ -144,8 +144,32 @@ func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, o
 // RestoreRouter implements device.RouterSettings: originals are not held
 // to today's validation, and what vanished is dropped with a warning.
 func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
-	original, warnings := device.DropVanished(original, observed)
+	original, warnings := dropVanished(original, observed)
 	return warnings, d.write(ctx, "restoring router config", renderRouter(original, observed))
+}
+
+// dropVanished is device.DropVanished for RTX: a route into ppN or
+// tunnelN is restored whatever the LAN interfaces are (RouterState lists
+// LAN interfaces only, and RTX accepts a route into a pp or tunnel that
+// is not configured).
+func dropVanished(original device.RouterConfig, observed device.RouterState) (device.RouterConfig, []string) {
+	keep := map[string]*device.Route{}
+	lan := original
+	if original.Routes != nil {
+		lan.Routes = map[string]*device.Route{}
+	}
+	for dst, r := range original.Routes {
+		if r != nil && r.Interface != "" {
+			keep[dst] = r
+		} else {
+			lan.Routes[dst] = r
+		}
+	}
+	out, warnings := device.DropVanished(lan, observed)
+	for dst, r := range keep {
+		out.Routes[dst] = r
+	}
+	return out, warnings
 }
 
 // ValidateFirewall implements device.FirewallSettings.

@@ -455,3 +455,16 @@ func TestScriptSelects(t *testing.T) {
 		}
 	}
 }
+
+// Restoring a default route into a pp (the router's PPPoE default) is
+// not dropped as a vanished interface.
+func TestRestoreRouteIntoPP(t *testing.T) {
+	orig := device.RouterConfig{Routes: map[string]*device.Route{"0.0.0.0/0": {Destination: "0.0.0.0/0", Interface: "pp1"}}}
+	got, warnings := dropVanished(orig, ParseRouter(mustParseConfig(t, "rtx830.txt")))
+	if len(warnings) != 0 || got.Routes["0.0.0.0/0"] == nil {
+		t.Fatalf("dropped: %+v %q", got, warnings)
+	}
+	if lines := Script(renderRouter(got, device.RouterState{})); !slices.Equal(lines, []string{"ip route default gateway pp 1"}) {
+		t.Errorf("restore = %q", lines)
+	}
+}
