@@ -10,7 +10,8 @@ import (
 // RTX limits checked before anything is sent: the console would refuse
 // these one line at a time, after earlier lines were already applied.
 const (
-	minMTU, maxMTU         = 64, 1500   // ip lanN|pp|tunnel mtu
+	minMTU, maxMTU         = 64, 1500   // ip pp|tunnel mtu
+	maxLANMTU              = 9578       // ip lanN mtu: jumbo frames on the models that have them; others refuse above 1500 at apply
 	minMSS, maxMSS         = 536, 1460  // ip ... tcp mss limit
 	minMRU, maxMRU         = 1280, 1792 // ppp lcp mru on <length>
 	maxDescription         = 64
@@ -79,7 +80,7 @@ func ValidateRouter(desired device.RouterConfig) error {
 		}
 		ifc := desired.Interfaces[name]
 		if ifc.MTU != nil {
-			if err := device.ValidateMTU("interface "+name, *ifc.MTU, minMTU, maxMTU); err != nil {
+			if err := device.ValidateMTU("interface "+name, *ifc.MTU, minMTU, maxLANMTU); err != nil {
 				return err
 			}
 		}

@@ -41,7 +41,7 @@ func TestValidationMessages(t *testing.T) {
 		{"remote by name", tun(func(c *device.TunnelConfig) { c.IPsec.RemoteAddress = "2001:db8::1" }), `ipsec.remote_address "2001:db8::1": routerlab configures RTX gateways by IPv4 address`},
 		{"hostname", ValidateRouter(device.RouterConfig{Hostname: ptr("rtx")}), "hostname: RTX has no host name"},
 		{"iface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth0": {}}}), `interface "eth0": the RTX interfaces routerlab_router manages are lanN`},
-		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(9000)}}}), "interface lan1: mtu 9000 is out of range: allowed are 64 to 1500"},
+		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(9600)}}}), "interface lan1: mtu 9600 is out of range: allowed are 64 to 9578"},
 		{"quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Description: ptr(`say "hi"`)}}}),
 			`interface "lan1": description "say \"hi\"": a double quote is not allowed on RTX (values are written in double quotes, without escapes)`},
 		{"two addresses", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Addresses: []string{"198.18.1.1/24", "198.18.2.1/24"}}}}),
