@@ -112,7 +112,7 @@ func (s *Sim) argValue(c *cmdLine, v *token) (string, *runtimeErr) {
 }
 
 func (s *Sim) add(c *cmdLine, t *table) *runtimeErr {
-	it := s.newItem()
+	it := s.newItem(t)
 	var before *token
 	for i := range c.args {
 		a := &c.args[i]
@@ -225,27 +225,35 @@ func (s *Sim) checkUnique(t *table, it *item) *runtimeErr {
 	return nil
 }
 
-func (s *Sim) set(c *cmdLine, t *table, args []token) *runtimeErr {
-	items := t.items
-	if t.m.list {
+func (s *Sim) set(c *cmdLine, view *table, args []token) *runtimeErr {
+	items := view.items
+	if view.m.list {
 		var err *runtimeErr
-		if items, err = s.resolve(c, t, c.sel); err != nil {
+		if items, err = s.resolve(c, view, c.sel); err != nil {
 			return err
 		}
 	}
 	for _, it := range items {
+		t := it.owner
 		old := maps.Clone(it.vals)
 		written := map[string]bool{}
 		for i := range args {
 			a := &args[i]
 			written[a.text] = true
+			at := t.m.attrs[a.text]
+			if at == nil || at.ro {
+				// Set through /interface: this kind of interface has no
+				// such property.
+				it.vals = old
+				return fail("failure: " + a.text + " can not be set for this interface")
+			}
 			if a.kind == tBang {
 				delete(it.vals, a.text)
 				continue
 			}
 			v, err := s.argValue(c, a.val)
 			if err == nil {
-				v, err = s.check(t.m.attrs[a.text], v)
+				v, err = s.check(at, v)
 			}
 			if err != nil {
 				it.vals = old

@@ -35,7 +35,7 @@ func (s *Sim) resolve(c *cmdLine, t *table, sel *token) ([]*item, *runtimeErr) {
 func (s *Sim) resolveWords(t *table, text string) ([]*item, *runtimeErr) {
 	var out []*item
 	for _, w := range strings.Split(text, ",") {
-		it := t.lookup(w)
+		it := s.lookup(t, w)
 		if it == nil {
 			return nil, fail("no such item")
 		}
@@ -48,26 +48,35 @@ func (s *Sim) resolveWords(t *table, text string) ([]*item, *runtimeErr) {
 // numbers count items in print order. (On a router, numbers refer to the
 // console's last print; a script that never printed gets them in the same
 // order, which is what routerlab would rely on.)
-func (t *table) lookup(w string) *item {
+func (s *Sim) lookup(t *table, w string) *item {
+	items := s.members(t)
+	byName := func() *item {
+		for _, it := range items {
+			if _, ok := it.owner.m.attrs["name"]; ok && it.owner.value(it, "name") == w {
+				return it
+			}
+		}
+		return nil
+	}
 	if strings.HasPrefix(w, "*") {
 		id, err := strconv.ParseUint(w[1:], 16, 32)
 		if err != nil {
 			return nil
 		}
-		for _, it := range t.items {
+		for _, it := range items {
 			if uint64(it.id) == id {
 				return it
 			}
 		}
 		return nil
 	}
-	if n, err := strconv.Atoi(w); err == nil && t.byName(w) == nil {
-		if n >= 0 && n < len(t.items) {
-			return t.items[n]
+	if n, err := strconv.Atoi(w); err == nil && byName() == nil {
+		if n >= 0 && n < len(items) {
+			return items[n]
 		}
 		return nil
 	}
-	return t.byName(w)
+	return byName()
 }
 
 // find runs a [ find ... ] and returns the matching items in print order.
@@ -84,10 +93,10 @@ func (s *Sim) find(sc *subCommand) ([]*item, *runtimeErr) {
 		}
 	}
 	var out []*item
-	for _, it := range t.items {
+	for _, it := range s.members(t) {
 		ok := true
 		for i, c := range sc.conds {
-			v := s.property(t, it, c.key)
+			v := s.property(it, c.key)
 			switch c.op {
 			case "=":
 				ok = v == c.value
@@ -113,8 +122,13 @@ func (s *Sim) find(sc *subCommand) ([]*item, *runtimeErr) {
 
 // property is what find compares: an attribute, the internal id, or an
 // item flag as yes/no.
-func (s *Sim) property(t *table, it *item, key string) string {
+func (s *Sim) property(it *item, key string) string {
+	t := it.owner
 	switch key {
+	case "type":
+		if t.m.iface {
+			return interfaceType(t.m.path)
+		}
 	case ".id":
 		return it.idString()
 	case "default":
@@ -141,7 +155,7 @@ func (s *Sim) get(c *cmdLine, sc *subCommand) (string, *runtimeErr) {
 	if len(items) == 0 {
 		return "", fail("no such item")
 	}
-	return t.value(items[0], sc.attr), nil
+	return s.property(items[0], sc.attr), nil
 }
 
 func yesNo(b bool) string {

@@ -165,7 +165,7 @@ func (s *Sim) reset(identity string) {
 	if t := s.tables["/interface ethernet"]; t != nil {
 		for i := 1; i <= s.board.ethernets; i++ {
 			name := "ether" + strconv.Itoa(i)
-			it := s.newItem()
+			it := s.newItem(t)
 			it.builtin = true
 			it.sel = "[ find default-name=" + name + " ]"
 			it.base = map[string]string{"name": name, "default-name": name,
@@ -174,19 +174,19 @@ func (s *Sim) reset(identity string) {
 		}
 	}
 	if t := s.tables["/interface ethernet switch"]; t != nil {
-		it := s.newItem()
+		it := s.newItem(t)
 		it.builtin, it.sel, it.base = true, "0", map[string]string{"name": "switch1"}
 		t.items = append(t.items, it)
 	}
 	for _, t := range s.order {
 		if !t.m.list {
-			it := s.newItem()
+			it := s.newItem(t)
 			it.builtin, it.base = true, map[string]string{}
 			t.items = []*item{it}
 			continue
 		}
 		for _, d := range t.m.defaults {
-			it := s.newItem()
+			it := s.newItem(t)
 			if id, err := strconv.ParseUint(strings.TrimPrefix(d.sel, "*"), 16, 32); err == nil && strings.HasPrefix(d.sel, "*") {
 				it.id = uint32(id)
 			}
@@ -198,6 +198,9 @@ func (s *Sim) reset(identity string) {
 		s.tables["/system identity"].items[0].vals["name"] = identity
 	}
 	s.root = buildTree(s.order, s.major)
+	view := interfaceView()
+	s.root.at("/interface").table = view
+	s.root.at("/interface").addVerbs("set", "enable", "disable", "find", "get")
 }
 
 // Exec implements devicesim.Handler: cmd is a RouterOS script. The

@@ -2,6 +2,7 @@ package rossim
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -9,10 +10,14 @@ import (
 type table struct {
 	m     *menu
 	items []*item // a singleton menu has exactly one
+	// view: the table is /interface, a view of every interface menu (its
+	// items are theirs, listed by members); nothing is stored in it.
+	view bool
 }
 
 // item is one entry of a menu.
 type item struct {
+	owner   *table // the menu the item belongs to
 	id      uint32
 	builtin bool
 	sel     string            // how the export addresses a default item
@@ -88,10 +93,42 @@ func (t *table) remove(it *item) {
 	}
 }
 
-// newItem makes an item with the next internal id.
-func (s *Sim) newItem() *item {
+// newItem makes an item of t with the next internal id.
+func (s *Sim) newItem(t *table) *item {
 	s.nextID++
-	return &item{id: s.nextID, vals: map[string]string{}}
+	return &item{owner: t, id: s.nextID, vals: map[string]string{}}
+}
+
+// members are the items a menu lists, in print order: its own, or for the
+// /interface view every interface in creation order.
+func (s *Sim) members(t *table) []*item {
+	if !t.view {
+		return t.items
+	}
+	var all []*item
+	for _, it := range s.interfaceTables() {
+		all = append(all, it.items...)
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].id < all[j].id })
+	return all
+}
+
+// interfaceView is the menu /interface offers over all interfaces.
+func interfaceView() *table {
+	m := &menu{path: "/interface", list: true, attrs: map[string]*attr{}}
+	for _, a := range []*attr{
+		{name: "name", typ: valueType{kind: "text"}},
+		{name: "default-name", typ: valueType{kind: "text"}, ro: true},
+		{name: "type", typ: valueType{kind: "text"}, ro: true},
+		{name: "mtu", typ: valueType{kind: "text"}},
+		{name: "l2mtu", typ: valueType{kind: "text"}},
+		{name: "comment", typ: valueType{kind: "text"}},
+		{name: "disabled", def: "no", typ: valueType{kind: "yesno"}},
+	} {
+		m.attrs[a.name] = a
+		m.names = append(m.names, a.name)
+	}
+	return &table{m: m, view: true}
 }
 
 // interfaceTables are the menus whose items are interfaces.
