@@ -130,3 +130,40 @@ func plainPath(p string) bool {
 func plainByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '/' || c == '.' || c == '_' || c == '-'
 }
+
+// Secrets are the secret values c carries: those of its secret lines
+// (PSKs, passwords, WireGuard keys) and the content of its files.
+func (c Change) Secrets() []string {
+	var out []string
+	for _, l := range c.Lines {
+		if w := SplitLine(l); isSecretLine(w) {
+			out = append(out, w[len(w)-1])
+		}
+	}
+	for _, w := range c.Write {
+		out = append(out, w.Content)
+		for _, l := range strings.Split(w.Content, "\n") {
+			// The key's lines, not its markers or comments.
+			if l = strings.TrimSpace(l); !strings.HasPrefix(l, "-----") && !strings.HasPrefix(l, "#") {
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// minScrubbed is the shortest secret Scrub replaces: a shorter one would
+// garble every message it occurs in by chance.
+const minScrubbed = 3
+
+// Scrub replaces every secret in text with RedactedMarker: what a device
+// prints back (a value it refused, quoted in its message) never carries
+// one into an error.
+func Scrub(text string, secrets []string) string {
+	for _, s := range secrets {
+		if len(s) >= minScrubbed {
+			text = strings.ReplaceAll(text, s, RedactedMarker)
+		}
+	}
+	return text
+}

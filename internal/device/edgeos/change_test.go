@@ -135,3 +135,26 @@ func TestChangeScriptRefuses(t *testing.T) {
 		t.Errorf("empty change: %q", s)
 	}
 }
+
+// Scrub takes every secret of a change out of what the device printed.
+func TestChangeSecretsScrubbed(t *testing.T) {
+	c, err := RenderTunnel(l2tpServer(), func() *Tree {
+		tr := mustParse(t, readTestdata(t, "cfg_er6p_base.txt"))
+		tr.Add([]string{"vpn", "ipsec", "ipsec-interfaces", "interface", "eth0"}, false)
+		return tr
+	}(), EdgeOS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write = []FileWrite{{Path: "/config/auth/k", Content: testStaticKey}}
+	out := "Invalid password l2tp-user-placeholder\nbad psk l2tp-psk-placeholder; key line feedfacefeedfacefeedfacefeedface\n-----BEGIN OpenVPN Static key V1-----"
+	got := Scrub(out, c.Secrets())
+	for _, secret := range []string{"l2tp-user-placeholder", "l2tp-psk-placeholder", "feedface"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("%s left in %q", secret, got)
+		}
+	}
+	if !strings.Contains(got, "Invalid password "+RedactedMarker) || !strings.Contains(got, "-----BEGIN OpenVPN Static key V1-----") {
+		t.Errorf("scrubbed = %q", got)
+	}
+}

@@ -163,10 +163,10 @@ func (d *Driver) change(ctx context.Context, what string, c Change) error {
 	}
 	if res.ExitStatus != 0 {
 		// The wrapper prints its errors on stdout, the script names the
-		// failed step on stderr; neither contains a secret (the script
-		// redacts the line, and names files by path), and the device is
-		// unchanged.
-		res.Stderr = strings.TrimSpace(res.Stdout + "\n" + res.Stderr)
+		// failed step on stderr (the line redacted, files by path), and
+		// the device is unchanged. A message of the device's that quotes
+		// a value it refused is scrubbed of the change's secrets.
+		res.Stderr = Scrub(strings.TrimSpace(res.Stdout+"\n"+res.Stderr), c.Secrets())
 		return device.CommandError(what, res)
 	}
 	return nil

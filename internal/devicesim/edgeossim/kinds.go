@@ -79,9 +79,14 @@ var kinds = map[string]kind{
 	"ikelifetime": numRange(30, 86400, "Must be between 30-86400 seconds"),
 	"wgif":        pattern(reWgIf, "wg must be (wg0-wg999): %s"),
 	"vtunif":      pattern(reVtunIf, "interface must be vtunN: %s"),
-	"wgkey":       pattern(reWgKey, "Key is not valid 44-character (32-bytes) base64: %s"),
-	"peername":    pattern(rePeerName, "Invalid peer name %s"),
-	"l2tpuser":    pattern(reL2TPUser, "Invalid user name %s"),
+	"wgkey": {check: func(_ *Device, v string) string {
+		if !reWgKey.MatchString(v) {
+			return "Key is not valid 44-character (32-bytes) base64" // the package's message, without the key
+		}
+		return ""
+	}},
+	"peername": pattern(rePeerName, "Invalid peer name %s"),
+	"l2tpuser": pattern(reL2TPUser, "Invalid user name %s"),
 	// The package's private-key and preshared-key take a key or the path
 	// of a file in /config/auth that holds one.
 	"wgkeyorfile": {check: func(_ *Device, v string) string {
