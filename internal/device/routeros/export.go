@@ -261,9 +261,10 @@ func (p *exportParser) logicalLine() (string, error) {
 		case c == '\\':
 			i += 2 // an escape pair: \" does not end a quote
 		case inQuote:
-			if c == '"' {
+			switch c {
+			case '"':
 				inQuote = false
-			} else if c == '\n' {
+			case '\n': // a string spanning lines, as a script may write it
 				p.line++
 			}
 			i++
@@ -427,10 +428,10 @@ func tokenizeArgs(s string) []argToken {
 		}
 		end := argEnd(s, i)
 		raw := s[i:end]
-		switch {
-		case raw[0] == '[':
+		switch raw[0] {
+		case '[':
 			toks = append(toks, argToken{kind: argBracket, text: raw, end: end})
-		case raw[0] == '"':
+		case '"':
 			toks = append(toks, argToken{kind: argWord, text: decodeCLIWord(raw), quoted: true, end: end})
 		default:
 			k := 0

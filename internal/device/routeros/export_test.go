@@ -275,12 +275,12 @@ func TestParseExportErrors(t *testing.T) {
 // parser does not understand.
 func TestParseExportTolerates(t *testing.T) {
 	for _, in := range []string{
-		"# 2024-01-02 10:11:12 by RouterOS 7.13.4\nadd name=x\n",                // an item before any path
+		"# 2024-01-02 10:11:12 by RouterOS 7.13.4\nadd name=x\n",              // an item before any path
 		"# 2024-01-02 10:11:12 by RouterOS 7.13.4\n/interface bridge calea\n", // a path with nothing
-		"/x y z=1 \"q\" [ find ] !w\n",                                         // no verb
+		"/x y z=1 \"q\" [ find ] !w\n",                                        // no verb
 		"/ip firewall filter\nset [ :pick [find] 0 ] comment=x\n",
 		"/system script\nadd source=\"multi\nline\" name=x\n", // a raw newline in quotes
-		"/ip address\nadd comment=x\"y z\"w\n",                 // a word of bare and quoted pieces
+		"/ip address\nadd comment=x\"y z\"w\n",                // a word of bare and quoted pieces
 		"/ip address\nadd \\\n\n",
 	} {
 		if _, err := ParseExport(in); err != nil {
