@@ -150,3 +150,29 @@ func TestExportsReadByTheDriver(t *testing.T) {
 		}
 	}
 }
+
+func TestRouterboardPrint(t *testing.T) {
+	out := lf(t, New(Options{Version: "6.49.10"}).MustRun(`/system routerboard print`))
+	want := "       routerboard: yes\n        board-name: hEX\n             model: RB750Gr3\n          revision: r2\n" +
+		"     serial-number: " + DefaultSerial + "\n     firmware-type: mt7621L\n  factory-firmware: 6.48\n" +
+		"  current-firmware: 6.49.10\n  upgrade-firmware: 6.49.10\n\n"
+	if out != want {
+		t.Errorf("hEX:\n%q\nwant\n%q", out, want)
+	}
+	if out := lf(t, New(Options{Model: "CHR"}).MustRun(`/system routerboard print`)); out != "  routerboard: no\n\n" {
+		t.Errorf("CHR: %q", out)
+	}
+}
+
+// verbose prints every attribute, defaults included, and the default
+// items that nothing changed.
+func TestVerboseExport(t *testing.T) {
+	r := New(Options{})
+	out := lf(t, r.MustRun(`/ip firewall connection tracking export verbose`))
+	if !strings.Contains(out, "/ip firewall connection tracking\nset enabled=auto generic-timeout=10m icmp-timeout=10s") {
+		t.Errorf("verbose:\n%s", out)
+	}
+	if out := lf(t, r.MustRun(`/ip firewall connection tracking export`)); strings.Contains(out, "set ") {
+		t.Errorf("compact export of untouched settings:\n%s", out)
+	}
+}
