@@ -118,8 +118,10 @@ func (it Item) Get(key string) (string, bool) {
 // output was cut off; the error names the line where it opened.
 func ParseExport(text string) (*Export, error) {
 	text = strings.TrimPrefix(text, "\ufeff")
+	// An export writes a CR inside a value as \r, so a raw CR can only be
+	// a line end of the terminal (CRLF, or CR CR LF from some SSH sessions).
 	if strings.Contains(text, "\r") {
-		text = strings.ReplaceAll(text, "\r\n", "\n")
+		text = strings.ReplaceAll(text, "\r", "")
 	}
 	p := &exportParser{text: text, line: 1, exp: &Export{}, byPath: map[string]*Section{}}
 	if err := p.run(); err != nil {
@@ -184,11 +186,13 @@ func (p *exportParser) skipBlanks() {
 	}
 }
 
-// lineSnippet shortens an unrecognised line for an error message.
+// lineSnippet shortens an unrecognised line for an error message, with
+// anything that looks like a secret argument redacted.
 func lineSnippet(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
+	s, _ = redactScript(s)
 	if len(s) > 40 {
 		s = s[:40] + "..."
 	}

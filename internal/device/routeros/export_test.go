@@ -172,6 +172,9 @@ func TestParseExportItems(t *testing.T) {
 		{"CRLF line ends, trailing blanks on a path line",
 			"# jan/02/2024 10:11:12 by RouterOS 6.49.10\r\n/ip dns  \r\nset servers=198.18.0.53 \\\r\n    allow-remote-requests=yes\r\n",
 			`/ip dns: set servers="198.18.0.53" allow-remote-requests="yes"` + "\n"},
+		{"CR CR LF line ends from a terminal",
+			"/ip dns\r\r\nset servers=198.18.0.53 \\\r\r\n    allow-remote-requests=yes comment=\"a\\rb\"\r\r\n",
+			`/ip dns: set servers="198.18.0.53" allow-remote-requests="yes" comment="a\rb"` + "\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := describeExport(mustParseExport(t, tc.in))
@@ -258,6 +261,7 @@ func TestParseExportErrors(t *testing.T) {
 		{"empty", "", "not a RouterOS export"},
 		{"blank", "\n  \n", "not a RouterOS export"},
 		{"a CLI error instead of an export", "bad command name export (line 1 column 2)\n", `line 1 starts with "bad command name export`},
+		{"no secret in the message", "add name=x password=hunter2 user=y\n", `"add name=x password=<redacted> user=y"`},
 		{"comments only", "# hello\n", "not a RouterOS export"},
 		{"cut off inside a quoted value", "/ip dns\nset servers=198.18.0.53\n/system script\nadd name=x source=\":log info \\\n    \\\"hi\n", "line 4: a quoted value"},
 		{"cut off inside a bracket", "/ip firewall filter\nset [ find where chain=input\n", "line 2: a bracket"},
