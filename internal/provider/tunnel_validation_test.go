@@ -84,7 +84,7 @@ func TestPlanValidationTunnels(t *testing.T) {
     private_key = "eF1aXvwVJ0PLs4N5yY0bXXsLiXDnX6dyZo4nG7bI4Ec="
     peers = [{ public_key = "hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo=", allowed_ips = ["198.18.60.0/24"] }]
   }
-}`, `(?s)device "rtx": platform "rtx" does not support routerlab_tunnel`},
+}`, `(?s)tunnel "wg0": type "wireguard" is not supported on RTX; RTX has "ipsec"`},
 		{"openvpn AEAD cipher with a static key",
 			providerWith(okDevice) + `resource "routerlab_tunnel" "t" {
   device = "r"
