@@ -115,8 +115,8 @@ func ParseSections(sec map[string]string, f Flavour) (*device.Snapshot, error) {
 		Firewall: ParseFirewall(t),
 		Offload:  ParseOffload(t),
 		PPPoE:    ParsePPPoE(t),
-		Status:   device.Status{Tunnels: TunnelStatus(t, f, sec["ipsec-sa"])},
 	}
+	s.Status.Tunnels = TunnelStatus(t, s.Tunnels, sec["ipsec-sa"])
 	if out, ok := sec["offload"]; ok && f == EdgeOS {
 		s.Offload.Effective = ParseUbntOffload(out)
 	}

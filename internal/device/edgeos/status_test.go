@@ -42,7 +42,7 @@ func TestTunnelStatusFromSA(t *testing.T) {
 		apply(t, tr, lines)
 	}
 	sa := readTestdata(t, "sa_edgeos_1_10.txt")
-	st := TunnelStatus(rp(t, tr), EdgeOS, sa)
+	st := status(rp(t, tr), sa)
 	if s := st["s2s"]; !s.Established || s.BytesOut != 7864320+463 || s.BytesIn != 236134+413 || s.RemoteAddress != "198.18.1.1" || s.LocalAddress != "198.18.2.1" {
 		t.Errorf("s2s = %+v", s)
 	}
@@ -50,17 +50,21 @@ func TestTunnelStatusFromSA(t *testing.T) {
 		t.Errorf("site-b = %+v", s)
 	}
 	down := strings.Replace(sa, "1       up     7.5M/230.6K", "1       down   n/a        ", 1)
-	if s := TunnelStatus(rp(t, tr), EdgeOS, down)["s2s"]; s.Established {
+	if s := status(rp(t, tr), down)["s2s"]; s.Established {
 		t.Errorf("one tunnel of two down, yet %+v", s)
 	}
-	if s := TunnelStatus(rp(t, tr), EdgeOS, "")["s2s"]; s.Established || s.BytesOut != 0 {
+	if s := status(rp(t, tr), "")["s2s"]; s.Established || s.BytesOut != 0 {
 		t.Errorf("without SAs: %+v", s)
 	}
 	// Interface tunnels report their interface.
-	tun := TunnelStatus(mustParse(t, readTestdata(t, "cfg_edgeos_tunnels.txt")), EdgeOS, "")
+	tun := status(mustParse(t, readTestdata(t, "cfg_edgeos_tunnels.txt")), "")
 	if tun["ovpn"].Interface != "vtun0" || tun["wg"].Interface != "wg0" || tun["ra"].Interface != "" {
 		t.Errorf("interfaces: %+v", tun)
 	}
+}
+
+func status(tr *Tree, sa string) map[string]device.TunnelStatus {
+	return TunnelStatus(tr, ParseTunnels(tr, EdgeOS), sa)
 }
 
 func TestParseUbntOffload(t *testing.T) {

@@ -96,16 +96,17 @@ func parseSABytes(s string) uint64 {
 	return uint64(v * mult)
 }
 
-// TunnelStatus reports every tunnel of t routerlab owns: an ipsec tunnel
+// TunnelStatus reports every tunnel routerlab owns (tunnels, as
+// ParseTunnels read them from t): an ipsec tunnel
 // is established when its peer block (found by its description, else by
 // its address) lists tunnels and all are up, with their bytes summed; a
 // tunnel with an interface names it (whether an OpenVPN or WireGuard
 // peer is there is not read: they report down). saOut is `show vpn ipsec sa` ("" on
 // VyOS, where it is not read).
-func TunnelStatus(t *Tree, f Flavour, saOut string) map[string]device.TunnelStatus {
+func TunnelStatus(t *Tree, tunnels map[string]device.TunnelState, saOut string) map[string]device.TunnelStatus {
 	out := map[string]device.TunnelStatus{}
 	sas := ParseIPsecSA(saOut)
-	for name, st := range ParseTunnels(t, f) {
+	for name, st := range tunnels {
 		var s device.TunnelStatus
 		switch st.Type {
 		case device.TunnelIPsec:
