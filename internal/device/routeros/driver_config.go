@@ -162,7 +162,7 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 
 // ApplyTunnel implements device.TunnelEndpoints.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
-	return d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed), tunnelSecrets(desired)...)
+	return d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
 }
 
 // DeleteTunnel implements device.TunnelEndpoints.

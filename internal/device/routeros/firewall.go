@@ -201,9 +201,17 @@ func sameRules(a, b []ruleSpec) bool {
 	return true
 }
 
+// ruleDefaults are argument values RouterOS may leave out of an export
+// because they are the default: a rule compares equal with or without
+// them.
+var ruleDefaults = map[string]string{"action": "accept", "passthrough": "yes", "disabled": "no"}
+
 func argKey(attrs []Attr) string {
 	s := make([]string, 0, len(attrs))
 	for _, a := range attrs {
+		if ruleDefaults[a.Key] == a.Value {
+			continue
+		}
 		s = append(s, a.Key+"="+a.Value)
 	}
 	slices.Sort(s)

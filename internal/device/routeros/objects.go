@@ -129,3 +129,32 @@ func mtuAttrs(mtu, mru *int) []Attr {
 	}
 	return out
 }
+
+// checkAccounts refuses PPP accounts whose names a secret that is not the
+// object's already has: RouterOS keeps one secret per name, whatever its
+// service, and would stop the write half-way.
+func checkAccounts(snap *device.Snapshot, name string, users ...string) error {
+	exp, ok := snap.Parsed.(*Export)
+	if !ok {
+		return nil
+	}
+	for _, it := range items(exp, "/ppp secret", "add") {
+		user := get(it, "name", "")
+		if get(it, "comment", "") == objectComment(name) {
+			continue
+		}
+		for _, u := range users {
+			if u == user {
+				return fmt.Errorf("%s: the router already has a PPP secret named %q (%s); RouterOS keeps one secret per name: choose another user", name, u, describeOwner(get(it, "comment", "")))
+			}
+		}
+	}
+	return nil
+}
+
+func describeOwner(comment string) string {
+	if owner, ok := strings.CutPrefix(comment, "routerlab:"); ok {
+		return "routerlab's " + owner
+	}
+	return "not routerlab's"
+}

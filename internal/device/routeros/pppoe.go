@@ -38,6 +38,13 @@ func CheckPPPoE(c device.PPPoEConfig, snap *device.Snapshot) error {
 	if _, ok := snap.Router.Interfaces[c.Interface]; !ok {
 		return fmt.Errorf("pppoe %s: interface %q not found on the device; it has: %v", c.Name, c.Interface, device.SortedKeys(snap.Router.Interfaces))
 	}
+	var users []string
+	for _, u := range c.Users {
+		users = append(users, u.Name)
+	}
+	if err := checkAccounts(snap, c.Name, users...); err != nil {
+		return fmt.Errorf("pppoe %w", err)
+	}
 	if _, ok := snap.PPPoE[c.Name]; !ok {
 		if _, taken := snap.Router.Interfaces[c.Name]; taken && c.Role == device.RoleClient {
 			return fmt.Errorf("pppoe %s: the device already has an interface named %q", c.Name, c.Name)

@@ -71,7 +71,7 @@ func TestSeed000L2TPServer(t *testing.T) {
 	if err := ValidateTunnel(want); err != nil {
 		t.Fatal(err)
 	}
-	lines := RenderTunnel(want, nil)
+	lines := RenderTunnel(want, nil, 6)
 	goldenLines(t, "seed_000_render.golden", lines)
 	exp := asExport(t, lines)
 	if err := CheckTunnel(want, &device.Snapshot{Parsed: exp, Facts: device.Facts{Firmware: "6.44.3 (stable)"}}); err != nil {
@@ -265,7 +265,7 @@ func TestIPsecReadBack(t *testing.T) {
 	if err := ValidateTunnel(want); err != nil {
 		t.Fatal(err)
 	}
-	lines := RenderTunnel(want, nil)
+	lines := RenderTunnel(want, nil, 6)
 	goldenLines(t, "ipsec_render.golden", lines)
 	got := ParseTunnels(asExport(t, lines))["s2s"]
 	sent := *want.IPsec
@@ -279,7 +279,9 @@ func TestIPsecReadBack(t *testing.T) {
 		want string
 	}{
 		{func(c *device.IPsecConfig) { c.ESPProposals = []string{"aes128-sha1", "aes256-sha256"} }, "list them all (aes128-sha1, aes128-sha256, aes256-sha1, aes256-sha256)"},
-		{func(c *device.IPsecConfig) { c.IKEProposals = []string{"aes128-sha1-modp2048", "aes128-sha256-modp2048"} }, "one hash algorithm"},
+		{func(c *device.IPsecConfig) {
+			c.IKEProposals = []string{"aes128-sha1-modp2048", "aes128-sha256-modp2048"}
+		}, "one hash algorithm"},
 		{func(c *device.IPsecConfig) { c.ESPProposals = []string{"chacha20poly1305"} }, `encryption "chacha20poly1305" is not supported on RouterOS`},
 		{func(c *device.IPsecConfig) { c.IKELifetime = 86400 }, "ipsec.ike_lifetime = 86400 is RouterOS's default"},
 	} {
@@ -297,7 +299,7 @@ func TestWireGuardReadBack(t *testing.T) {
 		PrivateKey: "made-up", ListenPort: 51820, Addresses: []string{"198.18.60.1/30"},
 		Peers: []device.WireGuardPeer{{PublicKey: "cGVlcg==", Endpoint: "198.18.3.2:51820", AllowedIPs: []string{"198.18.60.2/32", "198.18.2.0/24"}, PersistentKeepalive: 25}},
 	}}
-	lines := RenderTunnel(want, nil)
+	lines := RenderTunnel(want, nil, 6)
 	got := ParseTunnels(asExport(t, lines))["wg0"]
 	want.WireGuard.PrivateKey = ""
 	if !reflect.DeepEqual(got.TunnelConfig, want) {
@@ -351,7 +353,7 @@ func TestSeed003OVPNServer(t *testing.T) {
 	if err := CheckTunnel(want, v6); err != nil {
 		t.Fatal(err)
 	}
-	lines := RenderTunnel(want, nil)
+	lines := RenderTunnel(want, nil, 6)
 	goldenLines(t, "seed_003_ovpn_render.golden", lines)
 	got := ParseTunnels(asExport(t, lines))["ovpn"]
 	sent := *want.OpenVPN

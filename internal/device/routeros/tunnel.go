@@ -53,6 +53,16 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 		if err := checkL2TPProposals(t, snap); err != nil {
 			return err
 		}
+		if t.L2TP.Role == device.RoleServer {
+			if err := checkAccounts(snap, t.Name, t.L2TP.User); err != nil {
+				return fmt.Errorf("tunnel %w", err)
+			}
+		}
+	}
+	if t.Type == device.TunnelOpenVPN && t.OpenVPN.Role == device.RoleServer {
+		if err := checkAccounts(snap, t.Name, t.OpenVPN.User); err != nil {
+			return fmt.Errorf("tunnel %w", err)
+		}
 	}
 	if t.Type == device.TunnelL2TPIPsec && t.L2TP.Role == device.RoleServer {
 		for name, st := range snap.Tunnels {
@@ -68,8 +78,9 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 }
 
 // RenderTunnel returns the commands that create the tunnel, or replace it
-// when observed is not nil.
-func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState) []string {
+// when observed is not nil, in the words of RouterOS major version major
+// (0: unknown, v6's).
+func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int) []string {
 	var out []string
 	if observed != nil {
 		out = RenderTunnelDelete(*observed)
@@ -82,7 +93,7 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState) []string 
 	case device.TunnelWireGuard:
 		out = append(out, renderWireGuard(t)...)
 	case device.TunnelOpenVPN:
-		out = append(out, renderOpenVPN(t)...)
+		out = append(out, renderOpenVPN(t, major)...)
 	}
 	return out
 }

@@ -23,10 +23,12 @@ const (
 	ovpnDefaultProfile = "default"
 )
 
-// RouterOS's names of the data-channel ciphers and digests.
+// RouterOS's names of the data-channel ciphers and digests: v6 names the
+// CBC ciphers by key size alone, v7 adds the mode (it has GCM too).
 var (
-	rosOVPNCiphers = map[string]string{"AES-128-CBC": "aes128", "AES-192-CBC": "aes192", "AES-256-CBC": "aes256", "BF-CBC": "blowfish128"}
-	rosOVPNAuths   = map[string]string{"SHA1": "sha1", "MD5": "md5", "SHA256": "sha256", "SHA512": "sha512"}
+	rosOVPNCiphers   = map[string]string{"AES-128-CBC": "aes128", "AES-192-CBC": "aes192", "AES-256-CBC": "aes256", "BF-CBC": "blowfish128"}
+	rosOVPNCiphersV7 = map[string]string{"AES-128-CBC": "aes128-cbc", "AES-192-CBC": "aes192-cbc", "AES-256-CBC": "aes256-cbc", "BF-CBC": "blowfish128"}
+	rosOVPNAuths     = map[string]string{"SHA1": "sha1", "MD5": "md5", "SHA256": "sha256", "SHA512": "sha512"}
 	// v6 digests; SHA-2 came with RouterOS 7.
 	rosOVPNAuthsV6 = []string{"SHA1", "MD5"}
 )
@@ -76,9 +78,14 @@ func slicesContains(list []string, v string) bool {
 	return false
 }
 
-// ovpnCommon are the arguments server and client share.
+// ovpnCommon are the arguments server and client share, in the words of
+// RouterOS major version major.
 func ovpnCommon(c *device.OpenVPNConfig, major int) []Attr {
-	out := []Attr{{Key: "certificate", Value: c.Certificate}, {Key: "cipher", Value: rosOVPNCiphers[c.Cipher]}, {Key: "auth", Value: rosOVPNAuths[c.Auth]}}
+	ciphers := rosOVPNCiphers
+	if major >= 7 {
+		ciphers = rosOVPNCiphersV7
+	}
+	out := []Attr{{Key: "certificate", Value: c.Certificate}, {Key: "cipher", Value: ciphers[c.Cipher]}, {Key: "auth", Value: rosOVPNAuths[c.Auth]}}
 	if c.Port != 0 {
 		out = append(out, Attr{Key: "port", Value: strconv.Itoa(c.Port)})
 	}
@@ -88,14 +95,14 @@ func ovpnCommon(c *device.OpenVPNConfig, major int) []Attr {
 	return out
 }
 
-func renderOpenVPN(t device.TunnelConfig) []string {
+func renderOpenVPN(t device.TunnelConfig, major int) []string {
 	c := t.OpenVPN
 	if c.Role == device.RoleServer {
 		out := []string{Command("/ppp profile", "add", Selector{},
 			Attr{Key: "name", Value: profileName(t.Name)}, Attr{Key: "local-address", Value: c.LocalAddress},
 			Attr{Key: "change-tcp-mss", Value: yesNo(t.MSSClamp != nil)})}
 		attrs := append([]Attr{{Key: "enabled", Value: "yes"}, {Key: "mode", Value: "ip"}, {Key: "default-profile", Value: profileName(t.Name)},
-			{Key: "require-client-certificate", Value: "no"}}, ovpnCommon(c, 0)...)
+			{Key: "require-client-certificate", Value: "no"}}, ovpnCommon(c, major)...)
 		if c.Protocol == "tcp" {
 			attrs = dropKey(attrs, "protocol")
 		}
@@ -107,7 +114,7 @@ func renderOpenVPN(t device.TunnelConfig) []string {
 		return out
 	}
 	attrs := append([]Attr{{Key: "name", Value: t.Name}, {Key: "connect-to", Value: c.Remote}, {Key: "mode", Value: "ip"},
-		{Key: "user", Value: c.User}, {Key: "password", Value: c.Password}}, ovpnCommon(c, 0)...)
+		{Key: "user", Value: c.User}, {Key: "password", Value: c.Password}}, ovpnCommon(c, major)...)
 	if c.Protocol == "tcp" {
 		attrs = dropKey(attrs, "protocol")
 	}
@@ -146,7 +153,7 @@ func renderOpenVPNDelete(st device.TunnelState) []string {
 
 func parseOVPNCommon(it Item, c *device.OpenVPNConfig) {
 	c.Certificate = get(it, "certificate", "none")
-	c.Cipher = reverse(rosOVPNCiphers, get(it, "cipher", ""))
+	c.Cipher = reverse(rosOVPNCiphers, reverse(rosOVPNCiphersV7, get(it, "cipher", "")))
 	c.Auth = reverse(rosOVPNAuths, get(it, "auth", ""))
 	if p := optInt(it, "port"); p != nil {
 		c.Port = *p
