@@ -120,7 +120,7 @@ type Dialect struct {
 // each line of a script and waits for the prompt after each.
 //
 // Run(ctx, script) on such a device opens one shell, waits for Prompt,
-// sends Enable and the privileged-mode password (the transport's secret,
+// runs BeforeEnable, sends Enable and the privileged-mode password (the transport's secret,
 // never the dialect's), runs Setup, then sends the script's lines one by
 // one, each followed by "\r", waiting for Prompt after each. Result.Stdout
 // is what the script's lines printed, without their echo and the prompts,
@@ -145,6 +145,11 @@ type Console struct {
 	// PasswordPrompt matches the privileged-mode password prompt, e.g.
 	// `Password: ?$`.
 	PasswordPrompt *regexp.Regexp
+	// BeforeEnable lines run once at the first prompt, before Enable:
+	// terminal settings that last for the session when typed there, but
+	// that the privileged mode would also write into the device's
+	// configuration (RTX: "console lines infinity", "console columns 200").
+	BeforeEnable []string
 	// Setup lines run once after Enable, before the script (RTX:
 	// "console lines infinity", so that output is not paged).
 	Setup []string

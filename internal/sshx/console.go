@@ -201,11 +201,14 @@ func (s *consoleSession) run(ctx context.Context, line, what string) (string, er
 	return s.t.output(line), nil
 }
 
-// login waits for the first prompt, enters the privileged mode and runs
-// Setup.
+// login waits for the first prompt, runs BeforeEnable, enters the
+// privileged mode and runs Setup.
 func (s *consoleSession) login(ctx context.Context) error {
 	s.t.mark()
 	if _, err := s.waitFor(ctx, false, "after login", ""); err != nil {
+		return err
+	}
+	if err := s.setup(ctx, s.con.BeforeEnable); err != nil {
 		return err
 	}
 	if s.con.Enable != "" {
@@ -213,7 +216,12 @@ func (s *consoleSession) login(ctx context.Context) error {
 			return err
 		}
 	}
-	for _, line := range s.con.Setup {
+	return s.setup(ctx, s.con.Setup)
+}
+
+// setup runs setup lines, any error line failing the login.
+func (s *consoleSession) setup(ctx context.Context, lines []string) error {
+	for _, line := range lines {
 		out, err := s.run(ctx, line, fmt.Sprintf("after the setup line %q", line))
 		if err != nil {
 			return err
