@@ -13,6 +13,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/rossim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
 )
@@ -115,13 +116,17 @@ func TestAccExample_er6pPPPoEOffload(t *testing.T) {
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
-	out := runTerraformTest(t, "er6p-pppoe-offload", "-var", "er6p="+simEdgeRouterVar(dev))
+	chr, chrDev := startRouterOS(t, rossim.Options{Version: "6.49.10", Model: "CHR"})
+	before, chrBefore := sim.Config(), exportWithoutHeader(chr)
+	out := runTerraformTest(t, "er6p-pppoe-offload", "-var", "er6p="+simEdgeRouterVar(dev), "-var", "chr="+simRouterOSVar(chrDev))
 	if want := "Success! 3 passed, 0 failed."; !strings.Contains(out, want) {
 		t.Fatalf("terraform test did not report %q:\n%s", want, out)
 	}
 	if after := sim.Config(); after != before {
 		t.Errorf("the router is not as before after the test's destroy:\n--- before\n%s--- after\n%s", before, after)
+	}
+	if after := exportWithoutHeader(chr); after != chrBefore {
+		t.Errorf("the CHR is not as before after the test's destroy:\n--- before\n%s\n--- after\n%s", chrBefore, after)
 	}
 }
 

@@ -134,9 +134,24 @@ func (d *Driver) CheckPPPoE(desired device.PPPoEConfig, snap *device.Snapshot) e
 	return CheckPPPoE(desired, snap)
 }
 
-// ApplyPPPoE implements device.PPPoESessions.
+// ApplyPPPoE implements device.PPPoESessions. RouterOS has no
+// transactions: when a command fails half-way, what the script wrote of
+// the session is removed again, so nothing of it stays half-made.
 func (d *Driver) ApplyPPPoE(ctx context.Context, desired device.PPPoEConfig, observed *device.PPPoEState) error {
-	return d.run(ctx, "applying pppoe session "+desired.Name, RenderPPPoE(desired, observed), pppoeSecrets(desired)...)
+	err := d.run(ctx, "applying pppoe session "+desired.Name, RenderPPPoE(desired, observed), pppoeSecrets(desired)...)
+	if err != nil {
+		return d.rollback(ctx, err, RenderPPPoEDelete(device.PPPoEState{PPPoEConfig: desired}))
+	}
+	return nil
+}
+
+// rollback removes what a failed create wrote (lines: the object's
+// delete, which removes by name and comment only) and says so.
+func (d *Driver) rollback(ctx context.Context, cause error, lines []string) error {
+	if err := d.run(ctx, "removing it again", lines); err != nil {
+		return fmt.Errorf("%w; removing what was written failed too: %v", cause, err)
+	}
+	return fmt.Errorf("%w; what the script had written of it was removed again", cause)
 }
 
 // DeletePPPoE implements device.PPPoESessions.
@@ -160,9 +175,14 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 	return CheckTunnel(desired, snap)
 }
 
-// ApplyTunnel implements device.TunnelEndpoints.
+// ApplyTunnel implements device.TunnelEndpoints; a failed write is
+// removed again, as for PPPoE sessions.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
-	return d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
+	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
+	if err != nil {
+		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}))
+	}
+	return nil
 }
 
 // DeleteTunnel implements device.TunnelEndpoints.

@@ -56,10 +56,12 @@ func CheckPPPoE(c device.PPPoEConfig, snap *device.Snapshot) error {
 // RenderPPPoE returns the commands that create the session, or replace
 // it when observed is not nil.
 func RenderPPPoE(c device.PPPoEConfig, observed *device.PPPoEState) []string {
-	var out []string
+	// As for tunnels: leftovers of the session's name go first.
+	st := device.PPPoEState{PPPoEConfig: c}
 	if observed != nil {
-		out = append(out, RenderPPPoEDelete(*observed)...)
+		st = *observed
 	}
+	out := RenderPPPoEDelete(st)
 	if c.Role == device.RoleServer {
 		out = append(out, renderPoolAndProfile(c.Name, c.LocalAddress, c.RemotePool, c.MSSClamp != nil)...)
 		service := c.ServiceName

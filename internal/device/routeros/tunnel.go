@@ -81,10 +81,15 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 // when observed is not nil, in the words of RouterOS major version major
 // (0: unknown, v6's).
 func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int) []string {
-	var out []string
+	// Whatever the tunnel's name left on the router goes first: parts of
+	// it someone deleted by hand make it unreadable (so the plan
+	// re-creates it), and the parts left over would make the create fail.
+	// Removing by name or comment what does not exist is no error.
+	st := device.TunnelState{TunnelConfig: t}
 	if observed != nil {
-		out = RenderTunnelDelete(*observed)
+		st = *observed
 	}
+	out := RenderTunnelDelete(st)
 	switch t.Type {
 	case device.TunnelL2TPIPsec:
 		out = append(out, renderL2TP(t)...)
