@@ -25,6 +25,10 @@ func Dialect(p device.Platform) command.Dialect {
 		// "+cet1024w": no colours, no terminal detection, 1024 columns,
 		// so that prints and exports are not wrapped for a terminal.
 		return command.Dialect{LoginSuffix: "+cet1024w"}
+	case device.RTX:
+		// An interactive console only: administrator mode, lines typed
+		// at the prompt, Shift_JIS output on Japanese firmware.
+		return command.Dialect{Console: rtx.Console(), Decode: rtx.Decode}
 	}
 	return command.Dialect{}
 }

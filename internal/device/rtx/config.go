@@ -29,11 +29,12 @@ import (
 // Lines under `tunnel select N` and `pp select N|anonymous` are indented
 // one space, and those under `ipsec tunnel` inside a tunnel two; a block
 // ends at the next line without indentation. The router writes every
-// line to the console as it is and wraps it at the console width (80
-// columns unless `console columns` says otherwise) with a bare line break
-// and no continuation mark, whatever the width of the SSH terminal: a
-// break can fall inside a word or before a space (users' published
-// dumps show both), so the parser joins the pieces again (dewrap).
+// line to the console as it is and wraps it after one column less than
+// the console width (80 columns unless `console columns` says otherwise:
+// rows of 79) with a bare line break and no continuation mark, whatever
+// the width of the SSH terminal: a break can fall inside a word or before
+// a space (bytes read from an RTX1210 over SSH and users' published dumps
+// show both), so the parser joins the pieces again (dewrap).
 
 // RedactedMarker replaces every secret the parser meets, so a secret never
 // reaches a Config, the normalised text or its digest.
@@ -87,10 +88,12 @@ var (
 func ParseConfig(out string) (*Config, error) {
 	c := &Config{}
 	physical := device.Lines(out)
-	widths := []int{defaultColumns}
+	// The widths the output may be wrapped at: the default, the
+	// transport's session setting, and the configuration's own.
+	widths := []int{defaultColumns, SessionColumns}
 	for _, l := range physical {
 		if w := strings.Fields(l); len(w) == 3 && w[0] == "console" && w[1] == "columns" {
-			if n, err := strconv.Atoi(w[2]); err == nil && n != defaultColumns {
+			if n, err := strconv.Atoi(w[2]); err == nil && !slices.Contains(widths, n) {
 				widths = append(widths, n)
 			}
 		}
@@ -171,14 +174,15 @@ func (h *Header) read(l string) {
 	}
 }
 
-// defaultColumns is the console width RTX wraps at unless `console
-// columns` is set.
+// defaultColumns is the console width unless `console columns` is set;
+// RTX wraps its output after defaultColumns-1 columns.
 const defaultColumns = 80
 
 // commandWords are the first words of RTX configuration commands. A
 // physical line that begins with one (after at most two spaces of
 // indentation) starts a new logical line; any other line that follows a
-// line exactly as wide as the console is the rest of that line.
+// full row (one column less than the console is wide) is the rest of
+// that line.
 var commandWords = map[string]bool{}
 
 func init() {
@@ -224,9 +228,10 @@ func displayWidth(s string) int {
 }
 
 // dewrap joins the pieces of lines the console wrapped: a physical line
-// is a continuation when the one before it is exactly as wide as the
-// console and it does not itself start a command. The pieces are joined
-// as they are: the break keeps the space where one was.
+// is a continuation when the one before it is a full row of one of the
+// console widths (width-1 columns: RTX leaves the last column empty) and
+// it does not itself start a command. The pieces are joined as they are:
+// the break keeps the space where one was.
 func dewrap(physical []string, widths []int) []string {
 	out := make([]string, 0, len(physical))
 	prevFull := false
@@ -236,7 +241,8 @@ func dewrap(physical []string, widths []int) []string {
 		} else {
 			out = append(out, l)
 		}
-		prevFull = slices.Contains(widths, displayWidth(l))
+		w := displayWidth(l)
+		prevFull = slices.ContainsFunc(widths, func(cols int) bool { return w == cols-1 })
 	}
 	return out
 }

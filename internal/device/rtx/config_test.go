@@ -20,7 +20,7 @@ func mustParseConfig(t testing.TB, name string) *Config {
 }
 
 // The header gives model, firmware, serial, MACs and the LAN count; a
-// `# main:` line wrapped at 80 columns reads whole.
+// `# main:` line wrapped after 79 columns reads whole.
 func TestParseConfigHeader(t *testing.T) {
 	for _, tt := range []struct {
 		file                    string
@@ -40,8 +40,8 @@ func TestParseConfigHeader(t *testing.T) {
 	}
 }
 
-// Lines the console wrapped at its width (80, or `console columns`) are
-// joined again, whether the break fell before a space, after one, or in
+// Lines the console wrapped at its width (after 79 columns, or one less
+// than `console columns`) are joined again, whether the break fell before a space, after one, or in
 // the middle of a word; CRLF is read like LF.
 func TestParseConfigDewrap(t *testing.T) {
 	c := mustParseConfig(t, "rtx810_pppoe_l2tp.txt")
@@ -56,7 +56,7 @@ func TestParseConfigDewrap(t *testing.T) {
 	if v, _ := c.Value("", "user", "attribute", "rl-admin"); len(v) != 3 || v[2] != "login-timer=3600" {
 		t.Errorf("user attribute = %q", v)
 	}
-	// console columns 120: a line of 121+ columns wraps at 120.
+	// console columns 120: a line of 120+ columns wraps after 119.
 	c = mustParseConfig(t, "rtx830.txt")
 	if v, _ := c.Value("", "dhcp", "scope", "1"); !slices.Equal(v[len(v)-2:], []string{"option", "121=18c613c6130002"}) {
 		t.Errorf("dhcp scope = %q", v)
@@ -69,13 +69,13 @@ func TestParseConfigDewrap(t *testing.T) {
 }
 
 func TestDewrapKeepsFullWidthLines(t *testing.T) {
-	full := "ip filter 200000 reject * * udp,tcp 135 * " + strings.Repeat("x", 80-len("ip filter 200000 reject * * udp,tcp 135 * "))
+	full := "ip filter 200000 reject * * udp,tcp 135 * " + strings.Repeat("x", 79-len("ip filter 200000 reject * * udp,tcp 135 * "))
 	got := dewrap([]string{full, "ip lan1 address 198.18.1.1/24", "tunnel select 1", " tunnel enable 1"}, []int{80})
 	if len(got) != 4 {
-		t.Errorf("a line exactly 80 wide followed by a command was joined: %q", got)
+		t.Errorf("a full row (79 columns) followed by a command was joined: %q", got)
 	}
-	got = dewrap([]string{strings.Repeat("a", 80), "bc", strings.Repeat("d", 79), "e"}, []int{80})
-	if !slices.Equal(got, []string{strings.Repeat("a", 80) + "bc", strings.Repeat("d", 79), "e"}) {
+	got = dewrap([]string{strings.Repeat("a", 79), "bc", strings.Repeat("d", 80), "e", strings.Repeat("f", 199), "g"}, []int{80, 200})
+	if !slices.Equal(got, []string{strings.Repeat("a", 79) + "bc", strings.Repeat("d", 80), "e", strings.Repeat("f", 199) + "g"}) {
 		t.Errorf("dewrap = %q", got)
 	}
 	// Japanese text takes two columns a character.

@@ -1,0 +1,70 @@
+package rtx
+
+import (
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/japanese"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+)
+
+// SessionColumns is the console width the transport sets for its session:
+// RTX wraps every output line after SessionColumns-1 columns whatever the
+// SSH terminal's width, and 200 is the widest `console columns` takes.
+const SessionColumns = 200
+
+// Console is how the transport drives an RTX console (command.Console):
+//
+//   - the prompt is "> " after login, "# " in administrator mode,
+//     "tunnel1# " / "pp1# " / "anonymous# " inside a select block, with
+//     whatever `console prompt` puts before it;
+//   - `console columns` and `console lines infinity` are typed at the "> "
+//     prompt, where they last for the session: typed in administrator mode
+//     they would also go into the running configuration (and, with the
+//     next `save`, the startup one). The character set is left as the
+//     device has it: Decode reads each (see there);
+//   - leaving administrator mode with unsaved changes asks "Save new
+//     configuration ? (Y/N)" ("新しい設定を保存しますか? (Y/N)"): the
+//     answer is N, the driver saves explicitly when a change set is
+//     complete, so a change set the router refused half-way stays unsaved;
+//   - errors print "Error: ..." (English firmware, `console character
+//     ascii`) or "エラー: ...".
+func Console() *command.Console {
+	return &command.Console{
+		Prompt:         promptRE,
+		Enable:         "administrator",
+		PasswordPrompt: regexp.MustCompile(`Password: ?$`),
+		BeforeEnable: []string{
+			"console columns " + strconv.Itoa(SessionColumns),
+			"console lines infinity",
+		},
+		Exit:    []string{"exit", "exit"},
+		Confirm: map[string]string{"(Y/N)": "N"},
+		Errors: []*regexp.Regexp{
+			regexp.MustCompile(`^\s*Error: `),
+			regexp.MustCompile(`^\s*エラー: `),
+		},
+	}
+}
+
+// promptRE matches the last line printed when the console waits for a
+// command: up to 64 characters of `console prompt` and select context,
+// then ">" or "#" and a space, nothing after.
+var promptRE = regexp.MustCompile(`^.{0,64}[>#] $`)
+
+// Decode converts console output to UTF-8. Japanese firmware prints
+// Shift_JIS (`console character ja.sjis`, the default), newer firmware
+// may be set to UTF-8 (`ja.utf8`) and English firmware prints ASCII: text
+// that is valid UTF-8 (ASCII included) is kept as it is, anything else is
+// read as Shift_JIS, whose Japanese text is almost never valid UTF-8 (its
+// commonest lead bytes, 0x81-0x9F, cannot start a UTF-8 character). So the transport need
+// not change the router's character set, which in administrator mode
+// would change its configuration.
+func Decode(b []byte) ([]byte, error) {
+	if utf8.Valid(b) {
+		return b, nil
+	}
+	return japanese.ShiftJIS.NewDecoder().Bytes(b)
+}
