@@ -23,7 +23,7 @@ run "l2tp_ipsec" {
     error_message = "the Debian client does not report its server"
   }
   assert {
-    condition     = routerlab_router.rb750gr3.interfaces["ether2"].addresses[0] == "198.18.100.1/24"
+    condition     = contains(routerlab_router.rb750gr3.interfaces["ether2"].addresses, "198.18.100.1/24")
     error_message = "the RB750Gr3 does not report its LAN address"
   }
 }

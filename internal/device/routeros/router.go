@@ -126,7 +126,9 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) ([]s
 // renderRouter is RenderRouter without validation. restoring writes
 // connection tracking's "on" as RouterOS's default `auto` (which tracks
 // as soon as a rule needs it), so a router that had the default gets it
-// back; applying writes an explicit `yes`, the switch seed 003 measured.
+// back (one with an explicit `yes` gets `auto` too: the domain's on/off
+// cannot tell them apart); applying writes an explicit `yes`, the switch
+// seed 003 measured.
 func renderRouter(desired device.RouterConfig, observed device.RouterState, restoring bool) []string {
 	var out []string
 	if h := desired.Hostname; h != nil && *h != observed.Hostname {
@@ -166,12 +168,14 @@ func renderRouter(desired device.RouterConfig, observed device.RouterState, rest
 	if v := desired.IPv6Forwarding; v != nil && *v != observed.IPv6Forwarding {
 		out = append(out, Command("/ipv6 settings", "set", Selector{}, Attr{Key: "forward", Value: yesNo(*v)}))
 	}
-	if v := desired.ConnectionTracking; v != nil && *v != observed.ConnectionTracking {
-		val := yesNo(*v)
-		if *v && restoring {
-			val = "auto"
-		}
-		out = append(out, Command("/ip firewall connection tracking", "set", Selector{}, Attr{Key: "enabled", Value: val}))
+	switch v := desired.ConnectionTracking; {
+	case v != nil && *v && restoring:
+		// "On" is restored as `auto` even when tracking is on now: the
+		// saved original cannot tell an explicit `yes` from the default,
+		// and a run may have left `yes` where the router had `auto`.
+		out = append(out, Command("/ip firewall connection tracking", "set", Selector{}, Attr{Key: "enabled", Value: "auto"}))
+	case v != nil && *v != observed.ConnectionTracking:
+		out = append(out, Command("/ip firewall connection tracking", "set", Selector{}, Attr{Key: "enabled", Value: yesNo(*v)}))
 	}
 	return out
 }
