@@ -221,7 +221,14 @@ func (c *config) tunnelLines(n int, b *block, printed map[*cline]bool) []string 
 				ike = append(ike, x)
 			}
 		}
-		slices.SortStableFunc(ike, func(a, b *cline) int { return rank[a.rule] - rank[b.rule] })
+		slices.SortStableFunc(ike, func(a, b *cline) int {
+			if d := rank[a.rule] - rank[b.rule]; d != 0 {
+				return d
+			}
+			// Lines of one command (duration ipsec-sa, isakmp-sa) in
+			// word order, whatever the order they were typed in.
+			return cmpWords(a.words, b.words)
+		})
 		for _, x := range ike {
 			printed[x] = true
 			out = append(out, "  "+x.text())

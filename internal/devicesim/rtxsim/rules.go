@@ -134,12 +134,14 @@ var rules = []*rule{
 	r(inPP, secPP, "pp keepalive use", 3, 4, 0),
 	r(inPP, secPP, "pp always-on {on|off}", 2, 3, 4),
 	r(inPP, secPP, "pppoe use lan#", 2, 3, 3),
+	r(inPP, secPP, "pppoe service-name *", 2, 3, 3),
 	r(inPP, secPP, "pppoe auto disconnect {on|off}", 3, 4, 4),
 	r(inPP, secPP, "pp auth request", 3, 4, 0),
 	r(inPP, secPP, "pp auth accept", 3, 4, 0).checked(checkAuthAccept),
 	r(inPP, secPP, "pp auth myname * *", 3, 5, 5),
 	r(inPP, secPP, "pp auth username * *", 4, 5, 0),
-	r(inPP, secPP, "ppp lcp mru {on|off}", 3, 4, 5).checked(checkOptionalRange(4, 64, 1500)),
+	// MRU 1280..1792: YAMAHA's command reference (ppp lcp mru).
+	r(inPP, secPP, "ppp lcp mru {on|off}", 3, 4, 5).checked(checkOptionalRange(4, 1280, 1792)),
 	r(inPP, secPP, "ppp ipcp ipaddress {on|off}", 3, 4, 4),
 	r(inPP, secPP, "ppp ipcp msext {on|off}", 3, 4, 4),
 	r(inPP, secPP, "ppp ipv6cp use {on|off}", 3, 4, 4),
@@ -175,23 +177,35 @@ var rules = []*rule{
 	r(inTunnel, secTunnel, "ip tunnel tcp mss limit *", 5, 6, 6),
 
 	// IPsec policies and IKE gateways: global commands, typed anywhere.
-	// The gateway lines' order follows seed 001 and the RTX830 dumps.
+	// The gateway lines' order follows seed 001 and the RTX830 dumps
+	// (the keyword's alphabetical order but version first); where no dump
+	// showed a line (duration, local/remote id, pfs, a gateway's auto
+	// refresh) it is put in that order, a guess. Syntax and ranges: YAMAHA's
+	// command reference, IPsec chapter.
 	r(inIPsec, secIPsec, "ipsec sa policy # # {esp|ah}", 4, 6, 0),
 	r(inIPsec, secIPsec, "ipsec ike version # {1|2}", 4, 5, 5).gateway(),
+	r(inIPsec, secIPsec, "ipsec ike duration {ipsec-sa|child-sa|isakmp-sa|ike-sa} #", 5, 6, 9).gateway().checked(checkRange(5, 300, 691200)),
 	r(inIPsec, secIPsec, "ipsec ike encryption # *", 4, 5, 5).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike group #", 4, 5, 6).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike hash # *", 4, 5, 5).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike keepalive log # {on|off}", 5, 6, 6).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike keepalive use # {on|off|auto}", 5, 6, 0).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike local address # *", 5, 6, 6).gateway(),
+	r(inIPsec, secIPsec, "ipsec ike local id # *", 5, 6, 6).gateway().checked(checkAddressOrPrefix(5)),
 	r(inIPsec, secIPsec, "ipsec ike local name # *", 5, 6, 7).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike nat-traversal # {on|off}", 4, 5, 0).gateway(),
+	r(inIPsec, secIPsec, "ipsec ike pfs # {on|off}", 4, 5, 5).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike pre-shared-key # {text|ascii}", 4, 6, 6).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike remote address # *", 5, 6, 6).gateway(),
+	r(inIPsec, secIPsec, "ipsec ike remote id # *", 5, 6, 6).gateway().checked(checkAddressOrPrefix(5)),
 	r(inIPsec, secIPsec, "ipsec ike remote name # *", 5, 6, 7).gateway(),
 	r(inIPsec, secIPsec, "ipsec ike log #", 4, 5, 0).gateway(),
+	// `ipsec auto refresh GATEWAY on|off` is a gateway's setting (tunnel
+	// templates copy it with the ipsec ike lines): printed with them.
+	r(inIPsec, secIPsec, "ipsec auto refresh # {on|off}", 4, 5, 5).gateway(),
 
-	r(atTop, secFilter, "ip filter # {pass|reject|restrict|pass-log|pass-nolog|reject-log|reject-nolog|restrict-log|restrict-nolog}", 3, 5, 9),
+	// Static filter numbers 1..21474836 (command reference, ip filter).
+	r(atTop, secFilter, "ip filter # {pass|reject|restrict|pass-log|pass-nolog|reject-log|reject-nolog|restrict-log|restrict-nolog}", 3, 5, 9).checked(checkRange(2, 1, 21474836)),
 	r(atTop, secDynamic, "ip filter dynamic #", 4, 7, 0),
 	r(atTop, secNAT, "nat descriptor type # {masquerade|nat|nat-masquerade|none}", 4, 5, 5).grouped(3),
 	r(atTop, secNAT, "nat descriptor address outer #", 5, 6, 0).grouped(4),
@@ -370,6 +384,17 @@ func checkStatic(w []string) (msg, bool) {
 		return msgBadIPAddress, false
 	}
 	return 0, true
+}
+
+// checkAddressOrPrefix checks that word i is an address or a prefix
+// (`ipsec ike local id 1 198.18.1.0/24`).
+func checkAddressOrPrefix(i int) func([]string) (msg, bool) {
+	return func(w []string) (msg, bool) {
+		if _, err := netip.ParseAddr(w[i]); err == nil || isPrefix(w[i]) {
+			return 0, true
+		}
+		return msgBadIPAddress, false
+	}
 }
 
 func checkAuthAccept(w []string) (msg, bool) {
