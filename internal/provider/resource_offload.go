@@ -81,7 +81,7 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The fast-path switches of one device, on or off: the benchmark dimension of seeds 002 and 004. " +
 			"`settings` maps a group to its keys: on Linux the group is an interface and the keys are `ethtool -K` features (`gro`, `gso`, `tso`, …); " +
-			"on EdgeOS `system offload` families (`ipv4`, `ipv6`: `forwarding`, `pppoe`, `vlan`, …), on RouterOS group `ip` with `fast_path` (`/ip settings allow-fast-path`) and `fasttrack` (a fasttrack-connection rule), on RTX `ip routing process`. " +
+			"on EdgeOS `system offload` families (`ipv4`, `ipv6`: `forwarding`, `pppoe`, `vlan`, …), on RouterOS group `ip` with `fast_path` (`/ip settings allow-fast-path`) and `fasttrack` (a fasttrack-connection rule) and, on RouterOS 7, group `switch` with `l3hw` (L3 hardware offloading of the switch chips), on RTX `ip routing process`. " +
 			"A key the platform does not know is a plan-time error listing the known ones. Destroy puts every managed switch back as it was found. One per device.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The device name, also the import ID.", PlanModifiers: keepString},

@@ -163,6 +163,10 @@ func TestAccRouterOS_settings(t *testing.T) {
 							plancheck.ExpectResourceAction("routerlab_router.rb", plancheck.ResourceActionUpdate),
 						}},
 					},
+					{ResourceName: "routerlab_router.rb", ImportState: true, ImportStateId: "rb:ether1,ether2", ImportStateVerify: true,
+						// An import adopts what the device has and saves no originals.
+						ImportStateVerifyIgnore: []string{"restore_values", "hostname", "connection_tracking", "static_routes",
+							"config_sha256", "ip_forwarding", "ipv6_forwarding", "interfaces.ether2.mtu"}},
 					{ResourceName: "routerlab_firewall.rb", ImportState: true, ImportStateId: "rb", ImportStateVerify: true},
 					{ResourceName: "routerlab_offload.rb", ImportState: true, ImportStateId: "rb:ip", ImportStateVerify: true,
 						ImportStateVerifyIgnore: []string{"restore_values"}},
@@ -382,7 +386,7 @@ func TestAccRouterOS_planErrors(t *testing.T) {
 		{`resource "routerlab_offload" "o" {
   device   = "rb"
   settings = { ipv4 = { forwarding = true } }
-}`, `offload group "ipv4": RouterOS has only group "ip" \(keys fast_path, fasttrack\)`},
+}`, `offload group "ipv4": RouterOS has groups "ip" \(keys fast_path, fasttrack\) and "switch"`},
 		{`resource "routerlab_router" "r" {
   device     = "rb"
   interfaces = { ether9 = { mtu = 1400 } }
@@ -433,5 +437,96 @@ func TestAccExample_rb1100Conntrack(t *testing.T) {
 	}
 	if after := exportWithoutHeader(sim); after != before {
 		t.Errorf("the RB1100 is not as before:\n--- before\n%s\n--- after\n%s", before, after)
+	}
+}
+
+// TestAccRouterOS_clientAndOVPN: a PPPoE client (seed 002's EdgeRouter
+// side, on RouterOS) and seed 003's RB1100 OpenVPN server (TLS with cert1,
+// TCP on v6): create, an empty re-plan, changed by hand, deleted by hand,
+// import, destroy.
+func TestAccRouterOS_clientAndOVPN(t *testing.T) {
+	requireAcc(t)
+	for _, version := range routerosVersions {
+		t.Run(version, func(t *testing.T) {
+			sim, dev := startRouterOS(t, rossim.Options{Version: version, Model: "RB1100AHx4"})
+			before := exportWithoutHeader(sim)
+			cfg := routerosProvider(dev) + `
+resource "routerlab_pppoe_session" "wan" {
+  device        = "rb"
+  name          = "pppoe-out1"
+  role          = "client"
+  interface     = "ether1"
+  user          = "ppp1"
+  password      = "lab-pw-not-secret"
+  mtu           = 1454
+  default_route = true
+  mss_clamp     = "1414"
+}
+
+resource "routerlab_tunnel" "ovpn" {
+  device = "rb"
+  name   = "ovpn"
+  type   = "openvpn"
+  openvpn = {
+    role           = "server"
+    protocol       = "tcp"
+    cipher         = "AES-128-CBC"
+    auth           = "SHA1"
+    certificate    = "cert1"
+    user           = "pc1"
+    password       = "lab-pw-not-secret"
+    local_address  = "198.18.70.1"
+    remote_address = "198.18.70.2"
+  }
+  mss_clamp = "pmtu"
+}
+`
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: testProviders,
+				CheckDestroy:             exportRestored(sim, before),
+				Steps: []resource.TestStep{
+					{
+						Config: cfg,
+						ConfigStateChecks: []statecheck.StateCheck{
+							statecheck.ExpectKnownValue("routerlab_pppoe_session.wan", tfjsonpath.New("mss_clamp"), knownvalue.StringExact("1414")),
+							statecheck.ExpectKnownValue("routerlab_tunnel.ovpn", tfjsonpath.New("openvpn").AtMapKey("certificate"), knownvalue.StringExact("cert1")),
+						},
+						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+						Check: func(*terraform.State) error {
+							exp := sim.Export("terse")
+							for _, want := range []string{"certificate=cert1", "default-profile=rl-ovpn", "add-default-route=yes", "max-mtu=1454"} {
+								if !strings.Contains(exp, want) {
+									return fmt.Errorf("export lacks %q:\n%s", want, exp)
+								}
+							}
+							return nil
+						},
+					},
+					{
+						PreConfig: func() {
+							mustRun(t, sim, "/interface ovpn-server server set auth=md5\n/interface pppoe-client set [ find name=pppoe-out1 ] add-default-route=no")
+						},
+						Config: cfg,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction("routerlab_tunnel.ovpn", plancheck.ResourceActionUpdate),
+							plancheck.ExpectResourceAction("routerlab_pppoe_session.wan", plancheck.ResourceActionUpdate),
+						}},
+					},
+					{
+						PreConfig: func() {
+							mustRun(t, sim, "/interface pppoe-client remove [ find name=pppoe-out1 ]")
+						},
+						Config: cfg,
+						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+							plancheck.ExpectResourceAction("routerlab_pppoe_session.wan", plancheck.ResourceActionCreate),
+						}},
+					},
+					{ResourceName: "routerlab_pppoe_session.wan", ImportState: true, ImportStateId: "rb/pppoe-out1", ImportStateVerify: true,
+						ImportStateVerifyIgnore: []string{"password", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
+					{ResourceName: "routerlab_tunnel.ovpn", ImportState: true, ImportStateId: "rb/ovpn", ImportStateVerify: true,
+						ImportStateVerifyIgnore: []string{"openvpn.password", "status", "local_tunnel_address", "remote_tunnel_address", "interface"}},
+				},
+			})
+		})
 	}
 }

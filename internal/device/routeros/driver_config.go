@@ -117,9 +117,10 @@ func (d *Driver) ValidateOffload(desired device.OffloadConfig) error {
 	return ValidateOffload(desired)
 }
 
-// CheckOffload implements device.OffloadSettings: both switches exist on
-// every RouterOS router.
-func (d *Driver) CheckOffload(device.OffloadConfig, *device.Snapshot) error { return nil }
+// CheckOffload implements device.OffloadSettings.
+func (d *Driver) CheckOffload(desired device.OffloadConfig, snap *device.Snapshot) error {
+	return CheckOffload(desired, snap)
+}
 
 // ApplyOffload implements device.OffloadSettings.
 func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig) error {
@@ -180,14 +181,14 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
 	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
 	if err != nil {
-		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}))
+		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, int(d.major.Load())))
 	}
 	return nil
 }
 
 // DeleteTunnel implements device.TunnelEndpoints.
 func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) error {
-	return d.run(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(observed))
+	return d.run(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(observed, int(d.major.Load())))
 }
 
 func tunnelSecrets(t device.TunnelConfig) []string {

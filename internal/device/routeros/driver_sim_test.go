@@ -224,3 +224,39 @@ func TestDriverRefusedCommand(t *testing.T) {
 		t.Errorf("the refused session changed the router:\n%s", sim.Export())
 	}
 }
+
+// L3 hardware offloading: written to every switch chip on RouterOS 7
+// boards that have it (the hEX's MT7621), refused at plan on v6, and by
+// the router itself where there is no switch chip (a CHR).
+func TestDriverL3HW(t *testing.T) {
+	drv, sim := simDriver(t, rossim.Options{Version: "7.13.4", Model: "RB750Gr3"})
+	snap, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if on, ok := snap.Offload.Settings["switch"]["l3hw"]; !ok || on {
+		t.Fatalf("l3hw before = %v, %v", on, ok)
+	}
+	on := device.OffloadConfig{Settings: map[string]map[string]bool{"switch": {"l3hw": true}}}
+	if err := drv.CheckOffload(on, snap); err != nil {
+		t.Fatal(err)
+	}
+	if err := drv.ApplyOffload(ctx(t), on); err != nil {
+		t.Fatalf("%v\n%s", err, sim.Export())
+	}
+	after, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.Offload.Settings["switch"]["l3hw"] {
+		t.Errorf("l3hw not on after the write:\n%s", sim.Export())
+	}
+	v6 := &device.Snapshot{Facts: device.Facts{Firmware: "6.49.10 (long-term)"}}
+	if err := drv.CheckOffload(on, v6); err == nil || !strings.Contains(err.Error(), "needs RouterOS 7") {
+		t.Errorf("v6: %v", err)
+	}
+	chr, _ := simDriver(t, rossim.Options{Version: "7.13.4", Model: "CHR"})
+	if err := chr.ApplyOffload(ctx(t), on); err == nil || !strings.Contains(err.Error(), "bad command name switch") {
+		t.Errorf("a CHR took L3 hardware offloading: %v", err)
+	}
+}

@@ -8,31 +8,57 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
-// Offload switches RouterOS has, all in group "ip":
+// Offload switches RouterOS has. Group "ip":
 //   - fast_path: `/ip settings allow-fast-path` (default yes): packets of
 //     interfaces whose driver supports it skip the Linux stack;
 //   - fasttrack: a `fasttrack-connection` rule for established and related
 //     connections in the forward chain (routerlab's, commented
 //     FasttrackComment): their packets take the fast path, skipping
 //     firewall, queues and conntrack updates.
-const OffloadGroup = "ip"
+//
+// Group "switch" (RouterOS 7):
+//   - l3hw: `/interface ethernet switch l3-hw-offloading` on every switch
+//     chip: routing in the switch chip, where the chip has it (CRS3xx,
+//     CCR2116, RB5009...). Which chips do is not in the export: a board
+//     without it refuses the write.
+const (
+	OffloadGroup       = "ip"
+	OffloadGroupSwitch = "switch"
+)
 
-var offloadKeys = []string{"fast_path", "fasttrack"}
+var offloadKeys = map[string][]string{OffloadGroup: {"fast_path", "fasttrack"}, OffloadGroupSwitch: {"l3hw"}}
 
 // OffloadKeys lists the keys RouterOS knows.
-func OffloadKeys() []string { return slices.Clone(offloadKeys) }
+func OffloadKeys() []string {
+	var all []string
+	for _, keys := range offloadKeys {
+		all = append(all, keys...)
+	}
+	slices.Sort(all)
+	return all
+}
 
 // ValidateOffload refuses groups and keys RouterOS lacks.
 func ValidateOffload(c device.OffloadConfig) error {
 	for group, keys := range c.Settings {
-		if group != OffloadGroup {
-			return fmt.Errorf("offload group %q: RouterOS has only group %q (keys %s)", group, OffloadGroup, strings.Join(offloadKeys, ", "))
+		known, ok := offloadKeys[group]
+		if !ok {
+			return fmt.Errorf("offload group %q: RouterOS has groups %q (keys %s) and %q (key %s, RouterOS 7)", group,
+				OffloadGroup, strings.Join(offloadKeys[OffloadGroup], ", "), OffloadGroupSwitch, strings.Join(offloadKeys[OffloadGroupSwitch], ", "))
 		}
 		for key := range keys {
-			if !slices.Contains(offloadKeys, key) {
-				return fmt.Errorf("offload key %q in group %q: RouterOS has %s", key, group, strings.Join(offloadKeys, ", "))
+			if !slices.Contains(known, key) {
+				return fmt.Errorf("offload key %q in group %q: RouterOS has %s there", key, group, strings.Join(known, ", "))
 			}
 		}
+	}
+	return nil
+}
+
+// CheckOffload refuses L3 hardware offloading before RouterOS 7.
+func CheckOffload(c device.OffloadConfig, snap *device.Snapshot) error {
+	if _, ok := c.Settings[OffloadGroupSwitch]; ok && MajorVersion(snap.Facts.Firmware) < 7 {
+		return fmt.Errorf("offload group %q (L3 hardware offloading) needs RouterOS 7; this router runs %s", OffloadGroupSwitch, snap.Facts.Firmware)
 	}
 	return nil
 }
@@ -45,10 +71,25 @@ func ParseOffload(exp *Export) device.OffloadState {
 			fasttrack = true
 		}
 	}
-	return device.OffloadState{Settings: map[string]map[string]bool{OffloadGroup: {
+	st := device.OffloadState{Settings: map[string]map[string]bool{OffloadGroup: {
 		"fast_path": setting(exp, "/ip settings", "allow-fast-path", "yes") != "no",
 		"fasttrack": fasttrack,
 	}}}
+	if MajorVersion(exp.Version) >= 7 {
+		// On only when every switch chip the export shows has it on.
+		on := false
+		for _, it := range items(exp, "/interface ethernet switch", "set") {
+			v, ok := it.Get("l3-hw-offloading")
+			if ok {
+				on = v == "yes"
+				if !on {
+					break
+				}
+			}
+		}
+		st.Settings[OffloadGroupSwitch] = map[string]bool{"l3hw": on}
+	}
+	return st
 }
 
 // RenderOffload sets every key of desired; the fasttrack rule is removed
@@ -66,6 +107,9 @@ func RenderOffload(desired device.OffloadConfig) []string {
 				Attr{Key: "chain", Value: "forward"}, Attr{Key: "action", Value: "fasttrack-connection"},
 				Attr{Key: "connection-state", Value: "established,related"}, Attr{Key: "comment", Value: FasttrackComment}))
 		}
+	}
+	if v, ok := desired.Settings[OffloadGroupSwitch]["l3hw"]; ok {
+		out = append(out, Command("/interface ethernet switch", "set", Selector{Expr: "find"}, Attr{Key: "l3-hw-offloading", Value: yesNo(v)}))
 	}
 	return out
 }

@@ -94,7 +94,7 @@ func TestSeed000L2TPServer(t *testing.T) {
 			t.Errorf("PSK not written: %s", l)
 		}
 	}
-	del := RenderTunnelDelete(got)
+	del := RenderTunnelDelete(got, 6)
 	if !strings.Contains(del[0], "enabled=no") || !strings.Contains(del[0], "default-profile=default-encryption") {
 		t.Errorf("delete does not put the server back first: %q", del)
 	}
@@ -209,13 +209,13 @@ func TestFirewallPresetsReadBack(t *testing.T) {
 func TestOffloadReadBack(t *testing.T) {
 	want := device.OffloadConfig{Settings: map[string]map[string]bool{"ip": {"fast_path": false, "fasttrack": true}}}
 	lines := RenderOffload(want)
-	if got := ParseOffload(asExport(t, lines)); !reflect.DeepEqual(got.Settings, want.Settings) {
+	if got := ParseOffload(asExport(t, lines)); !reflect.DeepEqual(got.Settings["ip"], want.Settings["ip"]) || got.Settings["switch"]["l3hw"] {
 		t.Errorf("read back %v", got.Settings)
 	}
 	if got := ParseOffload(asExport(t, nil)); !got.Settings["ip"]["fast_path"] || got.Settings["ip"]["fasttrack"] {
 		t.Errorf("defaults read as %v", got.Settings)
 	}
-	if err := ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}}); err == nil || !strings.Contains(err.Error(), `RouterOS has only group "ip" (keys fast_path, fasttrack)`) {
+	if err := ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}}); err == nil || !strings.Contains(err.Error(), `RouterOS has groups "ip" (keys fast_path, fasttrack) and "switch" (key l3hw, RouterOS 7)`) {
 		t.Errorf("unknown group: %v", err)
 	}
 }
@@ -373,7 +373,7 @@ func TestSeed003OVPNServer(t *testing.T) {
 	if err := ValidateTunnel(device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &static}); err == nil || !strings.Contains(err.Error(), "has no static-key mode") {
 		t.Errorf("static key: %v", err)
 	}
-	if del := RenderTunnelDelete(got); !strings.Contains(del[0], "enabled=no") {
+	if del := RenderTunnelDelete(got, 6); !strings.Contains(del[0], "enabled=no") {
 		t.Errorf("delete does not disable the server first: %q", del)
 	}
 }

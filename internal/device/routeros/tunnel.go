@@ -89,7 +89,7 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int
 	if observed != nil {
 		st = *observed
 	}
-	out := RenderTunnelDelete(st)
+	out := RenderTunnelDelete(st, major)
 	switch t.Type {
 	case device.TunnelL2TPIPsec:
 		out = append(out, renderL2TP(t)...)
@@ -103,8 +103,9 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int
 	return out
 }
 
-// RenderTunnelDelete removes the tunnel and everything it owns.
-func RenderTunnelDelete(st device.TunnelState) []string {
+// RenderTunnelDelete removes the tunnel and everything it owns; servers
+// go back to version major's defaults.
+func RenderTunnelDelete(st device.TunnelState, major int) []string {
 	switch st.Type {
 	case device.TunnelL2TPIPsec:
 		return renderL2TPDelete(st)
@@ -113,7 +114,7 @@ func RenderTunnelDelete(st device.TunnelState) []string {
 	case device.TunnelWireGuard:
 		return renderWireGuardDelete(st.Name)
 	case device.TunnelOpenVPN:
-		return renderOpenVPNDelete(st)
+		return renderOpenVPNDelete(st, major)
 	}
 	return nil
 }

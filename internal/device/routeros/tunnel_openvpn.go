@@ -135,13 +135,24 @@ func dropKey(attrs []Attr, key string) []Attr {
 	return out
 }
 
-// renderOpenVPNDelete puts a server back to RouterOS's defaults before
-// its profile goes.
-func renderOpenVPNDelete(st device.TunnelState) []string {
+// ovpnServerDefaults are the server's settings routerlab writes, as a
+// reset router of each major version has them.
+var ovpnServerDefaults = map[int][]Attr{
+	6: {{Key: "auth", Value: "sha1,md5"}, {Key: "cipher", Value: "blowfish128,aes128"}},
+	7: {{Key: "auth", Value: "sha1,md5,sha256,sha512"}, {Key: "cipher", Value: "aes128-cbc,blowfish128"}, {Key: "protocol", Value: "tcp"}},
+}
+
+// renderOpenVPNDelete puts a server back to RouterOS's defaults (those of
+// major version major; 0: v6's) before its profile goes.
+func renderOpenVPNDelete(st device.TunnelState, major int) []string {
 	if st.OpenVPN != nil && st.OpenVPN.Role == device.RoleServer {
-		out := []string{Command(ovpnServerMenu, "set", Selector{},
-			Attr{Key: "enabled", Value: "no"}, Attr{Key: "default-profile", Value: ovpnDefaultProfile},
-			Attr{Key: "certificate", Value: "none"}, Attr{Key: "port", Value: strconv.Itoa(ovpnDefaultPort)})}
+		if major < 7 {
+			major = 6
+		}
+		attrs := append([]Attr{{Key: "enabled", Value: "no"}, {Key: "default-profile", Value: ovpnDefaultProfile},
+			{Key: "certificate", Value: "none"}, {Key: "port", Value: strconv.Itoa(ovpnDefaultPort)},
+			{Key: "mode", Value: "ip"}, {Key: "require-client-certificate", Value: "no"}}, ovpnServerDefaults[major]...)
+		out := []string{Command(ovpnServerMenu, "set", Selector{}, attrs...)}
 		return append(out, renderObjectCleanup(st.Name)...)
 	}
 	out := []string{
