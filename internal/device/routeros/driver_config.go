@@ -150,7 +150,7 @@ func (d *Driver) ApplyPPPoE(ctx context.Context, desired device.PPPoEConfig, obs
 // delete, which removes by name and comment only) and says so.
 func (d *Driver) rollback(ctx context.Context, cause error, lines []string) error {
 	if err := d.run(ctx, "removing it again", lines); err != nil {
-		return fmt.Errorf("%w; removing what was written failed too: %v", cause, err)
+		return fmt.Errorf("%w; removing what was written failed too: %w", cause, err)
 	}
 	return fmt.Errorf("%w; what the script had written of it was removed again", cause)
 }
