@@ -204,6 +204,12 @@ type DUTInfo struct {
 	Model        string
 	Firmware     string
 	ConfigSHA256 string
+	// Offload is every offload switch of the DUT at the start of the run,
+	// group → key → on: what it ran with where the platform tells (EdgeOS
+	// `show ubnt offload`), else what its configuration says. Offload is
+	// what seeds 002 and 004 compare, so every archived run carries it.
+	// nil where the platform has none or could not be read.
+	Offload map[string]map[string]bool
 	// SamplerCPUPercent is what the CPU sampler itself cost the DUT, in
 	// percent of one core, over the run; -1 when the platform cannot tell.
 	SamplerCPUPercent float64

@@ -39,6 +39,7 @@ type dutInfoModel struct {
 	Firmware          types.String  `tfsdk:"firmware"`
 	ConfigSHA256      types.String  `tfsdk:"config_sha256"`
 	SamplerCPUPercent types.Float64 `tfsdk:"sampler_cpu_percent"`
+	Offload           types.Map     `tfsdk:"offload"`
 }
 
 type hostInfoModel struct {
@@ -177,6 +178,7 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 			Device: types.StringValue(d.Device), Platform: types.StringValue(d.Platform), Model: types.StringValue(d.Model),
 			Firmware: types.StringValue(d.Firmware), ConfigSHA256: types.StringValue(d.ConfigSHA256),
 			SamplerCPUPercent: types.Float64Value(d.SamplerCPUPercent),
+			Offload:           offloadMap(d.Offload),
 		})
 	}
 	hosts := make([]hostInfoModel, 0, len(run.Hosts))
@@ -237,4 +239,22 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 		m.ArchivePath = types.StringValue(out.ArchivePath)
 	}
 	return diags
+}
+
+// offloadMap is a DUT's offload switches as a map of maps; null where the
+// DUT has none recorded.
+func offloadMap(m map[string]map[string]bool) types.Map {
+	elem := types.MapType{ElemType: types.BoolType}
+	if m == nil {
+		return types.MapNull(elem)
+	}
+	groups := make(map[string]attr.Value, len(m))
+	for g, keys := range m {
+		vals := make(map[string]attr.Value, len(keys))
+		for k, on := range keys {
+			vals[k] = types.BoolValue(on)
+		}
+		groups[g] = types.MapValueMust(types.BoolType, vals)
+	}
+	return types.MapValueMust(elem, groups)
 }

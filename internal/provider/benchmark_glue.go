@@ -259,6 +259,10 @@ func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) 
 	switch snap, err := dev.Snapshot(ctx); {
 	case err == nil:
 		info.Model, info.Firmware, info.ConfigSHA256 = snap.Facts.Model, snap.Facts.Firmware, snap.SHA256
+		info.Offload = snap.Offload.Effective
+		if info.Offload == nil {
+			info.Offload = snap.Offload.Settings
+		}
 	case errors.Is(err, device.ErrUnsupported):
 		tflog.Warn(ctx, "DUT has no configuration driver: its model, firmware and config digest are not recorded", map[string]any{"device": name, "platform": string(dev.Platform)})
 	default:

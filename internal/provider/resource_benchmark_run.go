@@ -308,6 +308,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"config_sha256": computedS("Digest of the normalised running configuration; a change plans a new run."),
 					"sampler_cpu_percent": schema.Float64Attribute{Computed: true,
 						MarkdownDescription: "What routerlab's own CPU sampling cost the DUT over the run, in % of one core; -1 where the platform cannot tell."},
+					"offload": schema.MapAttribute{Computed: true, ElementType: types.MapType{ElemType: types.BoolType},
+						MarkdownDescription: "Every offload switch of the DUT at the start of the run, group → key → on (as `routerlab_offload` names them): what the router ran with where it tells (EdgeOS `show ubnt offload`), else its configuration. Also in the archived `run.json`."},
 				}}},
 			"hosts": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Every iperf3 endpoint.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{

@@ -106,6 +106,9 @@ resource "routerlab_benchmark_run" "sweep" {
 					return nil
 				})),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("config_sha256"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{64}$`))),
+				// The run records the DUT's offload switches (on the lab
+				// router: ethtool's features of its interfaces).
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("offload").AtMapKey("eth1").AtMapKey("gro"), knownvalue.NotNull()),
 				// The lab router's sampler measured its own cost: a real
 				// figure (not -1), far under one core's percent.
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("sampler_cpu_percent"), inRange(0, 2)),

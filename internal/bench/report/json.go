@@ -77,6 +77,8 @@ type dutJSON struct {
 	Model        string `json:"model"`
 	Firmware     string `json:"firmware"`
 	ConfigSHA256 string `json:"config_sha256"`
+	// Offload: absent in runs archived before it was recorded.
+	Offload map[string]map[string]bool `json:"offload,omitempty"`
 	// SamplerCPUPercent: absent in runs archived before it was measured.
 	SamplerCPUPercent float64 `json:"sampler_cpu_percent,omitempty"`
 }
