@@ -296,8 +296,8 @@ resource "routerlab_router" "rtx810" {
 			statecheck.ExpectKnownValue("routerlab_router.rtx810", tfjsonpath.New("interfaces").AtMapKey("lan1").AtMapKey("mtu"), knownvalue.Int64Exact(1400)),
 			statecheck.ExpectKnownValue("routerlab_router.rtx810", tfjsonpath.New("serial"), knownvalue.StringExact("S3K012345")),
 		},
-		lines:        []string{"ip lan1 mtu 1400", `description lan1 "inside LAN"`, "ip route 198.18.9.0/24 gateway 198.18.100.254"},
-		drift:        []string{"ip lan1 mtu 1300", "no ip route 198.18.9.0/24"},
+		lines:    []string{"ip lan1 mtu 1400", `description lan1 "inside LAN"`, "ip route 198.18.9.0/24 gateway 198.18.100.254"},
+		drift:    []string{"ip lan1 mtu 1300", "no ip route 198.18.9.0/24"},
 		importID: "rtx810:lan1",
 		// An import has nothing of routerlab's to restore, adopts no
 		// route, and reads what the configuration leaves unset: RTX has
