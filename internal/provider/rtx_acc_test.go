@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/rtxsim"
 )
 
@@ -491,4 +492,42 @@ func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
 			ExpectError: wrapTolerant(`privileged mode refused: administrator password rejected`),
 		}},
 	})
+}
+
+// TestAccExample_rtx810IPsec runs examples/labs/rtx810-ipsec's terraform
+// test (seed 001's four ESP suites) against the simulated RTX810 and a
+// simulated Debian strongSwan peer (the benchmark needs real hardware and
+// is off); `terraform test` then destroys everything, and both routers'
+// configurations must be as before.
+func TestAccExample_rtx810IPsec(t *testing.T) {
+	requireAcc(t)
+	sim, rtxDev := startRTXSim(t, rtxSeedBase)
+	debian := linuxsim.New(linuxsim.Options{Hostname: "debian", Interfaces: []linuxsim.Interface{
+		{Name: "eth0", Addresses: []string{"198.18.10.2/24"}},
+		{Name: "eth1", Addresses: []string{"198.18.200.1/24"}},
+	}})
+	debianDev := devicesim.New(t, debian, devicesim.Options{})
+	before, debianBefore := sim.Config(), debian.Config()
+	rtxVar := fmt.Sprintf(`{ host = %q, port = %d, username = %q, password = %q, host_key = %q, administrator_password = %q }`,
+		rtxDev.Host, rtxDev.Port, rtxDev.User, rtxDev.Password, strings.TrimSpace(rtxDev.HostKeyLine()), rtxSimAdminPassword)
+	out := runTerraformTest(t, "rtx810-ipsec", "-var", "rtx810="+rtxVar, "-var", "debian="+simEdgeRouterVar(debianDev))
+	if want := "Success! 4 passed, 0 failed."; !strings.Contains(out, want) {
+		t.Fatalf("terraform test did not report %q:\n%s", want, out)
+	}
+	if after := sim.Config(); !slices.Equal(after, before) {
+		t.Errorf("the RTX810 is not as before after the test's destroy:\n--- before\n%s\n--- after\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
+	}
+	if after := debian.Config(); after != debianBefore {
+		t.Errorf("the Debian peer is not as before after the test's destroy:\n--- before\n%s--- after\n%s", debianBefore, after)
+	}
+	// Every suite reached the RTX810 in turn, each change saved.
+	typed := strings.Join(sim.Lines(), "\n")
+	for _, sa := range []string{"esp aes-cbc sha-hmac", "esp aes256-cbc sha-hmac", "esp aes-cbc sha256-hmac", "esp aes256-cbc sha256-hmac"} {
+		if !strings.Contains(typed, "ipsec sa policy 1 1 "+sa) {
+			t.Errorf("the RTX810 never got %q", sa)
+		}
+	}
+	if !slices.Equal(sim.Saved(), sim.Config()) {
+		t.Error("the RTX810's last change was not saved")
+	}
 }
