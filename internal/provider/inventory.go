@@ -144,13 +144,16 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 			continue
 		}
 		platform := device.Platform(dm.Platform.ValueString())
+		dialect := drivers.Dialect(platform)
 		admin := firstSet(dm.AdministratorPassword, types.StringNull(), "")
-		if admin != "" && platform != device.RTX {
+		// Only a console CLI with a privileged mode (RTX) takes one; the
+		// registry says which platforms that is.
+		if admin != "" && (dialect.Console == nil || dialect.Console.Enable == "") {
 			diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("administrator_password"), "Invalid Device Configuration",
 				fmt.Sprintf("device %q: administrator_password is for platform \"rtx\" (its privileged mode); platform %q has none", name, platform))
 			continue
 		}
-		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: drivers.Dialect(platform), EnablePassword: admin, Warnf: func(format string, args ...any) {
+		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: dialect, EnablePassword: admin, Warnf: func(format string, args ...any) {
 			tflog.Warn(ctx, fmt.Sprintf(format, args...), map[string]any{"device": name})
 		}}
 		for _, hop := range dm.JumpHosts {
