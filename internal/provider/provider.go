@@ -104,7 +104,7 @@ func (p *routerlabProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	deviceAttrs := sshFields(true)
 	deviceAttrs["platform"] = schema.StringAttribute{
 		Required:            true,
-		MarkdownDescription: "Device platform: one of `routeros`, `edgeos`, `vyos`, `rtx`, `linux`. `vyos` runs on the EdgeOS driver with router settings only for now.",
+		MarkdownDescription: "Device platform: one of `routeros`, `edgeos`, `vyos`, `rtx`, `linux`. `vyos` runs on the EdgeOS driver with router settings and WireGuard tunnels for now.",
 		Validators:          []validator.String{stringvalidator.OneOf(device.Platforms()...)},
 	}
 	deviceAttrs["host"] = schema.StringAttribute{
