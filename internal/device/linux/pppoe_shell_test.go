@@ -112,18 +112,50 @@ func (s *pppoeSandbox) mode(p string) os.FileMode {
 }
 
 // pids lists the processes with an argument below the sandbox's root.
+//
+// A stub daemon's shell forks for each `sleep`, and until the child execs
+// it has the daemon's command line too; such children of a listed process
+// are left out, or a loaded machine would count them as daemons.
 func (s *pppoeSandbox) pids() []int {
-	var res []int
+	parents := map[int]int{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		b, err := os.ReadFile(d + "/cmdline")
-		if err == nil && bytes.Contains(b, []byte(s.root+"/etc/routerlab/")) {
-			if pid, err := strconv.Atoi(filepath.Base(d)); err == nil {
-				res = append(res, pid)
-			}
+		if err != nil || !bytes.Contains(b, []byte(s.root+"/etc/routerlab/")) {
+			continue
+		}
+		pid, err := strconv.Atoi(filepath.Base(d))
+		if err != nil {
+			continue
+		}
+		parents[pid] = parentPID(d)
+	}
+	var res []int
+	for pid, ppid := range parents {
+		if _, child := parents[ppid]; !child {
+			res = append(res, pid)
 		}
 	}
 	return res
+}
+
+// parentPID reads the parent's id from /proc/<pid>/stat (its fourth
+// field, after the command name in parentheses); 0 if unreadable.
+func parentPID(procDir string) int {
+	b, err := os.ReadFile(procDir + "/stat")
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := strings.Cut(string(b), ") ")
+	if !ok {
+		return 0
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return ppid
 }
 
 func (s *pppoeSandbox) killLeftovers() {
