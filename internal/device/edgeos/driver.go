@@ -56,11 +56,14 @@ const wireguardTemplates = "/opt/vyatta/share/vyatta-cfg/templates/interfaces/wi
 // running the first prints a notice), and whether the WireGuard package
 // is installed.
 func snapshotScript(f Flavour) string {
+	// The two reads that make a snapshot end the script when they fail,
+	// so a device without the wrapper (not an EdgeOS or VyOS router) is
+	// an error naming what was missing, not an empty configuration.
 	s := `W=` + OpWrapperPath + `
 echo '##version'
-"$W" show version
+"$W" show version || exit
 echo '##commands'
-"$W" show configuration commands
+"$W" show configuration commands || exit
 `
 	if f == EdgeOS {
 		s += `echo '##ipsec-sa'
@@ -78,7 +81,7 @@ echo '##wireguard'
 // of it than a Snapshot keeps.
 const configScript = `W=` + OpWrapperPath + `
 echo '##commands'
-"$W" show configuration commands
+"$W" show configuration commands || exit
 `
 
 // Snapshot implements device.Driver with one exec.
