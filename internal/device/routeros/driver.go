@@ -47,23 +47,53 @@ func (d *Driver) Platform() device.Platform { return device.RouterOS }
 // table and `/export terse` (secrets hidden where the version allows;
 // the parser redacts them in any case).
 func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
-	res, err := d.t.Run(ctx, snapshotScript(int(d.major.Load())))
+	major, err := d.majorVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := d.t.Run(ctx, snapshotScript(major))
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
 	if res.ExitStatus != 0 {
 		return nil, device.CommandError("reading running config", res)
 	}
-	resource, interfaces, export, err := splitSnapshot(res.Stdout)
+	parts, err := splitSnapshot(res.Stdout)
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
-	snap, err := ParseSnapshot(resource, interfaces, export)
+	snap, err := ParseSnapshot(parts)
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
 	d.major.Store(int32(MajorVersion(snap.Facts.Firmware)))
 	return snap, nil
+}
+
+// majorVersion is the router's major version: read once per driver with
+// one `/system resource print`, because the snapshot's words depend on it
+// and a command the version lacks would stop the whole script.
+func (d *Driver) majorVersion(ctx context.Context) (int, error) {
+	if m := int(d.major.Load()); m != 0 {
+		return m, nil
+	}
+	res, err := d.t.Run(ctx, ResourceCommand)
+	if err != nil {
+		return 0, fmt.Errorf("reading the RouterOS version: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return 0, device.CommandError("reading the RouterOS version", res)
+	}
+	r, err := ParseResource(res.Stdout)
+	if err != nil {
+		return 0, fmt.Errorf("reading the RouterOS version (is this a RouterOS router?): %w", err)
+	}
+	m := MajorVersion(r.Version)
+	if m == 0 {
+		return 0, fmt.Errorf("reading the RouterOS version: cannot tell the major version of %q", r.Version)
+	}
+	d.major.Store(int32(m))
+	return m, nil
 }
 
 // CPUProbe implements device.CPUReader by polling two one-shot prints:

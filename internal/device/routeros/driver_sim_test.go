@@ -139,6 +139,27 @@ func TestDriverAgainstSimulator(t *testing.T) {
 			if !ok || tun.L2TP.MTU == nil || *tun.L2TP.MTU != 1350 || tun.L2TP.User != "ppp2" {
 				t.Errorf("tunnel read back as %+v", tun)
 			}
+			if after.Status.Tunnels["l2tp"].Established || after.Status.PPPoE["pppoe"].Established {
+				t.Errorf("sessions established before anyone dialled in: %+v %+v", after.Status.Tunnels, after.Status.PPPoE)
+			}
+			// The Debian client and the EdgeRouter dial in.
+			sim.SetRows("/ppp active",
+				rossim.Row{Attrs: []rossim.KV{{Key: "name", Value: "ppp2"}, {Key: "service", Value: "l2tp"}, {Key: "caller-id", Value: "198.18.10.2"}, {Key: "address", Value: "198.18.100.200"}}},
+				rossim.Row{Attrs: []rossim.KV{{Key: "name", Value: "ppp1"}, {Key: "service", Value: "pppoe"}, {Key: "address", Value: "198.18.200.10"}}})
+			up, err := drv.Snapshot(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st := up.Status.Tunnels["l2tp"]; !st.Established || st.RemoteAddress != "198.18.100.200" || st.LocalAddress != "198.18.100.1" {
+				t.Errorf("L2TP status = %+v", st)
+			}
+			if st := up.Status.PPPoE["pppoe"]; !st.Established || st.RemoteAddress != "198.18.200.10" {
+				t.Errorf("PPPoE server status = %+v", st)
+			}
+			if up.SHA256 != after.SHA256 {
+				t.Error("sessions changed the digest")
+			}
+			sim.SetRows("/ppp active")
 			for _, secret := range []string{"sim-pw-1", "sim-pw-2", "sim-psk-3"} {
 				if strings.Contains(after.Text, secret) {
 					t.Errorf("secret %q in the snapshot text", secret)

@@ -377,3 +377,29 @@ func TestSeed003OVPNServer(t *testing.T) {
 		t.Errorf("delete does not disable the server first: %q", del)
 	}
 }
+
+// Status from the prints: an IPsec peer established with the tunnel's
+// remote address (v7 prints the port in brackets), a client whose
+// interface runs, a server with no session.
+func TestStatusFromPrints(t *testing.T) {
+	tunnels := map[string]device.TunnelState{
+		"s2s":  {TunnelConfig: device.TunnelConfig{Name: "s2s", Type: device.TunnelIPsec, IPsec: &device.IPsecConfig{RemoteAddress: "198.18.3.2"}}},
+		"out":  {TunnelConfig: device.TunnelConfig{Name: "out", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{Role: device.RoleClient}}},
+		"l2tp": {TunnelConfig: device.TunnelConfig{Name: "l2tp", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{Role: device.RoleServer, User: "ppp1"}}},
+	}
+	peers, err := ParsePrintTerse(" 0    local-address=198.18.3.1 remote-address=198.18.3.2[4500] state=established side=initiator\n 1    remote-address=198.18.9.9 state=message-1-sent\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tunnelStatus(tunnels, map[string]string{"out": "UP"}, nil, peers)
+	if st := got["s2s"]; !st.Established || st.LocalAddress != "198.18.3.1" {
+		t.Errorf("s2s = %+v", st)
+	}
+	if !got["out"].Established || got["l2tp"].Established {
+		t.Errorf("statuses = %+v", got)
+	}
+	peers[0].Attrs["state"] = "message-2-sent"
+	if tunnelStatus(tunnels, nil, nil, peers)["s2s"].Established {
+		t.Error("a peer still negotiating reads as established")
+	}
+}

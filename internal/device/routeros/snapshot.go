@@ -39,14 +39,16 @@ func objectComment(name string) string { return "routerlab:" + name }
 // the outputs of the commands, which have no framing of their own.
 const (
 	markInterfaces = "##routerlab:interfaces"
+	markPPP        = "##routerlab:ppp"
+	markPeers      = "##routerlab:peers"
 	markExport     = "##routerlab:export"
 )
 
-// snapshotScript reads facts, the interface table and the configuration
-// in one exec. v6 prints secrets in exports unless told not to; v7 hides
-// them unless told to show them, and refuses v6's flag. major is the
-// RouterOS major version, 0 when not known yet (then the export may carry
-// secrets, which the parser redacts anyway).
+// snapshotScript reads facts, the interface table, the sessions and IPsec
+// peers, and the configuration in one exec, in the words of RouterOS
+// major version major (6 or 7: the driver learns it first). v6 prints
+// secrets in exports unless told not to; v7 hides them unless told to
+// show them, and refuses v6's flag; v6 calls the IPsec peers remote-peers.
 func snapshotScript(major int) string {
 	export := "/export terse"
 	if major == 6 {
@@ -56,20 +58,37 @@ func snapshotScript(major int) string {
 		ResourceCommand,
 		`:put "` + markInterfaces + `"`,
 		"/interface print terse",
+		`:put "` + markPPP + `"`,
+		"/ppp active print terse",
+		`:put "` + markPeers + `"`,
+		peersCommand(major),
 		`:put "` + markExport + `"`,
 		export,
 	}, "\n")
 }
 
-// splitSnapshot cuts the snapshot script's output into its three parts.
-func splitSnapshot(out string) (resource, interfaces, export string, err error) {
+// snapshotParts are the outputs of the snapshot script's commands.
+type snapshotParts struct {
+	resource, interfaces, ppp, peers, export string
+}
+
+// splitSnapshot cuts the snapshot script's output into its parts.
+func splitSnapshot(out string) (snapshotParts, error) {
 	out = strings.ReplaceAll(out, "\r\n", "\n")
-	resource, rest, ok := strings.Cut(out, markInterfaces+"\n")
-	interfaces, export, ok2 := strings.Cut(rest, markExport+"\n")
-	if !ok || !ok2 {
-		return "", "", "", fmt.Errorf("the device did not print the snapshot's sections (is this a RouterOS router?): %s", device.Snippet(out))
+	var p snapshotParts
+	rest := out
+	for _, cut := range []struct {
+		mark string
+		into *string
+	}{{markInterfaces, &p.resource}, {markPPP, &p.interfaces}, {markPeers, &p.ppp}, {markExport, &p.peers}} {
+		before, after, ok := strings.Cut(rest, cut.mark+"\n")
+		if !ok {
+			return p, fmt.Errorf("the device did not print the snapshot's sections (is this a RouterOS router?): %s", device.Snippet(out))
+		}
+		*cut.into, rest = before, after
 	}
-	return resource, interfaces, export, nil
+	p.export = rest
+	return p, nil
 }
 
 // MajorVersion is the major number of a RouterOS version ("7.13.4
@@ -83,18 +102,26 @@ func MajorVersion(v string) int {
 	return n
 }
 
-// ParseSnapshot builds a snapshot from the outputs of `/system resource
-// print`, `/interface print terse` and `/export terse`.
-func ParseSnapshot(resource, interfaces, export string) (*device.Snapshot, error) {
-	res, err := ParseResource(resource)
+// ParseSnapshot builds a snapshot from the outputs of the snapshot
+// script's commands.
+func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
+	res, err := ParseResource(p.resource)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := ParsePrintTerse(interfaces)
+	rows, err := ParsePrintTerse(p.interfaces)
 	if err != nil {
 		return nil, fmt.Errorf("/interface print terse: %w", err)
 	}
-	exp, err := ParseExport(export)
+	ppp, err := ParsePrintTerse(p.ppp)
+	if err != nil {
+		return nil, fmt.Errorf("/ppp active print terse: %w", err)
+	}
+	peers, err := ParsePrintTerse(p.peers)
+	if err != nil {
+		return nil, fmt.Errorf("IPsec peers: %w", err)
+	}
+	exp, err := ParseExport(p.export)
 	if err != nil {
 		return nil, fmt.Errorf("/export terse: %w", err)
 	}
@@ -114,6 +141,8 @@ func ParseSnapshot(resource, interfaces, export string) (*device.Snapshot, error
 		Status:   device.Status{Links: links(rows)},
 		Parsed:   exp,
 	}
+	s.Status.Tunnels = tunnelStatus(s.Tunnels, s.Status.Links, ppp, peers)
+	s.Status.PPPoE = pppoeStatus(s.PPPoE, s.Status.Links, ppp)
 	s.Facts.Hostname = s.Router.Hostname
 	s.Text = exp.Normalised()
 	sum := sha256.Sum256([]byte(s.Text))
