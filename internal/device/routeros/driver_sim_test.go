@@ -281,3 +281,34 @@ func TestDriverL3HW(t *testing.T) {
 		t.Errorf("a CHR took L3 hardware offloading: %v", err)
 	}
 }
+
+// WireGuard on RouterOS 7: down until a peer shakes hands, up with a
+// handshake in the last 180 s, down again when it lapses.
+func TestDriverWireGuardStatus(t *testing.T) {
+	drv, sim := simDriver(t, rossim.Options{Version: "7.13.4"})
+	const peer = "hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo="
+	wg := device.TunnelConfig{Name: "wg0", Type: device.TunnelWireGuard, WireGuard: &device.WireGuardConfig{
+		PrivateKey: "eF1aXvwVJ0PLs4N5yY0bXXsLiXDnX6dyZo4nG7bI4Ec=", ListenPort: 51820, Addresses: []string{"198.18.60.1/30"},
+		Peers: []device.WireGuardPeer{{PublicKey: peer, Endpoint: "198.18.3.2:51820", AllowedIPs: []string{"198.18.60.2/32"}}}}}
+	if err := drv.ApplyTunnel(ctx(t), wg, nil); err != nil {
+		t.Fatal(err)
+	}
+	status := func() device.TunnelStatus {
+		snap, err := drv.Snapshot(ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return snap.Status.Tunnels["wg0"]
+	}
+	if st := status(); st.Established || st.Interface != "wg0" {
+		t.Errorf("before any handshake: %+v", st)
+	}
+	sim.SetHandshake(peer, "42s")
+	if st := status(); !st.Established || st.LocalAddress != "198.18.60.1" {
+		t.Errorf("after a handshake 42 s ago: %+v", st)
+	}
+	sim.SetHandshake(peer, "5m10s")
+	if st := status(); st.Established {
+		t.Errorf("a handshake 5m10s ago reads as established: %+v", st)
+	}
+}

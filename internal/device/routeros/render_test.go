@@ -391,7 +391,16 @@ func TestStatusFromPrints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := tunnelStatus(tunnels, map[string]string{"out": "UP"}, nil, peers)
+	tunnels["wg0"] = device.TunnelState{TunnelConfig: device.TunnelConfig{Name: "wg0", Type: device.TunnelWireGuard, WireGuard: &device.WireGuardConfig{}}}
+	tunnels["wg1"] = device.TunnelState{TunnelConfig: device.TunnelConfig{Name: "wg1", Type: device.TunnelWireGuard, WireGuard: &device.WireGuardConfig{}}}
+	wg, err := ParsePrintTerse(" 0    interface=wg0 public-key=\"cGVlcg==\" last-handshake=1m5s\n 1    interface=wg1 public-key=\"b3RoZXI=\" last-handshake=3m1s\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := tunnelStatus(tunnels, map[string]string{"out": "UP", "wg0": "UP", "wg1": "UP"}, nil, peers, wg)
+	if !got["wg0"].Established || got["wg1"].Established {
+		t.Errorf("WireGuard: a handshake 65 s ago is up, 181 s ago down: %+v %+v", got["wg0"], got["wg1"])
+	}
 	if st := got["s2s"]; !st.Established || st.LocalAddress != "198.18.3.1" {
 		t.Errorf("s2s = %+v", st)
 	}
@@ -399,7 +408,7 @@ func TestStatusFromPrints(t *testing.T) {
 		t.Errorf("statuses = %+v", got)
 	}
 	peers[0].Attrs["state"] = "message-2-sent"
-	if tunnelStatus(tunnels, nil, nil, peers)["s2s"].Established {
+	if tunnelStatus(tunnels, nil, nil, peers, nil)["s2s"].Established {
 		t.Error("a peer still negotiating reads as established")
 	}
 }

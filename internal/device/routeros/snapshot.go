@@ -41,6 +41,7 @@ const (
 	markInterfaces = "##routerlab:interfaces"
 	markPPP        = "##routerlab:ppp"
 	markPeers      = "##routerlab:peers"
+	markWGPeers    = "##routerlab:wgpeers"
 	markExport     = "##routerlab:export"
 )
 
@@ -54,7 +55,7 @@ func snapshotScript(major int) string {
 	if major == 6 {
 		export += " hide-sensitive"
 	}
-	return strings.Join([]string{
+	lines := []string{
 		ResourceCommand,
 		`:put "` + markInterfaces + `"`,
 		"/interface print terse",
@@ -62,14 +63,17 @@ func snapshotScript(major int) string {
 		"/ppp active print terse",
 		`:put "` + markPeers + `"`,
 		peersCommand(major),
-		`:put "` + markExport + `"`,
-		export,
-	}, "\n")
+		`:put "` + markWGPeers + `"`,
+	}
+	if major >= 7 {
+		lines = append(lines, "/interface wireguard peers print terse")
+	}
+	return strings.Join(append(lines, `:put "`+markExport+`"`, export), "\n")
 }
 
 // snapshotParts are the outputs of the snapshot script's commands.
 type snapshotParts struct {
-	resource, interfaces, ppp, peers, export string
+	resource, interfaces, ppp, peers, wgPeers, export string
 }
 
 // splitSnapshot cuts the snapshot script's output into its parts.
@@ -80,7 +84,7 @@ func splitSnapshot(out string) (snapshotParts, error) {
 	for _, cut := range []struct {
 		mark string
 		into *string
-	}{{markInterfaces, &p.resource}, {markPPP, &p.interfaces}, {markPeers, &p.ppp}, {markExport, &p.peers}} {
+	}{{markInterfaces, &p.resource}, {markPPP, &p.interfaces}, {markPeers, &p.ppp}, {markWGPeers, &p.peers}, {markExport, &p.wgPeers}} {
 		before, after, ok := strings.Cut(rest, cut.mark+"\n")
 		if !ok {
 			return p, fmt.Errorf("the device did not print the snapshot's sections (is this a RouterOS router?): %s", device.Snippet(out))
@@ -121,6 +125,10 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("IPsec peers: %w", err)
 	}
+	wgPeers, err := ParsePrintTerse(p.wgPeers)
+	if err != nil {
+		return nil, fmt.Errorf("/interface wireguard peers print terse: %w", err)
+	}
 	exp, err := ParseExport(p.export)
 	if err != nil {
 		return nil, fmt.Errorf("/export terse: %w", err)
@@ -141,7 +149,7 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 		Status:   device.Status{Links: links(rows)},
 		Parsed:   exp,
 	}
-	s.Status.Tunnels = tunnelStatus(s.Tunnels, s.Status.Links, ppp, peers)
+	s.Status.Tunnels = tunnelStatus(s.Tunnels, s.Status.Links, ppp, peers, wgPeers)
 	s.Status.PPPoE = pppoeStatus(s.PPPoE, s.Status.Links, ppp)
 	s.Facts.Hostname = s.Router.Hostname
 	s.Text = exp.Normalised()

@@ -10,9 +10,10 @@ import (
 // Operational state of the owned objects, from the snapshot's status
 // prints: `/ppp active` (sessions the router's servers answered) and the
 // IPsec peers (`/ip ipsec active-peers` on v7, `remote-peers` on v6).
-// Clients are up when their interface runs (flag R). WireGuard has no
-// session to report: its interface always runs, and the handshake time
-// is not read yet, so its status stays down rather than claim a peer.
+// Clients are up when their interface runs (flag R). A WireGuard
+// interface always runs; it is established, as on Linux, when one of its
+// peers shook hands in the last wireguardFresh (the peers' read-only
+// last-handshake, RouterOS 7).
 
 // peersCommand is the print of the IPsec peers on major version major.
 func peersCommand(major int) string {
@@ -23,7 +24,7 @@ func peersCommand(major int) string {
 }
 
 // tunnelStatus is each owned tunnel's state.
-func tunnelStatus(tunnels map[string]device.TunnelState, links map[string]string, ppp, peers []Row) map[string]device.TunnelStatus {
+func tunnelStatus(tunnels map[string]device.TunnelState, links map[string]string, ppp, peers, wgPeers []Row) map[string]device.TunnelStatus {
 	out := map[string]device.TunnelStatus{}
 	for name, t := range tunnels {
 		var st device.TunnelStatus
@@ -40,6 +41,11 @@ func tunnelStatus(tunnels map[string]device.TunnelState, links map[string]string
 			st = serverSession(ppp, "ovpn", []string{t.OpenVPN.User}, t.OpenVPN.LocalAddress)
 		case t.L2TP != nil || t.OpenVPN != nil:
 			st = device.TunnelStatus{Established: links[name] == "UP", Interface: name}
+		case t.WireGuard != nil:
+			st = device.TunnelStatus{Established: wireguardUp(wgPeers, name), Interface: name}
+			if len(t.WireGuard.Addresses) > 0 {
+				st.LocalAddress, _, _ = strings.Cut(t.WireGuard.Addresses[0], "/")
+			}
 		}
 		out[name] = st
 	}
@@ -84,4 +90,23 @@ func hostOf(a string) string {
 		a, _, _ = strings.Cut(a, ":")
 	}
 	return a
+}
+
+// wireguardFresh is how recent a handshake keeps a WireGuard tunnel
+// established: WireGuard re-keys every 2 minutes while traffic flows, so
+// a session older than 180 s has lapsed (the Linux driver's rule).
+const wireguardFresh = 180
+
+// wireguardUp reports a peer of interface name with a handshake in the
+// last wireguardFresh seconds.
+func wireguardUp(rows []Row, name string) bool {
+	for _, r := range rows {
+		if r.Attrs["interface"] != name {
+			continue
+		}
+		if ago, err := ParseDuration(r.Attrs["last-handshake"]); err == nil && r.Attrs["last-handshake"] != "" && ago <= wireguardFresh {
+			return true
+		}
+	}
+	return false
 }

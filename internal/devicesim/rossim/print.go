@@ -33,6 +33,18 @@ func (s *Sim) print(c *cmdLine, out *console) *runtimeErr {
 		s.printRows(out, path, s.rows[path], terse)
 	case "/interface l2tp-server":
 		s.printRows(out, path, append(s.itemRows(c.node.table), s.rows[path]...), terse)
+	case "/interface wireguard peers":
+		// Peers print their read-only last handshake after their
+		// configuration.
+		rows := s.itemRows(c.node.table)
+		for i, r := range rows {
+			for _, kv := range r.Attrs {
+				if ago, ok := s.handshakes[kv.Value]; ok && kv.Key == "public-key" {
+					rows[i].Attrs = append(rows[i].Attrs, KV{"last-handshake", ago})
+				}
+			}
+		}
+		s.printRows(out, path, rows, true)
 	default:
 		t := c.node.table
 		if t.m.list {

@@ -101,6 +101,10 @@ type Sim struct {
 	up       map[string]bool  // interfaces reported running
 	rows     map[string][]Row // status menus
 	monitors map[string][]KV  // pppoe-client monitor output
+	// handshakes are the WireGuard peers' last handshakes, by public key,
+	// as `/interface wireguard peers print` shows them (read-only
+	// last-handshake); a peer without one never shook hands.
+	handshakes map[string]string
 	cpuLoad  int
 	coreLoad []int
 }
@@ -111,7 +115,7 @@ var _ devicesim.Handler = (*Sim)(nil)
 func New(opts Options) *Sim {
 	s := &Sim{version: opts.Version, model: opts.Model, serial: opts.Serial, softwareID: opts.SoftwareID,
 		power: opts.Power, clock: opts.Clock, tables: map[string]*table{}, up: map[string]bool{},
-		rows: map[string][]Row{}, monitors: map[string][]KV{}, cpuLoad: 12}
+		rows: map[string][]Row{}, monitors: map[string][]KV{}, handshakes: map[string]string{}, cpuLoad: 12}
 	if s.version == "" {
 		s.version = DefaultVersion
 	}
@@ -315,6 +319,18 @@ func (s *Sim) SetRows(path string, rows ...Row) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rows[path] = rows
+}
+
+// SetHandshake sets a WireGuard peer's last handshake, as RouterOS prints
+// it ("1m5s"); "" removes it.
+func (s *Sim) SetHandshake(publicKey, ago string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ago == "" {
+		delete(s.handshakes, publicKey)
+		return
+	}
+	s.handshakes[publicKey] = ago
 }
 
 // SetMonitor sets what `/interface pppoe-client monitor <name> once`
