@@ -105,8 +105,8 @@ type Sim struct {
 	// as `/interface wireguard peers print` shows them (read-only
 	// last-handshake); a peer without one never shook hands.
 	handshakes map[string]string
-	cpuLoad  int
-	coreLoad []int
+	cpuLoad    int
+	coreLoad   []int
 }
 
 var _ devicesim.Handler = (*Sim)(nil)
