@@ -87,3 +87,29 @@ resource "routerlab_tunnel" "wg_r2" {
   }
   routes = ["198.18.1.0/24"]
 }
+
+# Seed 003's OpenVPN server on a MikroTik RB1100: RouterOS's OpenVPN has no
+# static key, so it runs TLS with a certificate already on the router and a
+# PPP account for the client (RouterOS 6: TCP only).
+variable "ovpn_password" {
+  type      = string
+  sensitive = true
+}
+
+resource "routerlab_tunnel" "rb1100_ovpn" {
+  device = "rb1100"
+  name   = "ovpn"
+  type   = "openvpn"
+  openvpn = {
+    role           = "server"
+    protocol       = "tcp"
+    cipher         = "AES-128-CBC"
+    auth           = "SHA1"
+    certificate    = "cert1"
+    user           = "pc1"
+    password_wo    = var.ovpn_password
+    local_address  = "198.18.70.1"
+    remote_address = "198.18.70.2"
+  }
+  mss_clamp = "pmtu"
+}
