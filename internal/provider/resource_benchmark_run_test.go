@@ -150,7 +150,11 @@ func TestAccBenchmark_pairsDriftExpect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pairBand := inRange(0.88*lr1460.GoodputMbps, shortRunCeiling*lr1460.GoodputMbps)
+	// Two pairs at once on 2 cores move each receiver's window boundary
+	// further than one pair does: 962.7 Mbit/s against 941.5 (2.3 %) was
+	// seen over these 2 s windows. An unshaped link would read ten times
+	// the line rate, so 3 % still catches a shaping failure.
+	pairBand := inRange(0.88*lr1460.GoodputMbps, (shortRunCeiling+0.01)*lr1460.GoodputMbps)
 	cfg := func(expect string) string {
 		return labProvider(l) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "pairs" {
