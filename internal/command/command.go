@@ -164,4 +164,10 @@ type Console struct {
 	// Errors: an output line matching one means the command failed
 	// (RTX: `^Error:`, `^エラー:`).
 	Errors []*regexp.Regexp
+	// Unprivileged matches the commands that need no privileged mode: a
+	// script of only such lines runs at the login prompt, without Enable,
+	// Setup and Exit. RTX's `show environment`, which the benchmark polls
+	// once a second for the CPU: a login without `administrator` costs the
+	// router less and never holds its one administrator session.
+	Unprivileged *regexp.Regexp
 }

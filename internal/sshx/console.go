@@ -116,7 +116,7 @@ func (c *Client) console(ctx context.Context, cn *conn, script string) (res Resu
 	defer cancel()
 	t := newConsoleTerm(c.cfg.Dialect.Console, c.cfg.Dialect.Decode, c.cfg.ConsoleIdleTimeout, c.cfg.EnablePassword, stdin, stdout)
 	defer t.close()
-	s := &consoleSession{c: c, t: t, con: c.cfg.Dialect.Console}
+	s := &consoleSession{c: c, t: t, con: c.cfg.Dialect.Console, privileged: needsPrivilege(c.cfg.Dialect.Console, script)}
 
 	if err := s.login(cctx); err != nil {
 		return Result{}, connDropped(err, cn), s.explain(ctx, cctx, err)
@@ -130,8 +130,24 @@ func (c *Client) console(ctx context.Context, cn *conn, script string) (res Resu
 		}
 		return res, false, s.explain(ctx, cctx, err)
 	}
-	s.exit(cctx)
+	if s.privileged {
+		s.exit(cctx)
+	}
 	return res, false, nil
+}
+
+// needsPrivilege reports whether script has a line the console's
+// Unprivileged pattern does not match.
+func needsPrivilege(con *command.Console, script string) bool {
+	if con.Unprivileged == nil {
+		return true
+	}
+	for _, line := range strings.Split(script, "\n") {
+		if line = strings.TrimSpace(line); line != "" && !con.Unprivileged.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // exitGrace bounds the Exit lines, which are best effort: a device that
@@ -143,6 +159,8 @@ type consoleSession struct {
 	c   *Client
 	t   *consoleTerm
 	con *command.Console
+	// privileged: the script needs the privileged mode (and Setup, Exit).
+	privileged bool
 }
 
 // connDropped reports whether err, the console session ending, is the
@@ -201,8 +219,8 @@ func (s *consoleSession) run(ctx context.Context, line, what string) (string, er
 	return s.t.output(line), nil
 }
 
-// login waits for the first prompt, runs BeforeEnable, enters the
-// privileged mode and runs Setup.
+// login waits for the first prompt, runs BeforeEnable and, for a script
+// that needs it, enters the privileged mode and runs Setup.
 func (s *consoleSession) login(ctx context.Context) error {
 	s.t.mark()
 	if _, err := s.waitFor(ctx, false, "after login", ""); err != nil {
@@ -210,6 +228,9 @@ func (s *consoleSession) login(ctx context.Context) error {
 	}
 	if err := s.setup(ctx, s.con.BeforeEnable); err != nil {
 		return err
+	}
+	if !s.privileged {
+		return nil
 	}
 	if s.con.Enable != "" {
 		if err := s.enable(ctx); err != nil {

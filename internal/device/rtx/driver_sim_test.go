@@ -442,3 +442,26 @@ func TestSimWrongAdministratorPassword(t *testing.T) {
 		t.Error("the script ran without administrator mode")
 	}
 }
+
+// The benchmark's CPU poll (`show environment`) logs in without
+// administrator: it never takes the router's administrator session, and
+// still parses.
+func TestSimCPUPollUnprivileged(t *testing.T) {
+	sim := rtxsim.New(rtxsim.Options{AdminPassword: simAdminPassword, Config: baseConfig, CPU: 37})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	c := sshx.NewClient("rtx810", sshx.Config{Endpoint: dev.Endpoint(), Dialect: drivers.Dialect(device.RTX),
+		EnablePassword: simAdminPassword, CommandTimeout: 20 * time.Second}, nil)
+	t.Cleanup(func() { c.Close() })
+	probe := rtx.New(c).CPUProbe()
+	res, err := c.Run(ctxT(t), probe.Poll[0])
+	if err != nil || res.ExitStatus != 0 {
+		t.Fatalf("poll: %+v, %v", res, err)
+	}
+	sample, err := probe.Parse(res.Stdout)
+	if err != nil || sample.Percent != 37 {
+		t.Fatalf("sample = %+v, %v", sample, err)
+	}
+	if slices.Contains(sim.Lines(), "administrator") {
+		t.Errorf("the CPU poll entered administrator mode: %q", sim.Lines())
+	}
+}
