@@ -1,6 +1,7 @@
 package routeros
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -136,7 +137,7 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	s := &device.Snapshot{
 		Facts: device.Facts{
 			Platform: device.RouterOS,
-			Model:    firstNonEmpty(exp.Model, res.BoardName),
+			Model:    cmp.Or(exp.Model, res.BoardName),
 			Firmware: res.Version,
 			Serial:   exp.Serial,
 			CPUCount: res.CPUCount,
@@ -156,15 +157,6 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	sum := sha256.Sum256([]byte(s.Text))
 	s.SHA256 = hex.EncodeToString(sum[:])
 	return s, nil
-}
-
-func firstNonEmpty(v ...string) string {
-	for _, s := range v {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // items returns the items of a section with the given verb ("add",

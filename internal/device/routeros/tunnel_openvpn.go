@@ -2,6 +2,7 @@ package routeros
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -63,19 +64,10 @@ func checkOpenVPN(t device.TunnelConfig, snap *device.Snapshot) error {
 	if c.Protocol != "tcp" {
 		return fmt.Errorf("tunnel %q: RouterOS %s runs OpenVPN over TCP only: set openvpn.protocol = \"tcp\" (UDP came with RouterOS 7)", t.Name, snap.Facts.Firmware)
 	}
-	if !slicesContains(rosOVPNAuthsV6, c.Auth) {
+	if !slices.Contains(rosOVPNAuthsV6, c.Auth) {
 		return fmt.Errorf("tunnel %q: openvpn.auth %q: RouterOS %s has %s", t.Name, c.Auth, snap.Facts.Firmware, strings.Join(rosOVPNAuthsV6, ", "))
 	}
 	return nil
-}
-
-func slicesContains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }
 
 // ovpnCommon are the arguments server and client share, in the words of
