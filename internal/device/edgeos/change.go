@@ -34,10 +34,6 @@ type Change struct {
 // Empty reports whether the change does nothing.
 func (c Change) Empty() bool { return len(c.Lines) == 0 && len(c.Write) == 0 && len(c.Remove) == 0 }
 
-// fileEnd ends every here-document; ValidateStaticKey's lines can never
-// be it, and ChangeScript refuses content that holds it.
-const fileEnd = "ROUTERLAB_FILE_END"
-
 // oldSuffix names the copy of a file a change replaces, kept until the
 // commit succeeds.
 const oldSuffix = ".routerlab-old"
@@ -53,14 +49,6 @@ func ChangeScript(c Change) (string, error) {
 	for _, p := range append(writePaths(c.Write), c.Remove...) {
 		if !plainPath(p) {
 			return "", fmt.Errorf("file path %q: routerlab writes only plain paths (letters, digits, / . _ -)", p)
-		}
-	}
-	for _, w := range c.Write {
-		for _, l := range strings.Split(w.Content, "\n") {
-			if l == fileEnd {
-				// The content is a secret: the error names the file only.
-				return "", fmt.Errorf("the content of %s holds the line %q, which ends routerlab's here-document", w.Path, fileEnd)
-			}
 		}
 	}
 	if len(c.Lines) == 0 {
@@ -83,7 +71,14 @@ func ChangeScript(c Change) (string, error) {
 		}
 		rollback = append(rollback, fmt.Sprintf(`if [ -e %[1]s%[2]s ]; then mv -f %[1]s%[2]s %[1]s; else rm -f %[1]s; fi`, w.Path, oldSuffix))
 		fmt.Fprintf(&before, "[ ! -e %[1]s ] || mv -f %[1]s %[1]s%[2]s%[3]s", w.Path, oldSuffix, failedAt("keeping the old "+w.Path))
-		fmt.Fprintf(&before, ": >%[1]s && chmod 600 %[1]s && cat >>%[1]s <<'%[2]s'%[3]s%[4]s%[2]s\n", w.Path, fileEnd, failedAt("writing "+w.Path), content)
+		// shell.HereDocThen is the one guarded writer: no content can end
+		// its here-document early. (The content is a secret: an error
+		// names the file only.)
+		write, err := shell.HereDocThen(fmt.Sprintf(": >%[1]s && chmod 600 %[1]s && cat >>%[1]s", w.Path), strings.TrimSuffix(failedAt("writing "+w.Path), "\n"), content, w.Path)
+		if err != nil {
+			return "", err
+		}
+		before.WriteString(write)
 		if len(w.Reload) > 0 {
 			cmd := OpWrapperPath
 			for _, a := range w.Reload {

@@ -117,7 +117,7 @@ func TestChangeScriptRefuses(t *testing.T) {
 	for _, c := range []Change{
 		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{Path: "/config/auth/a key", Content: "k"}}},
 		{Lines: []string{"set system host-name x"}, Remove: []string{"relative/path"}},
-		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{Path: "/config/auth/k", Content: "x\n" + fileEnd + "\ny"}}},
+		{Lines: []string{"set system host-name x"}, Write: []FileWrite{{Path: "/config/auth/k", Content: "x\x00y"}}},
 		{Write: []FileWrite{{Path: "/config/auth/k", Content: "x"}}},
 	} {
 		if _, err := ChangeScript(c); err == nil {

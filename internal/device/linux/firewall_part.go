@@ -252,7 +252,7 @@ func RenderFirewall(c device.FirewallConfig) (string, error) {
 	if err := ValidateFirewall(c); err != nil {
 		return "", err
 	}
-	var b strings.Builder
+	var b fileScript
 	b.WriteString(nftNeeded)
 	b.WriteString(fwFindChains)
 	fmt.Fprintf(&b, "fw_chains=$(printf '%%s\\n' %s $fw_found | sort -u)\n", strings.Join(fwChainNames, " "))
@@ -261,12 +261,13 @@ func RenderFirewall(c device.FirewallConfig) (string, error) {
 	for _, verb := range []string{"add", "flush", "delete"} {
 		fmt.Fprintf(&b, "printf '%s chain inet %s %%s\\n' $fw_chains\n", verb, nftTable)
 	}
-	b.WriteString("cat <<'EOF'\n")
+	var rules strings.Builder
 	for _, ch := range firewallChains(c) {
-		b.WriteString(nftAddChain(ch))
+		rules.WriteString(nftAddChain(ch))
 	}
-	b.WriteString("EOF\n} | nft -f -\n")
-	return b.String(), nil
+	b.feed("cat", rules.String(), "the firewall rules")
+	b.WriteString("} | nft -f -\n")
+	return b.result()
 }
 
 // nftAddChain writes ch as `nft -f` commands.

@@ -87,7 +87,7 @@ func TestRenderPPPoEGolden(t *testing.T) {
 	}
 }
 
-var pppoeHereDoc = regexp.MustCompile(`(?m)^(?:cat > (\S+)|nft -f -) <<'EOF'\n((?s:.*?))^EOF$`)
+var pppoeHereDoc = regexp.MustCompile(`(?m)^(?:cat > (\S+)|nft -f -) <<'ROUTERLAB_EOF'\n((?s:.*?))^ROUTERLAB_EOF$`)
 
 // pppoeScriptFiles returns the files a rendered script writes, by path, and the
 // script with every here-document body cut out: what `sh -x` traces.

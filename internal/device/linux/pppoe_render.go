@@ -16,7 +16,7 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 	if err := ValidatePPPoE(c); err != nil {
 		return "", err
 	}
-	var b strings.Builder
+	var b fileScript
 	// A device that cannot run the new session keeps its old one.
 	if c.Role == device.RoleServer {
 		b.WriteString(pppoeNeeds("pppoe-server", "pppoe"))
@@ -32,11 +32,11 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 	if c.Role == device.RoleServer {
 		renderPPPoEServerFiles(&b, c)
 	} else {
-		pppoeWriteFile(&b, pppoeClientSecret(c.Name), "password "+pppQuote(c.Password)+"\n")
-		pppoeWriteFile(&b, pppoeClientOptions(c.Name), renderPPPoEClientOptions(c))
+		b.write(pppoeClientSecret(c.Name), "password "+pppQuote(c.Password)+"\n")
+		b.write(pppoeClientOptions(c.Name), renderPPPoEClientOptions(c))
 	}
 	if c.MSSClamp != nil {
-		fmt.Fprintf(&b, "nft -f - <<'EOF'\n%sEOF\n", renderPPPoEClamp(c.Name, *c.MSSClamp))
+		b.feed("nft -f -", renderPPPoEClamp(c.Name, *c.MSSClamp), "the MSS clamp")
 	}
 	// PPPoE discovery needs the Ethernet link up; nothing else raises it.
 	fmt.Fprintf(&b, "ip link set dev %s up\n", shell.Quote(c.Interface))
@@ -58,7 +58,7 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 		// here, before the fork.
 		fmt.Fprintf(&b, "pppd file %s\n", pppoeClientOptions(c.Name))
 	}
-	return b.String(), nil
+	return b.result()
 }
 
 // RenderPPPoEDelete returns the script that stops session name and removes
@@ -112,13 +112,6 @@ func pppoeNeeds(tool, pkg string) string {
 	return fmt.Sprintf("command -v %s >/dev/null || { echo '%s is not installed on the device: apt-get install %s' >&2; exit 127; }\n", tool, tool, pkg)
 }
 
-// pppoeWriteFile writes body with a quoted here-document: nothing in it is
-// expanded, and -x traces only the cat. Bodies are option lines, none of
-// which can be the bare delimiter.
-func pppoeWriteFile(b *strings.Builder, file, body string) {
-	fmt.Fprintf(b, "cat > %s <<'EOF'\n%sEOF\n", file, body)
-}
-
 // renderPPPoEClientOptions is the client's pppd options file. Options on
 // the command line and in this file outrank /etc/ppp/options (whose Debian
 // default says `auth`, hence noauth here).
@@ -168,17 +161,17 @@ func renderPPPSizes(c device.PPPoEConfig) []string {
 // configuration.
 const pppoeServerRecord = "# routerlab-server "
 
-func renderPPPoEServerFiles(b *strings.Builder, c device.PPPoEConfig) {
+func renderPPPoEServerFiles(b *fileScript, c device.PPPoEConfig) {
 	rec := pppoeServerRecord + "interface " + pppWord(c.Interface) + " local-address " + pppWord(c.LocalAddress) + " remote-pool " + pppWord(c.RemotePool)
 	if c.ServiceName != "" {
 		rec += " service-name " + pppWord(c.ServiceName)
 	}
 	opts := []string{"# routerlab pppoe " + c.Name, rec, "require-chap"}
 	opts = append(opts, renderPPPSizes(c)...)
-	pppoeWriteFile(b, pppoeServerOptions(c.Name), strings.Join(opts, "\n")+"\n")
+	b.write(pppoeServerOptions(c.Name), strings.Join(opts, "\n")+"\n")
 	// pppoe-server puts "mru 1492 mtu 1492" on pppd's command line after
 	// -O's file; reading the file again last lets its mtu and mru win.
-	pppoeWriteFile(b, pppoeServerPPPD(c.Name), fmt.Sprintf("#!/bin/sh\n# routerlab pppoe %s: pppd for pppoe-server -q\nexec %s \"$@\" file %s\n", c.Name, pppoePPPDPath, pppoeServerOptions(c.Name)))
+	b.write(pppoeServerPPPD(c.Name), fmt.Sprintf("#!/bin/sh\n# routerlab pppoe %s: pppd for pppoe-server -q\nexec %s \"$@\" file %s\n", c.Name, pppoePPPDPath, pppoeServerOptions(c.Name)))
 	fmt.Fprintf(b, "chmod 700 %s\n", pppoeServerPPPD(c.Name))
 	block := []string{pppoeChapBegin(c.Name)}
 	for _, u := range c.Users {
@@ -186,7 +179,7 @@ func renderPPPoEServerFiles(b *strings.Builder, c device.PPPoEConfig) {
 		block = append(block, pppQuote(u.Name)+" * "+pppQuote(u.Password)+" *")
 	}
 	block = append(block, pppoeChapEnd(c.Name))
-	pppoeWriteFile(b, pppoeServerSecret(c.Name), strings.Join(block, "\n")+"\n")
+	b.write(pppoeServerSecret(c.Name), strings.Join(block, "\n")+"\n")
 	// Appended after the last line of the file, never glued to it.
 	fmt.Fprintf(b, "[ -e %[1]s ] || : > %[1]s\n[ -z \"$(tail -c 1 %[1]s)\" ] || echo >> %[1]s\ncat %[2]s >> %[1]s\n", pppoeChapFile, pppoeServerSecret(c.Name))
 }

@@ -208,12 +208,11 @@ func renderSysctl(key string, want *bool, have bool) []string {
 func renderConntrack(on bool) []string {
 	need := `command -v nft >/dev/null || { echo "nftables is not installed on the device (nft not found): apt-get install nftables" >&2; exit 127; }`
 	if !on {
-		return []string{need, fmt.Sprintf(`nft -f - <<'EOF'
-table inet %[1]s {
+		return []string{need, strings.TrimSuffix(shell.MustHereDoc("nft -f -", fmt.Sprintf(`table inet %[1]s {
 	chain %[2]s { type filter hook prerouting priority raw; policy accept; notrack; }
 	chain %[3]s { type filter hook output priority raw; policy accept; notrack; }
 }
-EOF`, nftTable, notrackPrerouting, notrackOutput)}
+`, nftTable, notrackPrerouting, notrackOutput)), "\n")}
 	}
 	return []string{need,
 		fmt.Sprintf("nft delete chain inet %s %s 2>/dev/null || true", nftTable, notrackPrerouting),

@@ -69,11 +69,6 @@ const (
 	secSwanctlSAs  = "swanctl-sas"
 )
 
-// eofMarker ends every here-document routerlab writes. Nothing rendered
-// can produce it as a line of its own: values are validated (no line
-// breaks) and every line carries a key or a quote.
-const eofMarker = "ROUTERLAB_EOF"
-
 func swanctlConfPath(name string) string   { return swanctlDir + "/routerlab-" + name + ".conf" }
 func swanctlSecretPath(name string) string { return secretDir + "/" + name + ".swanctl.conf" }
 func mssChainName(name string) string      { return "tunnel_" + name + "_mss" }
@@ -314,7 +309,7 @@ type renderedFile struct {
 // then the rest under umask 022. Each is a quoted here-document, which
 // `sh -x` does not trace.
 func writeFiles(files []renderedFile) (string, error) {
-	var b strings.Builder
+	var b fileScript
 	dirs := map[string]bool{}
 	var dirList, secretDirs []string
 	for _, f := range files {
@@ -324,11 +319,6 @@ func writeFiles(files []renderedFile) (string, error) {
 			dirList = append(dirList, shell.Quote(d))
 			if f.secret {
 				secretDirs = append(secretDirs, shell.Quote(d))
-			}
-		}
-		for _, line := range strings.Split(f.content, "\n") {
-			if line == eofMarker {
-				return "", fmt.Errorf("internal error: %s would end its here-document early", f.path)
 			}
 		}
 	}
@@ -350,13 +340,13 @@ func writeFiles(files []renderedFile) (string, error) {
 				fmt.Fprintf(&b, "umask %s\n", umask)
 				wrote = true
 			}
-			fmt.Fprintf(&b, "cat > %s <<'%s'\n%s%s\n", shell.Quote(f.path), eofMarker, f.content, eofMarker)
+			b.write(f.path, f.content)
 			if secret {
 				fmt.Fprintf(&b, "chmod 600 %s\n", shell.Quote(f.path))
 			}
 		}
 	}
-	return b.String(), nil
+	return b.result()
 }
 
 // swanctlLoad loads every swanctl file. --noprompt and </dev/null: the
@@ -838,16 +828,15 @@ func mssApply(name string, clamp *device.MSSClamp, matches []string, observed *d
 	}
 	chain := mssChainName(name)
 	var b strings.Builder
-	b.WriteString(`command -v nft >/dev/null || { echo "mss_clamp needs nftables on the device (nft not found): apt-get install nftables" >&2; exit 127; }` + "\n")
-	fmt.Fprintf(&b, "nft -f - <<'%s'\n", eofMarker)
 	fmt.Fprintf(&b, "table inet %s {\n\tchain %s {\n\t\ttype filter hook forward priority mangle; policy accept;\n\t}\n}\n", nftTable, chain)
 	fmt.Fprintf(&b, "flush chain inet %s %s\n", nftTable, chain)
 	fmt.Fprintf(&b, "table inet %s {\n\tchain %s {\n", nftTable, chain)
 	for _, m := range matches {
 		fmt.Fprintf(&b, "\t\t%s tcp flags syn tcp option maxseg size set %s\n", m, set)
 	}
-	fmt.Fprintf(&b, "\t}\n}\n%s\n", eofMarker)
-	return b.String()
+	b.WriteString("\t}\n}\n")
+	return `command -v nft >/dev/null || { echo "mss_clamp needs nftables on the device (nft not found): apt-get install nftables" >&2; exit 127; }` + "\n" +
+		shell.MustHereDoc("nft -f -", b.String())
 }
 
 // mssRemove deletes the chain, and routerlab's table when nothing else of

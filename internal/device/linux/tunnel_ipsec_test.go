@@ -3,6 +3,7 @@ package linux
 import (
 	"encoding/hex"
 	"fmt"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -133,8 +134,8 @@ func traced(script string) string {
 	for _, line := range strings.Split(script, "\n") {
 		switch {
 		case in:
-			in = line != eofMarker
-		case strings.HasSuffix(line, "<<'"+eofMarker+"'"):
+			in = line != shell.HereDocEnd
+		case strings.HasSuffix(line, "<<'"+shell.HereDocEnd+"'"):
 			in = true
 			out = append(out, line)
 		default:
@@ -211,7 +212,7 @@ func TestIPsecSeedGolden(t *testing.T) {
 
 			files := ipsecFiles(tc.cfg)
 			for _, f := range files {
-				if !strings.Contains(script, "cat > "+f.path+" <<'"+eofMarker+"'\n"+f.content+eofMarker+"\n") {
+				if !strings.Contains(script, "cat > "+f.path+" <<'"+shell.HereDocEnd+"'\n"+f.content+shell.HereDocEnd+"\n") {
 					t.Errorf("the apply script does not write %s as rendered", f.path)
 				}
 			}

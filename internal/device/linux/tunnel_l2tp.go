@@ -229,7 +229,11 @@ done
 `, l2tpRoot, shell.Quote(t.Name), l2tpPort)
 	b.WriteString(files)
 	if t.L2TP.Role == device.RoleServer {
-		b.WriteString(chapSecretsApply(t.Name, t.L2TP.User, t.L2TP.Password))
+		chap, err := chapSecretsApply(t.Name, t.L2TP.User, t.L2TP.Password)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(chap)
 	}
 	b.WriteString(swanctlLoad)
 	if observed != nil {
@@ -247,20 +251,13 @@ done
 // chapSecretsApply replaces the tunnel's block in chap-secrets (creating
 // the file 0600 if need be). The account travels in a here-document; the
 // file is rewritten in place so it keeps its owner and mode.
-func chapSecretsApply(name, user, password string) string {
+func chapSecretsApply(name, user, password string) (string, error) {
 	tmp := pppChapSecrets + ".routerlab"
-	return fmt.Sprintf(`mkdir -p /etc/ppp
-umask 077
-[ -f %[1]s ] || : > %[1]s
-%[2]s > %[3]s
-cat >> %[3]s <<'%[4]s'
-%[5]s
-%[6]s * %[7]s *
-%[8]s
-%[4]s
-cat %[3]s > %[1]s
-rm -f %[3]s
-`, pppChapSecrets, chapStrip(name), tmp, eofMarker, chapMarker(name, "begin"), pppdQuote(user), pppdQuote(password), chapMarker(name, "end"))
+	var b fileScript
+	fmt.Fprintf(&b, "mkdir -p /etc/ppp\numask 077\n[ -f %[1]s ] || : > %[1]s\n%[2]s > %[3]s\n", pppChapSecrets, chapStrip(name), tmp)
+	b.feed("cat >> "+tmp, chapMarker(name, "begin")+"\n"+pppdQuote(user)+" * "+pppdQuote(password)+" *\n"+chapMarker(name, "end")+"\n", tmp)
+	fmt.Fprintf(&b, "cat %[2]s > %[1]s\nrm -f %[2]s\n", pppChapSecrets, tmp)
+	return b.result()
 }
 
 // The awk programs that edit and read chap-secrets, given the block's

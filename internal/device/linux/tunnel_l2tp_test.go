@@ -2,6 +2,7 @@ package linux
 
 import (
 	"fmt"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -122,7 +123,7 @@ func TestL2TPServerSecretsTraced(t *testing.T) {
 		t.Fatal(err)
 	}
 	block := chapMarker("lns1", "begin") + "\n\"labuser\" * \"lab-pass-1\" *\n" + chapMarker("lns1", "end") + "\n"
-	if strings.Count(script, "lab-pass-1") != 1 || !strings.Contains(script, ".routerlab <<'"+eofMarker+"'\n"+block+eofMarker+"\n") {
+	if strings.Count(script, "lab-pass-1") != 1 || !strings.Contains(script, ".routerlab <<'"+shell.HereDocEnd+"'\n"+block+shell.HereDocEnd+"\n") {
 		t.Errorf("the password is not (only) in the chap-secrets here-document:\n%s", script)
 	}
 }

@@ -197,7 +197,7 @@ if ovpn_ours; then kill "$pid" 2>/dev/null || true; i=0; while ovpn_ours && [ $i
 // file, and starts it; a failed start prints the end of its log.
 func renderOpenVPNApply(t device.TunnelConfig, _ *device.TunnelState) (string, error) {
 	name := t.Name
-	var b strings.Builder
+	var b fileScript
 	// Directories as a router's /etc and /run have them; then every
 	// file private (the key files must be, the rest may as well).
 	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", ovpnDir, runDir, secretDir)
@@ -205,12 +205,12 @@ func renderOpenVPNApply(t device.TunnelConfig, _ *device.TunnelState) (string, e
 		b.WriteString(ifaceNftRequired)
 	}
 	b.WriteString(ovpnStopScript(name))
-	b.WriteString(fileFromHeredoc(ovpnKeyPath(name), staticKeyText(t.OpenVPN.StaticKey)))
-	b.WriteString(fileFromHeredoc(ovpnConfPath(name), renderOpenVPNConf(t)))
+	b.write(ovpnKeyPath(name), staticKeyText(t.OpenVPN.StaticKey))
+	b.write(ovpnConfPath(name), renderOpenVPNConf(t))
 	fmt.Fprintf(&b, "rm -f %s\n", ovpnStatusPath(name))
 	fmt.Fprintf(&b, "%s </dev/null || { tail -n 8 %s >&2; exit 1; }\n", ovpnCommand(name), ovpnLogPath(name))
 	b.WriteString(ifaceMSSScript(name, name, t.MSSClamp))
-	return b.String(), nil
+	return b.result()
 }
 
 // renderOpenVPNRemove stops the daemon and deletes every file of the

@@ -3,6 +3,7 @@ package linux
 import (
 	"bytes"
 	"fmt"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,13 +104,13 @@ func splitHeredocs(t *testing.T, script string) (commands string, docs map[strin
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		cmds.WriteString(l + "\n")
-		head, ok := strings.CutSuffix(l, " <<'"+heredocEnd+"'")
+		head, ok := strings.CutSuffix(l, " <<'"+shell.HereDocEnd+"'")
 		if !ok {
 			continue
 		}
 		target := strings.TrimPrefix(head, "cat > ")
 		var body strings.Builder
-		for i++; i < len(lines) && lines[i] != heredocEnd; i++ {
+		for i++; i < len(lines) && lines[i] != shell.HereDocEnd; i++ {
 			body.WriteString(lines[i] + "\n")
 		}
 		if i == len(lines) {
@@ -138,7 +139,7 @@ func TestOpenVPNApplyGolden(t *testing.T) {
 func TestOpenVPNSecretsOnlyInKeyFile(t *testing.T) {
 	server, client := ovpnPair(t)
 	// What a user may paste around a key must not travel either.
-	client.OpenVPN.StaticKey = "# comment\n" + client.OpenVPN.StaticKey + "\n" + heredocEnd + "\nreboot\n"
+	client.OpenVPN.StaticKey = "# comment\n" + client.OpenVPN.StaticKey + "\n" + shell.HereDocEnd + "\nreboot\n"
 	for _, c := range []device.TunnelConfig{server, client} {
 		script, err := renderOpenVPNApply(c, nil)
 		if err != nil {

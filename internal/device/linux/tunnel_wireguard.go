@@ -128,21 +128,21 @@ func renderWireGuardApply(t device.TunnelConfig, observed *device.TunnelState) (
 	w := t.WireGuard
 	name := t.Name
 	dev := shell.Quote(name)
-	var b strings.Builder
+	var b fileScript
 	// Directories as a router's /etc and /run have them; then every
 	// file private (the key files must be, the rest may as well).
 	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", wgDir, runDir, secretDir)
 	if t.MSSClamp != nil {
 		b.WriteString(ifaceNftRequired)
 	}
-	b.WriteString(fileFromHeredoc(wgKeyPath(name), w.PrivateKey+"\n"))
+	b.write(wgKeyPath(name), w.PrivateKey+"\n")
 	fmt.Fprintf(&b, "rm -f %s/%s.peer*.psk\n", secretDir, dev)
 	for i, p := range w.Peers {
 		if p.PresharedKey != "" {
-			b.WriteString(fileFromHeredoc(wgPSKPath(name, i), p.PresharedKey+"\n"))
+			b.write(wgPSKPath(name, i), p.PresharedKey+"\n")
 		}
 	}
-	b.WriteString(fileFromHeredoc(wgConfPath(name), renderWireGuardConf(t)))
+	b.write(wgConfPath(name), renderWireGuardConf(t))
 	// Make the interface unless it is there; never take over an
 	// interface of that name that is not WireGuard.
 	fmt.Fprintf(&b, `if ! wg show %[1]s public-key >/dev/null 2>&1; then
@@ -184,7 +184,7 @@ fi
 	}
 	fmt.Fprintf(&b, "ip link set dev %s up\n", dev)
 	b.WriteString(ifaceMSSScript(name, name, t.MSSClamp))
-	return b.String(), nil
+	return b.result()
 }
 
 // renderWireGuardRemove deletes the interface (wireguard-go exits with
@@ -470,18 +470,6 @@ func canonicalEndpoint(ep string) string {
 
 // Helpers the OpenVPN and WireGuard tunnels share.
 
-// heredocEnd ends the here-documents of the tunnel scripts. No line they
-// carry can equal it: keys are base64 or hex, files are rendered from
-// validated values.
-const heredocEnd = "ROUTERLAB_EOF"
-
-// fileFromHeredoc writes body (ending in a newline) to path through a
-// quoted here-document: the shell expands nothing in it and `sh -x` does
-// not trace it, so it may carry a secret.
-func fileFromHeredoc(path, body string) string {
-	return "cat > " + shell.Quote(path) + " <<'" + heredocEnd + "'\n" + body + heredocEnd + "\n"
-}
-
 // grepFiles reads `grep -rH ” <dir>` output ("path:line" for every line
 // of every file): each file's text by the name its path holds between
 // prefix and suffix. Other files, and names that are not tunnel names,
@@ -582,11 +570,10 @@ func ifaceMSSScript(tunnel, ifname string, clamp *device.MSSClamp) string {
 	// Create, flush and fill in one transaction: the chain never
 	// holds half the rules. (The caller checked for nft first, before
 	// it changed anything.)
-	return "nft -f - <<'" + heredocEnd + "'\n" +
-		fmt.Sprintf("table inet %s {\n\tchain %s { type filter hook forward priority mangle; policy accept; }\n}\n", nftTable, chain) +
-		fmt.Sprintf("flush chain inet %s %s\n", nftTable, chain) +
-		fmt.Sprintf("table inet %s {\n\tchain %s {\n%s\t}\n}\n", nftTable, chain, rules) +
-		heredocEnd + "\n"
+	return shell.MustHereDoc("nft -f -",
+		fmt.Sprintf("table inet %s {\n\tchain %s { type filter hook forward priority mangle; policy accept; }\n}\n", nftTable, chain)+
+			fmt.Sprintf("flush chain inet %s %s\n", nftTable, chain)+
+			fmt.Sprintf("table inet %s {\n\tchain %s {\n%s\t}\n}\n", nftTable, chain, rules))
 }
 
 // ifaceMSS is a tunnel's clamp chain as the device lists it.
