@@ -116,3 +116,72 @@ func TestPlatformSwitchOnlyInDrivers(t *testing.T) {
 		t.Fatalf("checked only %d files", checked)
 	}
 }
+
+// Every address routerlab writes to a device is checked by device.ParseIP,
+// which refuses IPv6 zones ("fe80::1%<anything>": netip.ParseAddr takes
+// any bytes there, line breaks and "$(...)" included). So outside that one
+// parser neither the device packages nor the provider call netip's
+// address parsers; a new validator cannot forget the zone.
+func TestAddressesParsedOnlyByDeviceParseIP(t *testing.T) {
+	banned := map[string]bool{"ParseAddr": true, "ParseAddrPort": true} // MustParse* take constants
+	checked := 0
+	for _, line := range goList(t, "-f", "{{.Dir}} {{join .GoFiles \" \"}}", "./internal/device/...", "./internal/provider/...") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		dir := filepath.ToSlash(f[0])
+		for _, name := range f[1:] {
+			if strings.HasSuffix(dir, "internal/device") && name == "address.go" {
+				continue
+			}
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, filepath.Join(f[0], name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			ast.Inspect(file, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "netip" && banned[sel.Sel.Name] {
+					t.Errorf("%s: netip.%s outside device.ParseIP: parse addresses with device.ParseIP or device.ParseIPPort, which refuse IPv6 zones", fset.Position(sel.Pos()), sel.Sel.Name)
+				}
+				return true
+			})
+		}
+	}
+	if checked < 50 {
+		t.Fatalf("checked only %d files", checked)
+	}
+}
+
+// Every file and every nft input a driver sends travels in a here-document
+// written by shell.HereDoc, whose terminator no line of the body can
+// equal. A hand-written "<<'" in a driver would be a here-document without
+// that guard.
+func TestHereDocumentsOnlyThroughShellHereDoc(t *testing.T) {
+	checked := 0
+	for _, line := range goList(t, "-f", "{{.Dir}} {{join .GoFiles \" \"}}", "./internal/device/...") {
+		f := strings.Fields(line)
+		for _, name := range f[1:] {
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, filepath.Join(f[0], name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			ast.Inspect(file, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.Contains(lit.Value, "<<'") {
+					t.Errorf("%s: a here-document written by hand: use shell.HereDoc", fset.Position(lit.Pos()))
+				}
+				return true
+			})
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("checked only %d files", checked)
+	}
+}

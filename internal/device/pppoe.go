@@ -86,7 +86,7 @@ func ValidatePPPoEShape(c PPPoEConfig) error {
 		if c.User != "" || c.DefaultRoute || c.UsePeerDNS {
 			return fmt.Errorf("user, password, default_route and use_peer_dns are for role \"client\"")
 		}
-		if !isIP(c.LocalAddress) {
+		if !IsIP(c.LocalAddress) {
 			return fmt.Errorf("local_address %q is not an IP address", c.LocalAddress)
 		}
 		if _, _, err := ParsePool(c.RemotePool); err != nil {
@@ -113,8 +113,8 @@ func ValidatePPPoEShape(c PPPoEConfig) error {
 // "first-last". It returns the first and last address.
 func ParsePool(s string) (first, last netip.Addr, err error) {
 	if a, b, ok := strings.Cut(s, "-"); ok {
-		first, err1 := netip.ParseAddr(a)
-		last, err2 := netip.ParseAddr(b)
+		first, err1 := ParseIP(a)
+		last, err2 := ParseIP(b)
 		if err1 != nil || err2 != nil || !first.Is4() || !last.Is4() || last.Less(first) {
 			return first, last, fmt.Errorf("%q: want first-last IPv4 addresses in order (198.18.50.10-198.18.50.99) or a CIDR", s)
 		}

@@ -308,8 +308,8 @@ func ValidateDHCPServer(name string, d DHCPServer) error {
 	if err != nil || !p.Addr().Is4() || p.Masked() != p {
 		return fmt.Errorf("dhcp_servers[%q].subnet %q: want an IPv4 network prefix such as 198.18.1.0/24", name, d.Subnet)
 	}
-	start, err1 := netip.ParseAddr(d.Start)
-	stop, err2 := netip.ParseAddr(d.Stop)
+	start, err1 := ParseIP(d.Start)
+	stop, err2 := ParseIP(d.Stop)
 	if err1 != nil || err2 != nil || !p.Contains(start) || !p.Contains(stop) || stop.Less(start) {
 		return fmt.Errorf("dhcp_servers[%q]: range %s-%s must be two addresses in %s, in order", name, d.Start, d.Stop, d.Subnet)
 	}
@@ -317,7 +317,7 @@ func ValidateDHCPServer(name string, d DHCPServer) error {
 		if a == "" {
 			continue
 		}
-		if ip, err := netip.ParseAddr(a); err != nil || !ip.Is4() {
+		if ip, err := ParseIP(a); err != nil || !ip.Is4() {
 			return fmt.Errorf("dhcp_servers[%q]: %q is not an IPv4 address", name, a)
 		}
 	}
@@ -350,7 +350,7 @@ func CanonicalPrefix(s string) (string, error) {
 // form (what the device reports back, so that state never differs from the
 // configuration), of the same family as the destination prefix.
 func ValidateGateway(dst, gateway string) error {
-	a, err := netip.ParseAddr(gateway)
+	a, err := ParseIP(gateway)
 	if err != nil || a.Zone() != "" {
 		return fmt.Errorf("gateway %q is not an IP address, e.g. 198.18.2.10 or 2001:db8::1", gateway)
 	}

@@ -2,7 +2,6 @@ package device
 
 import (
 	"fmt"
-	"net/netip"
 	"regexp"
 	"strings"
 )
@@ -349,7 +348,7 @@ func validateIPsec(c IPsecConfig) error {
 		return fmt.Errorf("ipsec.mode %q: allowed are \"tunnel\" and \"transport\"", c.Mode)
 	}
 	if c.LocalAddress != "" {
-		if !isIP(c.LocalAddress) {
+		if !IsIP(c.LocalAddress) {
 			return fmt.Errorf("ipsec.local_address %q is not an IP address", c.LocalAddress)
 		}
 	}
@@ -357,7 +356,7 @@ func validateIPsec(c IPsecConfig) error {
 		return fmt.Errorf("ipsec.remote_address is required (an IP address, or %%any for a responder)")
 	}
 	if c.RemoteAddress != "%any" {
-		if !isIP(c.RemoteAddress) {
+		if !IsIP(c.RemoteAddress) {
 			return fmt.Errorf("ipsec.remote_address %q is not an IP address or %%any", c.RemoteAddress)
 		}
 	}
@@ -405,7 +404,7 @@ func validateL2TP(c L2TPConfig) error {
 		if c.LocalAddress == "" || c.RemotePool == "" {
 			return fmt.Errorf("l2tp_ipsec server: local_address and remote_pool are required")
 		}
-		if !isIP(c.LocalAddress) {
+		if !IsIP(c.LocalAddress) {
 			return fmt.Errorf("l2tp_ipsec.local_address %q is not an IP address", c.LocalAddress)
 		}
 		if _, _, err := ParsePool(c.RemotePool); err != nil {
@@ -415,7 +414,7 @@ func validateL2TP(c L2TPConfig) error {
 		if c.Server == "" {
 			return fmt.Errorf("l2tp_ipsec client: server is required")
 		}
-		if !isIP(c.Server) {
+		if !IsIP(c.Server) {
 			return fmt.Errorf("l2tp_ipsec.server %q is not an IP address", c.Server)
 		}
 	default:
@@ -481,7 +480,7 @@ func validateOpenVPN(c OpenVPNConfig) error {
 		if c.Remote == "" {
 			return fmt.Errorf("openvpn client: remote is required")
 		}
-		if !isIP(c.Remote) {
+		if !IsIP(c.Remote) {
 			return fmt.Errorf("openvpn.remote %q is not an IP address", c.Remote)
 		}
 	default:
@@ -500,7 +499,7 @@ func validateOpenVPN(c OpenVPNConfig) error {
 		return fmt.Errorf("openvpn.auth %q: allowed are %s", c.Auth, strings.Join(OpenVPNDigests, ", "))
 	}
 	for what, a := range map[string]string{"openvpn.local_address": c.LocalAddress, "openvpn.remote_address": c.RemoteAddress} {
-		if !isIP(a) {
+		if !IsIP(a) {
 			return fmt.Errorf("%s %q is not an IP address", what, a)
 		}
 	}
@@ -600,27 +599,8 @@ func validateWireGuard(c WireGuardConfig) error {
 }
 
 func validateEndpoint(ep string) error {
-	host, port, ok := strings.Cut(ep, ":")
-	if i := strings.LastIndex(ep, ":"); i > 0 {
-		host, port, ok = strings.Trim(ep[:i], "[]"), ep[i+1:], true
-	}
-	var p int
-	if !ok || host == "" {
-		return fmt.Errorf("%q: want address:port", ep)
-	}
-	if !isIP(host) {
-		return fmt.Errorf("%q: %q is not an IP address", ep, host)
-	}
-	if _, err := fmt.Sscan(port, &p); err != nil || p < 1 || p > 65535 || fmt.Sprint(p) != port {
-		return fmt.Errorf("%q: port %q is not 1 to 65535", ep, port)
-	}
-	return nil
-}
-
-// isIP reports whether s is a plain IP address (no prefix length).
-func isIP(s string) bool {
-	_, err := netip.ParseAddr(s)
-	return err == nil
+	_, err := ParseIPPort(ep)
+	return err
 }
 
 func contains(list []string, s string) bool {

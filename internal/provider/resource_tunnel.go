@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/netip"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -83,12 +82,8 @@ var proposalIKE = stringCheck{desc: "an IKE proposal such as aes128-sha256-modp2
 var proposalESP = stringCheck{desc: "an ESP proposal such as aes128-sha256", check: func(s string) error { _, err := device.ParseProposal(s, false); return err }}
 var cidrCheck = stringCheck{desc: "a network in CIDR form", check: func(s string) error { return device.ValidateCIDRs("value", []string{s}) }}
 var mssClampCheck = stringCheck{desc: `"pmtu" or a number of bytes`, check: func(s string) error { _, err := device.ParseMSSClamp(s); return err }}
-var ipCheck = stringCheck{desc: "an IP address", check: func(s string) error {
-	if _, err := netip.ParseAddr(s); err != nil {
-		return fmt.Errorf("%q is not an IP address", s)
-	}
-	return nil
-}}
+var ipCheck = stringCheck{desc: "an IP address", check: func(s string) error { _, err := device.ParseIP(s); return err }}
+var endpointCheck = stringCheck{desc: "address:port", check: func(s string) error { _, err := device.ParseIPPort(s); return err }}
 
 func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	roles := stringvalidator.OneOf(device.RoleServer, device.RoleClient)
@@ -147,7 +142,7 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		"peers": schema.ListNestedAttribute{Required: true, MarkdownDescription: "Peers.", NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"public_key":           schema.StringAttribute{Required: true, MarkdownDescription: "The peer's public key."},
 			"preshared_key":        schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Optional pre-shared key (`wg genpsk`). Sensitive."},
-			"endpoint":             optString("The peer's `address:port`. Unset: learnt from the peer's packets."),
+			"endpoint":             optString("The peer's `address:port` (`[2001:db8::1]:51820` for IPv6). Unset: learnt from the peer's packets.", endpointCheck),
 			"allowed_ips":          stringListAttr("Networks routed to and accepted from the peer (CIDR).", true, cidrCheck),
 			"persistent_keepalive": optInt("Keepalive interval in seconds; unset or 0: off.", int64validator.Between(0, 65535)),
 		}}},

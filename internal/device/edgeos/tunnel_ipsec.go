@@ -2,7 +2,6 @@ package edgeos
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,7 +104,7 @@ func validateIPsecEdge(t device.TunnelConfig) error {
 		if a == "" || a == "%any" {
 			continue
 		}
-		if ip, err := netip.ParseAddr(a); err != nil || !ip.Is4() {
+		if ip, err := device.ParseIP(a); err != nil || !ip.Is4() {
 			return fmt.Errorf("tunnel %q: %s %q: routerlab configures EdgeOS peers by IPv4 address (e.g. 198.18.0.1)", t.Name, what, a)
 		}
 	}

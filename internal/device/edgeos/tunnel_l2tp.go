@@ -114,8 +114,8 @@ func l2tpPool(pool string) (first, last netip.Addr, err error) {
 	if !ok {
 		return first, last, fmt.Errorf("%q: EdgeOS stores the pool as a start and a stop address; write it as first-last (e.g. 198.18.50.10-198.18.50.99)", pool)
 	}
-	first, err1 := netip.ParseAddr(a)
-	last, err2 := netip.ParseAddr(b)
+	first, err1 := device.ParseIP(a)
+	last, err2 := device.ParseIP(b)
 	if err1 != nil || err2 != nil || !first.Is4() || !last.Is4() || !first.Less(last) {
 		return first, last, fmt.Errorf("%q: want two IPv4 addresses, the first below the last (e.g. 198.18.50.10-198.18.50.99)", pool)
 	}

@@ -2,7 +2,6 @@ package edgeos
 
 import (
 	"fmt"
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -74,7 +73,7 @@ func validateOpenVPNEdge(t device.TunnelConfig, _ Flavour) error {
 		if a.addr == "" {
 			continue
 		}
-		if ip, err := netip.ParseAddr(a.addr); err != nil || !ip.Is4() {
+		if ip, err := device.ParseIP(a.addr); err != nil || !ip.Is4() {
 			return fmt.Errorf("tunnel %q: %s %q: EdgeOS's site-to-site OpenVPN takes IPv4 addresses here", t.Name, a.what, a.addr)
 		}
 	}

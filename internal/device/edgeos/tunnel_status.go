@@ -1,7 +1,6 @@
 package edgeos
 
 import (
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -119,7 +118,7 @@ func TunnelStatus(t *Tree, tunnels map[string]device.TunnelState, saOut string) 
 					s.BytesOut += tun.BytesOut
 					s.BytesIn += tun.BytesIn
 				}
-				if a, err := netip.ParseAddr(p.Peer); err == nil && c.RemoteAddress == "%any" && !a.IsUnspecified() {
+				if a, err := device.ParseIP(p.Peer); err == nil && c.RemoteAddress == "%any" && !a.IsUnspecified() {
 					s.RemoteAddress = p.Peer
 				}
 			}

@@ -78,7 +78,7 @@ func validateWireGuardVyatta(t device.TunnelConfig, f Flavour) error {
 			owner[a] = i
 		}
 		if p.Endpoint != "" {
-			if _, err := netip.ParseAddrPort(p.Endpoint); err != nil {
+			if _, err := device.ParseIPPort(p.Endpoint); err != nil {
 				return fmt.Errorf("tunnel %q: wireguard.peers[%d].endpoint %q: want address:port, an IPv6 address in brackets ([2001:db8::1]:51820)", t.Name, i, p.Endpoint)
 			}
 		}
@@ -170,7 +170,7 @@ func parseWireGuard(t *Tree, f Flavour) map[string]device.TunnelState {
 			peer := device.WireGuardPeer{PublicKey: tag, AllowedIPs: device.CanonicalCIDRs(t.Children(at(pp, "allowed-ips")...))}
 			if f == VyOS {
 				peer.PublicKey = pget("public-key")
-				if addr, err := netip.ParseAddr(pget("address")); err == nil {
+				if addr, err := device.ParseIP(pget("address")); err == nil {
 					if port, err := strconv.ParseUint(pget("port"), 10, 16); err == nil {
 						peer.Endpoint = netip.AddrPortFrom(addr, uint16(port)).String()
 					}

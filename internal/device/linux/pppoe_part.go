@@ -144,7 +144,7 @@ func ValidatePPPoE(c device.PPPoEConfig) error {
 // pppoeLocalIP is the server's own PPP address for pppoe-server -L,
 // which takes an IPv4 address.
 func pppoeLocalIP(s string) (netip.Addr, error) {
-	a, err := netip.ParseAddr(s)
+	a, err := device.ParseIP(s)
 	if err != nil {
 		return netip.Addr{}, fmt.Errorf("local_address %q is not an IP address", s)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -109,7 +108,7 @@ func validateIPsecLinux(t device.TunnelConfig) error {
 // plainAddress accepts an IP address without prefix length or zone, as
 // swanctl's local_addrs/remote_addrs take it.
 func plainAddress(what, s string) error {
-	a, err := netip.ParseAddr(s)
+	a, err := device.ParseIP(s)
 	if err != nil || a.Zone() != "" {
 		return fmt.Errorf("%s %q is not an IP address (e.g. 198.18.0.1 or 2001:db8::1)", what, s)
 	}

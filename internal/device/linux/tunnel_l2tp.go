@@ -77,7 +77,7 @@ func validateL2TPLinux(t device.TunnelConfig) error {
 		return err
 	}
 	ipv4 := func(what, s string) (netip.Addr, error) {
-		a, err := netip.ParseAddr(s)
+		a, err := device.ParseIP(s)
 		if err != nil || !a.Is4() || a.IsUnspecified() || a.IsMulticast() {
 			return a, fmt.Errorf("%s %q: xl2tpd speaks IPv4 only; want an IPv4 unicast address such as 198.18.0.1", what, s)
 		}

@@ -2,7 +2,6 @@ package linux
 
 import (
 	"fmt"
-	"net/netip"
 	"path"
 	"strconv"
 	"strings"
@@ -71,7 +70,7 @@ func validateOpenVPNLinux(t device.TunnelConfig) error {
 		return fmt.Errorf("tunnel %q: openvpn.certificate: routerlab runs Linux's OpenVPN with a static key (openvpn.static_key); TLS with certificates and accounts is RouterOS's mode", t.Name)
 	}
 	for _, a := range []struct{ what, addr string }{{"openvpn.local_address", c.LocalAddress}, {"openvpn.remote_address", c.RemoteAddress}} {
-		if ip, err := netip.ParseAddr(a.addr); err != nil || !ip.Is4() {
+		if ip, err := device.ParseIP(a.addr); err != nil || !ip.Is4() {
 			return fmt.Errorf("%s %q: OpenVPN's point-to-point addresses (ifconfig) are IPv4 addresses", a.what, a.addr)
 		}
 	}

@@ -460,7 +460,7 @@ func canonicalEndpoint(ep string) string {
 	if i < 0 {
 		return ep
 	}
-	addr, err := netip.ParseAddr(strings.Trim(ep[:i], "[]"))
+	addr, err := device.ParseIP(strings.Trim(ep[:i], "[]"))
 	port, perr := strconv.ParseUint(ep[i+1:], 10, 16)
 	if err != nil || perr != nil {
 		return ep

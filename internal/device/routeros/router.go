@@ -2,7 +2,6 @@ package routeros
 
 import (
 	"fmt"
-	"net/netip"
 	"slices"
 	"strconv"
 
@@ -56,7 +55,7 @@ func ParseRouter(exp *Export, rows []Row) device.RouterState {
 		}
 		r := device.Route{Destination: dst}
 		gw := get(it, "gateway", "")
-		if _, err := netip.ParseAddr(gw); err == nil {
+		if _, err := device.ParseIP(gw); err == nil {
 			r.Gateway = gw
 		} else {
 			r.Interface = gw

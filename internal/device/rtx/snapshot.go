@@ -153,7 +153,7 @@ func routeDestination(s string) (string, bool) {
 	if s == "default" {
 		return "0.0.0.0/0", true
 	}
-	if a, err := netip.ParseAddr(s); err == nil && a.Is4() {
+	if a, err := device.ParseIP(s); err == nil && a.Is4() {
 		return netip.PrefixFrom(a, 32).String(), true
 	}
 	p, err := netip.ParsePrefix(s)
@@ -197,7 +197,7 @@ func parseRoute(w []string) (device.Route, bool) {
 }
 
 func isIPv4(s string) bool {
-	a, err := netip.ParseAddr(s)
+	a, err := device.ParseIP(s)
 	return err == nil && a.Is4()
 }
 
