@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -99,6 +100,27 @@ func backtickList(values []string) string {
 // titled "Invalid <Title>" and "<Title> Not Possible On Device", naming
 // the device, its platform and subject (e.g. `tunnel "s2s"`; "" for a
 // per-device resource). It returns the snapshot, or nil after an error.
+// knownAtPlan reports whether every value of the resource's configuration
+// is known at plan. A value that comes from another resource's output
+// (terraform_data, a key another provider generates, a peer's address) is
+// known only at apply: the plan then shows it as "(known after apply)",
+// the attribute validators check every value that is known, and the
+// checks against the driver and the device run at apply instead, before
+// anything is written (see applyCheck), so a value that turns out bad
+// still fails with the same message and changes nothing.
+func knownAtPlan(cfg tfsdk.Config) bool { return cfg.Raw.IsFullyKnown() }
+
+// applyCheck is planCheck's validation at apply, inside the write
+// sequence and before its first write, for a configuration that was not
+// known at plan (and again for one that was: the device may have changed
+// since).
+func applyCheck(validate func() error, check func(*device.Snapshot) error, snap *device.Snapshot) error {
+	if err := validate(); err != nil {
+		return err
+	}
+	return check(snap)
+}
+
 func planCheck(ctx context.Context, dev *Device, title, subject string, validate func() error, check func(*device.Snapshot) error, diags *diag.Diagnostics) *device.Snapshot {
 	where := fmt.Sprintf("device %q (platform %s)", dev.Name, dev.Platform)
 	if subject != "" {

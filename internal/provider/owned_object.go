@@ -27,13 +27,15 @@ var (
 
 // write is Create (update false) and Update: under the device's write
 // lock it finds the object as the device has it, refuses to create over
-// one that exists (it is someone else's until imported), and applies; then
+// one that exists (it is someone else's until imported), runs check
+// (applyCheck: the plan's validation, for values known only now) and
+// applies; then
 // it reads the device back, also after a failure, so that what was written
 // is in state (tainted) and destroy removes it. It returns the snapshot
 // read back and the object in it; ok is false when there is nothing to
 // store (the errors are in diags).
 func (k ownedKind[S]) write(ctx context.Context, dev *Device, name string, update bool, summary string,
-	apply func(observed *S) error, diags *diag.Diagnostics) (snap *device.Snapshot, st S, ok bool) {
+	check func(snap *device.Snapshot) error, apply func(observed *S) error, diags *diag.Diagnostics) (snap *device.Snapshot, st S, ok bool) {
 	wrote := false
 	err := dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
@@ -46,6 +48,9 @@ func (k ownedKind[S]) write(ctx context.Context, dev *Device, name string, updat
 				return fmt.Errorf("a routerlab %s named %q already exists on the device: import it instead", k.noun, name)
 			}
 			observed = &st
+		}
+		if err := check(snap); err != nil {
+			return err
 		}
 		tx.Wrote()
 		wrote = true

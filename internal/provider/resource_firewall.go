@@ -102,8 +102,8 @@ func firewallCapability(inv *Inventory, name string) (*Device, device.FirewallSe
 }
 
 func (r *firewallResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.inv == nil {
-		return
+	if req.Plan.Raw.IsNull() || r.inv == nil || !knownAtPlan(req.Config) {
+		return // unknown values: validated at apply, before anything is written
 	}
 	var plan firewallModel
 	if diags := req.Plan.Get(ctx, &plan); diags.HasError() || plan.Device.IsUnknown() {
@@ -155,9 +155,13 @@ func (r *firewallResource) apply(ctx context.Context, action string, plan firewa
 		if err != nil {
 			return err
 		}
+		desired := plan.toDevice()
+		if err := applyCheck(func() error { return fc.ValidateFirewall(desired) }, func(snap *device.Snapshot) error { return fc.CheckFirewall(desired, snap) }, snap); err != nil {
+			return err
+		}
 		tx.Wrote()
 		wrote = true
-		return fc.ApplyFirewall(ctx, plan.toDevice(), snap.Firewall)
+		return fc.ApplyFirewall(ctx, desired, snap.Firewall)
 	})
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))

@@ -101,8 +101,8 @@ func offloadCapability(inv *Inventory, name string) (*Device, device.OffloadSett
 }
 
 func (r *offloadResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.inv == nil {
-		return
+	if req.Plan.Raw.IsNull() || r.inv == nil || !knownAtPlan(req.Config) {
+		return // unknown values: validated at apply, before anything is written
 	}
 	var plan offloadModel
 	if diags := req.Plan.Get(ctx, &plan); diags.HasError() || plan.Device.IsUnknown() {
@@ -182,6 +182,10 @@ func (r *offloadResource) write(ctx context.Context, action string, plan offload
 	err = dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
 		if err != nil {
+			return err
+		}
+		desired := plan.toDevice()
+		if err := applyCheck(func() error { return oc.ValidateOffload(desired) }, func(snap *device.Snapshot) error { return oc.CheckOffload(desired, snap) }, snap); err != nil {
 			return err
 		}
 		var released device.OffloadConfig

@@ -184,8 +184,8 @@ func readPasswordWO(ctx context.Context, get func(context.Context, path.Path, an
 }
 
 func (r *pppoeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.inv == nil {
-		return
+	if req.Plan.Raw.IsNull() || r.inv == nil || !knownAtPlan(req.Config) {
+		return // unknown values: validated at apply, before anything is written
 	}
 	var plan pppoeModel
 	if diags := req.Plan.Get(ctx, &plan); diags.HasError() || plan.Device.IsUnknown() || plan.Name.IsUnknown() {
@@ -196,9 +196,6 @@ func (r *pppoeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		return
 	}
 	desired := plan.toDevice(wo)
-	if desired.Role == device.RoleClient && desired.Password == "" && plan.Password.IsUnknown() {
-		desired.Password = "unknown-at-plan"
-	}
 	dev, pc, err := pppoeCapability(r.inv, plan.Device.ValueString())
 	if err != nil {
 		addDeviceError(&resp.Diagnostics, dev, err)
@@ -243,7 +240,10 @@ func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeMode
 		return
 	}
 	desired := plan.toDevice(wo)
-	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, func(observed *device.PPPoEState) error {
+	check := func(snap *device.Snapshot) error {
+		return applyCheck(func() error { return pc.ValidatePPPoE(desired) }, func(snap *device.Snapshot) error { return pc.CheckPPPoE(desired, snap) }, snap)
+	}
+	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, check, func(observed *device.PPPoEState) error {
 		return pc.ApplyPPPoE(ctx, desired, observed)
 	}, diags)
 	if ok {

@@ -200,8 +200,8 @@ func (r *routerResource) routerDevice(name string) (*Device, device.RouterSettin
 // ModifyPlan validates against the inventory, the platform and the device
 // itself, so that bad input fails at plan and nothing is half-written.
 func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.inv == nil {
-		return
+	if req.Plan.Raw.IsNull() || r.inv == nil || !knownAtPlan(req.Config) {
+		return // unknown values: validated at apply, before anything is written
 	}
 	var plan routerModel
 	if diags := req.Plan.Get(ctx, &plan); diags.HasError() || plan.Device.IsUnknown() {
@@ -321,6 +321,14 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 	err = dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
 		if err != nil {
+			return err
+		}
+		if err := applyCheck(func() error { return rs.ValidateRouter(desired) }, func(snap *device.Snapshot) error {
+			if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
+				return err
+			}
+			return rs.CheckRouter(desired, snap)
+		}, snap); err != nil {
 			return err
 		}
 		var released device.RouterConfig

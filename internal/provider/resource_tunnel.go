@@ -208,8 +208,8 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 // input fails at plan and nothing is half-written, and derives the
 // WireGuard public key.
 func (r *tunnelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || r.inv == nil {
-		return
+	if req.Plan.Raw.IsNull() || r.inv == nil || !knownAtPlan(req.Config) {
+		return // unknown values: validated at apply, before anything is written
 	}
 	var plan tunnelModel
 	if diags := req.Plan.Get(ctx, &plan); diags.HasError() || plan.Device.IsUnknown() || plan.Name.IsUnknown() || plan.Type.IsUnknown() {
@@ -225,7 +225,6 @@ func (r *tunnelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("wireguard").AtName("public_key"), pub)...)
 		}
 	}
-	fillUnknownSecrets(&desired, plan, secrets)
 	dev, tc, err := tunnelCapability(r.inv, plan.Device.ValueString())
 	if err != nil {
 		addDeviceError(&resp.Diagnostics, dev, err)
@@ -241,26 +240,6 @@ func (r *tunnelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 			resp.Diagnostics.AddAttributeError(path.Root("name"), "Tunnel Already Exists",
 				fmt.Sprintf("device %q already has a routerlab tunnel named %q: import it (terraform import <address> %s/%s) or choose another name", dev.Name, desired.Name, dev.Name, desired.Name))
 		}
-	}
-}
-
-// fillUnknownSecrets puts a placeholder where a secret is not known at plan
-// (it comes from another resource), so the rest can still be validated.
-func fillUnknownSecrets(t *device.TunnelConfig, m tunnelModel, s tunnelSecrets) {
-	const placeholder = "unknown-at-plan"
-	if t.IPsec != nil && t.IPsec.PSK == "" && s.IPsecPSK == "" && m.IPsec.PSK.IsUnknown() {
-		t.IPsec.PSK = placeholder
-	}
-	if t.L2TP != nil {
-		if t.L2TP.PSK == "" && m.L2TP.PSK.IsUnknown() {
-			t.L2TP.PSK = placeholder
-		}
-		if t.L2TP.Password == "" && m.L2TP.Password.IsUnknown() {
-			t.L2TP.Password = placeholder
-		}
-	}
-	if t.OpenVPN != nil && t.OpenVPN.Password == "" && m.OpenVPN.Password.IsUnknown() {
-		t.OpenVPN.Password = placeholder
 	}
 }
 
@@ -294,7 +273,10 @@ func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelMo
 		return
 	}
 	desired := plan.toDevice(secrets)
-	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, func(observed *device.TunnelState) error {
+	check := func(snap *device.Snapshot) error {
+		return applyCheck(func() error { return tc.ValidateTunnel(desired) }, func(snap *device.Snapshot) error { return tc.CheckTunnel(desired, snap) }, snap)
+	}
+	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, check, func(observed *device.TunnelState) error {
 		return tc.ApplyTunnel(ctx, desired, observed)
 	}, diags)
 	if ok {
