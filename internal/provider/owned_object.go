@@ -29,13 +29,13 @@ var (
 // lock it finds the object as the device has it, refuses to create over
 // one that exists (it is someone else's until imported), runs check
 // (applyCheck: the plan's validation, for values known only now) and
-// applies; then
+// applies; a create that fails runs undo; then
 // it reads the device back, also after a failure, so that what was written
 // is in state (tainted) and destroy removes it. It returns the snapshot
 // read back and the object in it; ok is false when there is nothing to
 // store (the errors are in diags).
 func (k ownedKind[S]) write(ctx context.Context, dev *Device, name string, update bool, summary string,
-	check func(snap *device.Snapshot) error, apply func(observed *S) error, diags *diag.Diagnostics) (snap *device.Snapshot, st S, ok bool) {
+	check func(snap *device.Snapshot) error, apply func(observed *S) error, undo func() error, diags *diag.Diagnostics) (snap *device.Snapshot, st S, ok bool) {
 	wrote := false
 	err := dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
@@ -54,7 +54,19 @@ func (k ownedKind[S]) write(ctx context.Context, dev *Device, name string, updat
 		}
 		tx.Wrote()
 		wrote = true
-		return apply(observed)
+		err = apply(observed)
+		if err != nil && observed == nil {
+			// A failed create removes what it wrote (files, secrets,
+			// processes, rules): nothing in state would ever destroy it,
+			// and a part left behind blocks the next create. Where that
+			// fails too, the read-back below stores what is left, tainted,
+			// so destroy removes it.
+			if uerr := undo(); uerr != nil {
+				return fmt.Errorf("%w; removing what the failed create wrote also failed: %w", err, uerr)
+			}
+			return fmt.Errorf("%w (what the create wrote was removed again)", err)
+		}
+		return err
 	})
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q, %s %q: %s", dev.Name, k.noun, name, err))

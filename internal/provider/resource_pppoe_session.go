@@ -245,7 +245,7 @@ func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeMode
 	}
 	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, check, func(observed *device.PPPoEState) error {
 		return pc.ApplyPPPoE(ctx, desired, observed)
-	}, diags)
+	}, func() error { return pc.DeletePPPoE(ctx, device.PPPoEState{PPPoEConfig: desired}) }, diags)
 	if ok {
 		m := plan.fromDevice(st, snap.Status.PPPoE[desired.Name])
 		diags.Append(state.Set(ctx, &m)...)

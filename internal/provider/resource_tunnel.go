@@ -278,7 +278,7 @@ func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelMo
 	}
 	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, check, func(observed *device.TunnelState) error {
 		return tc.ApplyTunnel(ctx, desired, observed)
-	}, diags)
+	}, func() error { return tc.DeleteTunnel(ctx, device.TunnelState{TunnelConfig: desired}) }, diags)
 	if ok {
 		m := plan.fromDevice(st, snap.Status.Tunnels[desired.Name])
 		diags.Append(state.Set(ctx, &m)...)

@@ -3,6 +3,7 @@ package linuxsim
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -209,6 +210,12 @@ func TestOpenVPNTunnel(t *testing.T) {
 	dup.OpenVPN.LocalAddress, dup.OpenVPN.RemoteAddress = "198.18.72.1", "198.18.72.2"
 	if err := s.drv.ApplyTunnel(ctxT(t), dup, nil); err == nil || !strings.Contains(err.Error(), "Address already in use") {
 		t.Errorf("second server on 1194: %v", err)
+	}
+	// The driver leaves what the failed create wrote; the provider's
+	// create removes it with this very call (ownedKind.write's undo,
+	// TestAccTunnel_failedCreateLeavesNothing), as here.
+	if files := s.r.Files("/etc/routerlab/secrets"); !slices.ContainsFunc(files, func(f string) bool { return strings.Contains(f, "ovs2") }) {
+		t.Errorf("the failed create wrote no key, so the undo below tests nothing: %v", files)
 	}
 	must(t, s.drv.DeleteTunnel(ctxT(t), device.TunnelState{TunnelConfig: dup}))
 	// Killed by hand: gone from the snapshot, its interface with it.
