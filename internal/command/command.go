@@ -72,11 +72,11 @@ type Runner interface {
 	// retry it once on a dropped connection, so it must be safe to repeat.
 	// Cancelling ctx ends the command.
 	Run(ctx context.Context, cmd string) (Result, error)
-	// RunStdin executes a command that may change the device, feeding
+	// RunWrite executes a command that may change the device, feeding
 	// stdin. It is never retried: a write whose connection dropped may or
 	// may not have been applied. Callers serialise writes to one device
 	// (device.Session holds that lock).
-	RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error)
+	RunWrite(ctx context.Context, cmd string, stdin []byte) (Result, error)
 	// Start begins a long-running command and returns at once; its stdout
 	// streams while it runs. Cancelling ctx or Process.Close ends it.
 	Start(ctx context.Context, cmd string) (Process, error)
@@ -111,7 +111,7 @@ type Dialect struct {
 	Decode func([]byte) ([]byte, error)
 	// Console, if set, says the CLI only offers an interactive shell on a
 	// PTY: Run then types the command's lines at the prompt one by one (see
-	// Console), and RunStdin and Start are not supported.
+	// Console), and RunWrite and Start are not supported.
 	Console *Console
 }
 

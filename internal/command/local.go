@@ -38,10 +38,10 @@ type localHost struct{}
 func (localHost) Name() string { return LocalName }
 
 func (h localHost) Run(ctx context.Context, cmd string) (Result, error) {
-	return h.RunStdin(ctx, cmd, nil)
+	return h.RunWrite(ctx, cmd, nil)
 }
 
-func (localHost) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
+func (localHost) RunWrite(ctx context.Context, cmd string, stdin []byte) (Result, error) {
 	var stdout streambuf.Locked
 	p, err := startLocal(ctx, cmd, &stdout, stdin)
 	if err != nil {

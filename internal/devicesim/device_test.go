@@ -52,9 +52,9 @@ func TestDeviceRunsHandlerOverSSH(t *testing.T) {
 	if err != nil || res.Stdout != "SHOW VERSION|" || res.ExitStatus != 0 {
 		t.Fatalf("Run = %+v, %v", res, err)
 	}
-	res, err = c.RunStdin(ctxT(t), "apply", []byte("mtu 9000"))
+	res, err = c.RunWrite(ctxT(t), "apply", []byte("mtu 9000"))
 	if err != nil || res.Stdout != "APPLY|MTU 9000" {
-		t.Fatalf("RunStdin = %+v, %v", res, err)
+		t.Fatalf("RunWrite = %+v, %v", res, err)
 	}
 	res, err = c.Run(ctxT(t), "fail")
 	if err != nil || res.ExitStatus != 3 || res.Stderr != "failed on purpose\n" {

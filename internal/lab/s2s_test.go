@@ -81,7 +81,7 @@ func sshOK(t *testing.T, ctx context.Context, c *sshx.Client, cmd string, stdin 
 	var res command.Result
 	var err error
 	if stdin != nil {
-		res, err = c.RunStdin(ctx, cmd, stdin)
+		res, err = c.RunWrite(ctx, cmd, stdin)
 	} else {
 		res, err = c.Run(ctx, cmd)
 	}

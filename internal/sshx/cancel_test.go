@@ -1,6 +1,6 @@
 package sshx_test
 
-// Cancellation and CommandTimeout of Run and RunStdin, over every kind of
+// Cancellation and CommandTimeout of Run and RunWrite, over every kind of
 // server: the in-process sshtest server as a vendor CLI (no POSIX shell)
 // and as a POSIX device (it runs the command inside sshx's process-group
 // script as the script would), and OpenSSH's real sshd as root, which
@@ -204,7 +204,7 @@ func killMarked(n int) {
 	}
 }
 
-// TestRunKillsOnCancelAndTimeout: a Run or RunStdin that ctx or
+// TestRunKillsOnCancelAndTimeout: a Run or RunWrite that ctx or
 // CommandTimeout ends returns at once, and the remote command is gone with
 // its whole process group on a POSIX device; on a vendor CLI the error says
 // that only SIGKILL was sent. The connection serves the next command.
@@ -233,10 +233,10 @@ func TestRunKillsOnCancelAndTimeout(t *testing.T) {
 	script := []byte("echo staged\n")
 	calls := []call{
 		{"Run cancelled", nil, 0, cancelWhenRunning, context.Canceled},
-		{"RunStdin cancelled", script, 0, cancelWhenRunning, context.Canceled},
+		{"RunWrite cancelled", script, 0, cancelWhenRunning, context.Canceled},
 		{"Run CommandTimeout", nil, 700 * time.Millisecond, background, sshx.ErrCommandTimeout},
-		{"RunStdin CommandTimeout", script, 700 * time.Millisecond, background, sshx.ErrCommandTimeout},
-		{"RunStdin ctx deadline", script, 0, deadline, context.DeadlineExceeded},
+		{"RunWrite CommandTimeout", script, 700 * time.Millisecond, background, sshx.ErrCommandTimeout},
+		{"RunWrite ctx deadline", script, 0, deadline, context.DeadlineExceeded},
 	}
 	for _, srv := range killServers() {
 		t.Run(srv.name, func(t *testing.T) {
@@ -256,7 +256,7 @@ func TestRunKillsOnCancelAndTimeout(t *testing.T) {
 					if tc.stdin == nil {
 						_, err = c.Run(ctx, target.long(n))
 					} else {
-						_, err = c.RunStdin(ctx, target.long(n), tc.stdin)
+						_, err = c.RunWrite(ctx, target.long(n), tc.stdin)
 					}
 					returned := time.Now()
 					if !errors.Is(err, tc.wantErr) {

@@ -29,7 +29,7 @@ type Result = command.Result
 // command is its own SSH session on it).
 //
 // Reads (Run) may run concurrently and are retried once on a fresh connection
-// if the connection turns out to be dropped. Writes (RunStdin) are never
+// if the connection turns out to be dropped. Writes (RunWrite) are never
 // retried: a write whose connection dropped mid-way may or may not have been
 // applied, and only the caller can decide how to reconcile. The client
 // implements command.Runner; it holds no write lock of its own, since
@@ -109,16 +109,16 @@ func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 	return c.run(ctx, cmd, nil, true)
 }
 
-// RunStdin runs a command that changes the device, feeding stdin (e.g.
+// RunWrite runs a command that changes the device, feeding stdin (e.g.
 // "sh -s" with a script). It is never retried: a write whose connection
 // dropped may or may not have been applied, and only the caller can decide
 // how to reconcile. Writes are not serialised here: device.Session holds
 // the one write lock per device. Cancellation and CommandTimeout end it as
 // they end Run; on a POSIX device, a command whose stdin had not been sent
 // whole by then never runs.
-func (c *Client) RunStdin(ctx context.Context, cmd string, stdin []byte) (Result, error) {
+func (c *Client) RunWrite(ctx context.Context, cmd string, stdin []byte) (Result, error) {
 	if c.cfg.Dialect.Console != nil {
-		return Result{}, c.errorf("RunStdin: %w (its CLI takes lines typed at its prompt: send them as Run's script)", ErrNotOnConsole)
+		return Result{}, c.errorf("RunWrite: %w (its CLI takes lines typed at its prompt: send them as Run's script)", ErrNotOnConsole)
 	}
 	if stdin == nil {
 		stdin = []byte{}
@@ -282,7 +282,7 @@ func (c *Client) discard(cn *conn) {
 // watcher that kills the group when the session's stdin ends: the kill is
 // EOF on stdin, and sshd reporting the command's end by SIGKILL confirms it.
 //
-// RunStdin feeds the command's stdin on that same channel: the script
+// RunWrite feeds the command's stdin on that same channel: the script
 // takes exactly len(stdin) bytes for the command (staged whole, so a kill
 // while they are still being sent runs nothing rather than a truncated
 // script) and the channel's stdin stays open after them as the kill
@@ -482,11 +482,11 @@ func (f *stdinFeed) closeWithin(expired <-chan time.Time) bool {
 	return true
 }
 
-// ErrOutputLimit is wrapped by the error of Run and RunStdin when a
+// ErrOutputLimit is wrapped by the error of Run and RunWrite when a
 // command printed more on stdout or on stderr than they keep (the limit
 // Start keeps for a stream's unread stdout, 64 MiB): Result holds the
 // first part. A read (Run) is killed when it passes the limit; a write
-// (RunStdin) runs to its end.
+// (RunWrite) runs to its end.
 var ErrOutputLimit = errors.New("command output exceeds the limit")
 
 // cappedBuf collects one output stream of a command, keeping at most

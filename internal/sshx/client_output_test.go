@@ -48,15 +48,15 @@ func TestRunOutputLimit(t *testing.T) {
 
 // A write runs to its end even when its output passes the limit (never
 // cut off half-applied); its output is cut short and the error says so.
-func TestRunStdinOutputLimit(t *testing.T) {
+func TestRunWriteOutputLimit(t *testing.T) {
 	old := stdoutBufferLimit
 	stdoutBufferLimit = 100_000
 	t.Cleanup(func() { stdoutBufferLimit = old })
 
 	s := newServer(t)
 	c := newTestClient(t, Config{Endpoint: endpointFor(s)})
-	res, err := c.RunStdin(ctxT(t), "cat", []byte(strings.Repeat("y", 300_000)))
+	res, err := c.RunWrite(ctxT(t), "cat", []byte(strings.Repeat("y", 300_000)))
 	if !errors.Is(err, ErrOutputLimit) || len(res.Stdout) != 100_000 || res.ExitStatus != 0 {
-		t.Errorf("RunStdin = %d bytes, exit %d, %v; want 100000, exit 0, ErrOutputLimit", len(res.Stdout), res.ExitStatus, err)
+		t.Errorf("RunWrite = %d bytes, exit %d, %v; want 100000, exit 0, ErrOutputLimit", len(res.Stdout), res.ExitStatus, err)
 	}
 }

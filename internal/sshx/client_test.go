@@ -41,19 +41,19 @@ func TestExitStatusIsNotAnError(t *testing.T) {
 	}
 }
 
-func TestRunStdin(t *testing.T) {
+func TestRunWrite(t *testing.T) {
 	s := newServer(t)
 	c := newTestClient(t, Config{Endpoint: endpointFor(s)})
 	// Larger than the SSH channel window, so flow control is exercised.
 	data := bytes.Repeat([]byte("interface ge-0/0/0 { mtu 9000; }\n"), 64<<10)
-	res, err := c.RunStdin(ctxT(t), "cat", data)
+	res, err := c.RunWrite(ctxT(t), "cat", data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Stdout != string(data) {
 		t.Fatalf("got %d bytes back, want %d", len(res.Stdout), len(data))
 	}
-	res, err = c.RunStdin(ctxT(t), "cat", nil)
+	res, err = c.RunWrite(ctxT(t), "cat", nil)
 	if err != nil || res.Stdout != "" {
 		t.Fatalf("empty stdin: %+v %v", res, err)
 	}
@@ -140,7 +140,7 @@ func TestCtxDeadlineBeforeCommandTimeout(t *testing.T) {
 	c := newTestClient(t, Config{Endpoint: endpointFor(s), CommandTimeout: time.Minute})
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	_, err := c.RunStdin(ctx, "sleep 30", nil)
+	_, err := c.RunWrite(ctx, "sleep 30", nil)
 	if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ErrCommandTimeout) {
 		t.Fatalf("want DeadlineExceeded, got %v", err)
 	}
@@ -186,12 +186,12 @@ func TestRunRetriesOnceOnDroppedConnection(t *testing.T) {
 	}
 }
 
-func TestRunStdinIsNotRetried(t *testing.T) {
+func TestRunWriteIsNotRetried(t *testing.T) {
 	s := newServer(t)
 	c := newTestClient(t, Config{Endpoint: endpointFor(s), KeepAliveInterval: -1})
 	mustRun(t, c, "echo one")
 	s.DropNextSession()
-	_, err := c.RunStdin(ctxT(t), "echo write", nil)
+	_, err := c.RunWrite(ctxT(t), "echo write", nil)
 	if err == nil || !strings.Contains(err.Error(), "connection lost") {
 		t.Fatalf("want connection lost, got %v", err)
 	}
@@ -204,7 +204,7 @@ func TestRunStdinIsNotRetried(t *testing.T) {
 		}
 	}
 	// The next call re-dials (nothing is retried, the dead conn is dropped).
-	res, err := c.RunStdin(ctxT(t), "echo write2", nil)
+	res, err := c.RunWrite(ctxT(t), "echo write2", nil)
 	if err != nil || res.Stdout != "write2\n" || c.dials.Load() != 2 {
 		t.Fatalf("res=%+v err=%v dials=%d", res, err, c.dials.Load())
 	}

@@ -70,8 +70,8 @@ type Config struct {
 	// JumpHosts is a chain: the first is dialled directly, each next one
 	// through the previous, then the target through the last.
 	JumpHosts []Endpoint
-	// CommandTimeout bounds each command execution (session) of Run,
-	// RunWrite and RunStdin unless ctx has an earlier deadline; dialling is
+	// CommandTimeout bounds each command execution (session) of Run and
+	// RunWrite unless ctx has an earlier deadline; dialling is
 	// bounded separately by ConnectTimeout. Default 60s.
 	CommandTimeout time.Duration
 	// KeepAliveInterval between keepalive@openssh.com requests; default 15s,

@@ -16,7 +16,7 @@ import (
 // returned wrapped, with the device and what was being waited for: test
 // them with errors.Is.
 var (
-	// ErrNotOnConsole is returned by RunStdin and Start on a console
+	// ErrNotOnConsole is returned by RunWrite and Start on a console
 	// device: its CLI only takes lines typed at its prompt, which Run does.
 	ErrNotOnConsole = errors.New("not supported on a console device")
 

@@ -369,11 +369,11 @@ func TestConsoleConcurrentRuns(t *testing.T) {
 	}
 }
 
-func TestConsoleRefusesRunStdinAndStart(t *testing.T) {
+func TestConsoleRefusesRunWriteAndStart(t *testing.T) {
 	s, c := consoleDevice(t, &fakeConsole{})
-	if _, err := c.RunStdin(ctxT(t), "load", []byte("x")); !errors.Is(err, ErrNotOnConsole) ||
+	if _, err := c.RunWrite(ctxT(t), "load", []byte("x")); !errors.Is(err, ErrNotOnConsole) ||
 		!strings.Contains(err.Error(), "not supported on a console device") {
-		t.Errorf("RunStdin: %v", err)
+		t.Errorf("RunWrite: %v", err)
 	}
 	if _, err := c.Start(ctxT(t), "ping"); !errors.Is(err, ErrNotOnConsole) {
 		t.Errorf("Start: %v", err)

@@ -33,7 +33,7 @@ func TestPinnedHostKeyMismatch(t *testing.T) {
 	ep.HostKey = KeyLine(other)
 	c := newTestClient(t, Config{Endpoint: ep})
 
-	_, err := c.RunStdin(ctxT(t), "echo must-not-run", nil)
+	_, err := c.RunWrite(ctxT(t), "echo must-not-run", nil)
 	var mm *HostKeyMismatchError
 	if !errors.As(err, &mm) {
 		t.Fatalf("want *HostKeyMismatchError, got %T: %v", err, err)

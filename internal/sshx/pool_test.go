@@ -53,7 +53,7 @@ func TestPoolOpensOnlyUsedConnections(t *testing.T) {
 				c, _ := p.Get(fmt.Sprintf("dev%02d", i))
 				var err error
 				if j%4 == 0 {
-					_, err = c.RunStdin(ctxT(t), "echo w", nil)
+					_, err = c.RunWrite(ctxT(t), "echo w", nil)
 				} else {
 					_, err = c.Run(ctxT(t), "echo r")
 				}

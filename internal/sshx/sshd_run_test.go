@@ -17,7 +17,7 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/command/proctest"
 )
 
-// On a POSIX device Run and RunStdin go through the process-group script
+// On a POSIX device Run and RunWrite go through the process-group script
 // (internal/sshx/internal/groupsh): against the real sshd, what the command
 // reads, prints and exits with is what it would be without it, what it
 // leaves in its group ends with it, and no staged file is left.
@@ -33,22 +33,22 @@ func TestRealSSHDRunThroughGroupScript(t *testing.T) {
 	for i := range payload {
 		payload[i] = byte(i * 7)
 	}
-	res, err := c.RunStdin(ctx, "cat", payload)
+	res, err := c.RunWrite(ctx, "cat", payload)
 	if err != nil || res.ExitStatus != 0 || !bytes.Equal([]byte(res.Stdout), payload) {
-		t.Fatalf("RunStdin(cat) = %d bytes (equal %v), exit %d, %v", len(res.Stdout), bytes.Equal([]byte(res.Stdout), payload), res.ExitStatus, err)
+		t.Fatalf("RunWrite(cat) = %d bytes (equal %v), exit %d, %v", len(res.Stdout), bytes.Equal([]byte(res.Stdout), payload), res.ExitStatus, err)
 	}
 
 	// The way the Linux driver writes.
-	res, err = c.RunStdin(ctx, "sh -e -x -s", []byte("echo one\nfalse\necho two\n"))
+	res, err = c.RunWrite(ctx, "sh -e -x -s", []byte("echo one\nfalse\necho two\n"))
 	if err != nil || res.Stdout != "one\n" || res.ExitStatus != 1 || !strings.Contains(res.Stderr, "+ echo one\n+ false\n") {
-		t.Fatalf("RunStdin(sh -e -x -s) = %+v, %v", res, err)
+		t.Fatalf("RunWrite(sh -e -x -s) = %+v, %v", res, err)
 	}
 
-	// Run's stdin, and RunStdin's empty one, are empty: the command does
+	// Run's stdin, and RunWrite's empty one, are empty: the command does
 	// not wait for the stdin that is kept open to kill it.
 	for _, run := range []func(string) (string, error){
 		func(cmd string) (string, error) { r, err := c.Run(ctx, cmd); return r.Stdout, err },
-		func(cmd string) (string, error) { r, err := c.RunStdin(ctx, cmd, nil); return r.Stdout, err },
+		func(cmd string) (string, error) { r, err := c.RunWrite(ctx, cmd, nil); return r.Stdout, err },
 	} {
 		if out, err := run(`cat; echo "end $1" it\'s`); err != nil || out != "end  it's\n" {
 			t.Fatalf("stdin not empty: %q, %v", out, err)
@@ -81,9 +81,9 @@ func TestRealSSHDRunThroughGroupScript(t *testing.T) {
 	s.assertNoFatal(t)
 }
 
-// A RunStdin cancelled while its stdin is still on the way runs nothing:
+// A RunWrite cancelled while its stdin is still on the way runs nothing:
 // the command never sees half a script.
-func TestRealSSHDRunStdinCutShortRunsNothing(t *testing.T) {
+func TestRealSSHDRunWriteCutShortRunsNothing(t *testing.T) {
 	tmp := t.TempDir()
 	s := startSSHD(t, "SetEnv TMPDIR="+tmp)
 	c := s.client(t, 0)
@@ -110,7 +110,7 @@ func TestRealSSHDRunStdinCutShortRunsNothing(t *testing.T) {
 			}
 		}
 	}()
-	_, err := c.RunStdin(ctx, "touch "+ran, payload)
+	_, err := c.RunWrite(ctx, "touch "+ran, payload)
 	var size int64
 	select {
 	case size = <-staged:

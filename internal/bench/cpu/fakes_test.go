@@ -60,6 +60,6 @@ func (p *fakeProcess) Close() error                  { return nil }
 
 var errDropped = errors.New("connection dropped")
 
-func (h *fakeHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+func (h *fakeHost) RunWrite(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
 	return h.Run(ctx, cmd)
 }

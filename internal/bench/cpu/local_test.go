@@ -191,6 +191,6 @@ func TestSamplerWithProcStatLocal(t *testing.T) {
 	}
 }
 
-func (h shHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+func (h shHost) RunWrite(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
 	return h.Run(ctx, cmd)
 }

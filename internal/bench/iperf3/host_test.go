@@ -176,6 +176,6 @@ func needIperf3(t *testing.T) {
 	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 }
 
-func (h *testHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+func (h *testHost) RunWrite(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
 	return h.Run(ctx, cmd)
 }

@@ -170,6 +170,6 @@ func (h *fakeHost) Start(context.Context, string) (command.Process, error) {
 	return nil, fmt.Errorf("fakeHost: Start not supported")
 }
 
-func (h *fakeHost) RunStdin(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
+func (h *fakeHost) RunWrite(ctx context.Context, cmd string, _ []byte) (command.Result, error) {
 	return h.Run(ctx, cmd)
 }

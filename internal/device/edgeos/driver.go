@@ -160,7 +160,7 @@ func (d *Driver) change(ctx context.Context, what string, c Change) error {
 	if err != nil || script == "" {
 		return err
 	}
-	res, err := d.t.RunStdin(ctx, "sh -s", []byte(script))
+	res, err := d.t.RunWrite(ctx, "sh -s", []byte(script))
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

@@ -81,7 +81,7 @@ func (d *Driver) run(ctx context.Context, what, script string) error {
 	if script == "" {
 		return nil
 	}
-	res, err := d.t.RunStdin(ctx, "sh -e -x -s", []byte(script))
+	res, err := d.t.RunWrite(ctx, "sh -e -x -s", []byte(script))
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

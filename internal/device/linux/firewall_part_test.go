@@ -414,10 +414,10 @@ func (r *netnsRunner) nftJSON() string {
 // Runner makes the namespace a command.Runner, so the Driver's own
 // methods run there.
 func (r *netnsRunner) Run(ctx context.Context, cmd string) (command.Result, error) {
-	return r.RunStdin(ctx, "sh -s", []byte(cmd))
+	return r.RunWrite(ctx, "sh -s", []byte(cmd))
 }
 
-func (r *netnsRunner) RunStdin(ctx context.Context, cmd string, stdin []byte) (command.Result, error) {
+func (r *netnsRunner) RunWrite(ctx context.Context, cmd string, stdin []byte) (command.Result, error) {
 	c := exec.CommandContext(ctx, "ip", append([]string{"netns", "exec", r.ns}, strings.Fields(cmd)...)...)
 	c.Stdin = strings.NewReader(string(stdin))
 	var stdout, stderr strings.Builder

@@ -33,7 +33,7 @@ func (f *fakeConsole) Run(_ context.Context, script string) (command.Result, err
 	return r, nil
 }
 
-func (f *fakeConsole) RunStdin(context.Context, string, []byte) (command.Result, error) {
+func (f *fakeConsole) RunWrite(context.Context, string, []byte) (command.Result, error) {
 	return command.Result{}, errors.New("the console does not support stdin")
 }
 

@@ -299,7 +299,7 @@ func TestScriptShapes(t *testing.T) {
 	s := newSim(t, Options{})
 	// The script on stdin, set -e, a group, and a failed commit reported
 	// through `||`.
-	res, err := s.c.RunStdin(ctxT(t), "sh -e -s", []byte(`set -e
+	res, err := s.c.RunWrite(ctxT(t), "sh -e -s", []byte(`set -e
 W="/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper"
 "$W" begin
 trap '"$W" end >/dev/null 2>&1' EXIT

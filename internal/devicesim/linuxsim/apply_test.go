@@ -45,7 +45,7 @@ func TestApplyRenderedScriptOverSSH(t *testing.T) {
 
 	script, err := linux.RenderRouter(desired, observed)
 	must(t, err)
-	res, err := s.client.RunStdin(ctxT(t), "sh -e -x -s", []byte(script))
+	res, err := s.client.RunWrite(ctxT(t), "sh -e -x -s", []byte(script))
 	must(t, err)
 	if res.ExitStatus != 0 {
 		t.Fatalf("apply exited %d:\n%s\nscript:\n%s", res.ExitStatus, res.Stderr, script)

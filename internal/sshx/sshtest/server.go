@@ -76,7 +76,7 @@ type Exec struct {
 	Exit int
 
 	// Group: sshx sent the command wrapped in one of its POSIX
-	// process-group scripts (groupsh.Script for Run and RunStdin,
+	// process-group scripts (groupsh.Script for Run and RunWrite,
 	// groupsh.StartScript for Start, on a device whose dialect has a POSIX
 	// shell); Cmd is the command inside, which is what the handler ran.
 	Group bool

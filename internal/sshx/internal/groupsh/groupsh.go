@@ -2,7 +2,7 @@
 // internal/sshx runs commands on a device whose dialect has a POSIX shell,
 // so that cancelling them kills them even where sshd ignores the SSH
 // "signal" request (OpenSSH does for root logins): Script for Run and
-// RunStdin, StartScript for Start. sshx writes the scripts; sshx/sshtest,
+// RunWrite, StartScript for Start. sshx writes the scripts; sshx/sshtest,
 // the in-process test server (and through it every simulated device),
 // recognises them and runs the command inside the way the script would.
 // One package, so that the two never disagree on the text.

@@ -187,7 +187,7 @@ func testScript(t *testing.T, shellArgv []string) {
 		}
 	})
 
-	t.Run("RunStdin: the command reads exactly the bytes", func(t *testing.T) {
+	t.Run("RunWrite: the command reads exactly the bytes", func(t *testing.T) {
 		s := start(`cat; if { true <&3; } 2>/dev/null; then echo fd3-open; else echo fd3-closed; fi; exit 4`, len(payload))
 		go func() { _, _ = s.stdin.Write(payload) }() // and stdin stays open
 		got := make([]byte, len(payload))
@@ -247,7 +247,7 @@ func testScript(t *testing.T, shellArgv []string) {
 	})
 
 	for _, n := range []int{0, len(payload)} {
-		name := map[bool]string{true: "Run", false: "RunStdin"}[n == 0]
+		name := map[bool]string{true: "Run", false: "RunWrite"}[n == 0]
 		t.Run(name+": the end of stdin kills the whole group", func(t *testing.T) {
 			s := start("cat >/dev/null; echo $$; sleep 30 & echo $!; wait", n)
 			if n > 0 {
