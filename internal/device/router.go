@@ -346,6 +346,54 @@ func CanonicalPrefix(s string) (string, error) {
 	return p.Masked().String(), nil
 }
 
+// ValidateInterfaceAddress checks an interface address: CIDR with the host
+// bits kept, in canonical form (what devices report back, so that state
+// never differs from the configuration).
+func ValidateInterfaceAddress(s string) error {
+	c, err := CanonicalAddress(s)
+	if err != nil {
+		return err
+	}
+	if c != s {
+		return fmt.Errorf("address %q: write it in canonical form %q", s, c)
+	}
+	return nil
+}
+
+// ValidateRouteDestination checks a route's key: a network prefix in
+// canonical form.
+func ValidateRouteDestination(s string) error {
+	c, err := CanonicalPrefix(s)
+	if err != nil {
+		return err
+	}
+	if c != s {
+		return fmt.Errorf("destination %q: write it as the network prefix %q", s, c)
+	}
+	return nil
+}
+
+// ValidateRouterValues checks the values of c that every platform writes
+// into a command line: interface addresses and route destinations. The
+// provider's schema checks them too; drivers check again because their
+// renderers write them as addresses, and text that is not one would
+// reach the device's CLI.
+func ValidateRouterValues(c RouterConfig) error {
+	for _, name := range SortedKeys(c.Interfaces) {
+		for _, a := range c.Interfaces[name].Addresses {
+			if err := ValidateInterfaceAddress(a); err != nil {
+				return fmt.Errorf("interfaces[%q].addresses: %w", name, err)
+			}
+		}
+	}
+	for _, dst := range SortedKeys(c.Routes) {
+		if err := ValidateRouteDestination(dst); err != nil {
+			return fmt.Errorf("static_routes: route %w", err)
+		}
+	}
+	return nil
+}
+
 // ValidateGateway checks a route's next hop: an IP address in canonical
 // form (what the device reports back, so that state never differs from the
 // configuration), of the same family as the destination prefix.

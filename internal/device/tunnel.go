@@ -476,6 +476,11 @@ var (
 func validateOpenVPN(c OpenVPNConfig) error {
 	switch c.Role {
 	case RoleServer:
+		// A server answers whoever connects: a remote would be ignored
+		// and read back as unset, a diff on every plan.
+		if c.Remote != "" {
+			return fmt.Errorf("openvpn.remote is for role \"client\" (the server to connect to); a server has none")
+		}
 	case RoleClient:
 		if c.Remote == "" {
 			return fmt.Errorf("openvpn client: remote is required")
@@ -512,8 +517,8 @@ func validateOpenVPN(c OpenVPNConfig) error {
 		}
 		return ValidateSecret("openvpn.password", c.Password)
 	}
-	if c.User != "" {
-		return fmt.Errorf("openvpn.user: an account is for TLS mode (with certificate); a static key has no accounts")
+	if c.User != "" || c.Password != "" {
+		return fmt.Errorf("openvpn.user and openvpn.password: an account is for TLS mode (with certificate); a static key has no accounts")
 	}
 	if err := ValidateStaticKey(c.StaticKey); err != nil {
 		return err

@@ -60,48 +60,20 @@ func (v hostKeyValidator) ValidateString(ctx context.Context, req validator.Stri
 }
 
 var (
-	addressValidator = stringCheck{
-		desc: "an interface address in canonical CIDR form, e.g. 198.18.1.1/24",
-		check: func(s string) error {
-			c, err := device.CanonicalAddress(s)
-			if err != nil {
-				return err
-			}
-			if c != s {
-				return fmt.Errorf("address %q: write it in canonical form %q", s, c)
-			}
-			return nil
-		},
-	}
+	addressValidator   = stringCheck{desc: "an interface address in canonical CIDR form, e.g. 198.18.1.1/24", check: device.ValidateInterfaceAddress}
 	hostnameValidator  = stringCheck{desc: "an RFC 1123 host name", check: device.ValidateHostname}
 	ifNameValidator    = stringCheck{desc: "an interface name", check: device.ValidateInterfaceName}
 	descriptionChecker = stringCheck{desc: "printable text without control characters", check: func(s string) error {
 		return device.ValidateDescription(s, 255)
 	}}
-	ipValidator = stringCheck{desc: "an IP address", check: func(s string) error {
-		if _, err := device.CanonicalAddress(s + "/32"); err != nil {
-			if _, err6 := device.CanonicalAddress(s + "/128"); err6 != nil {
-				return fmt.Errorf("%q is not an IP address", s)
-			}
-		}
-		return nil
-	}}
+	ipValidator      = stringCheck{desc: "an IP address", check: func(s string) error { _, err := device.ParseIP(s); return err }}
 	gatewayValidator = stringCheck{desc: "an IP address in canonical form", check: func(s string) error {
 		return device.ValidateGateway("", s)
 	}}
 )
 
 // prefixKeyCheck validates a route map key: a prefix in canonical form.
-func prefixKeyCheck(s string) error {
-	c, err := device.CanonicalPrefix(s)
-	if err != nil {
-		return err
-	}
-	if c != s {
-		return fmt.Errorf("destination %q: write it as the network prefix %q", s, c)
-	}
-	return nil
-}
+func prefixKeyCheck(s string) error { return device.ValidateRouteDestination(s) }
 
 // udpRateRE is what iperf3 accepts for -b: a number with an optional K/M/G
 // suffix.

@@ -20,6 +20,9 @@ const (
 
 // ValidateRouter checks desired against what a Linux router accepts.
 func ValidateRouter(desired device.RouterConfig) error {
+	if err := device.ValidateRouterValues(desired); err != nil {
+		return err
+	}
 	if len(desired.DHCPServers) > 0 {
 		return fmt.Errorf("dhcp_servers: not supported on platform \"linux\": routerlab runs no DHCP daemon there")
 	}
@@ -132,12 +135,12 @@ func renderInterface(name string, want device.InterfaceConfig, have device.Inter
 		// go before it can be added again.
 		for _, a := range have.Addresses {
 			if !slices.Contains(want.Addresses, a) {
-				cmds = append(cmds, fmt.Sprintf("ip addr del %s dev %s", a, dev))
+				cmds = append(cmds, fmt.Sprintf("ip addr del %s dev %s", shell.Quote(a), dev))
 			}
 		}
 		for _, a := range want.Addresses {
 			if !slices.Contains(have.Addresses, a) {
-				cmds = append(cmds, fmt.Sprintf("ip addr add %s dev %s", a, dev))
+				cmds = append(cmds, fmt.Sprintf("ip addr add %s dev %s", shell.Quote(a), dev))
 			}
 		}
 	}

@@ -52,7 +52,7 @@ func TestDriftShowsInNextSnapshot(t *testing.T) {
 	repair, err := linux.RenderRouter(desired, st)
 	must(t, err)
 	for _, want := range []string{"sysctl -qw kernel.hostname=lab-r1", "ip link set dev eth1 mtu 9000", "ip addr del 198.18.9.1/24 dev eth2",
-		"ip -4 route add 198.18.6.0/24 via 198.18.1.10 metric 5 proto 244", "sysctl -qw net.ipv6.conf.all.forwarding=1", "nft -f - <<'EOF'"} {
+		"ip -4 route add 198.18.6.0/24 via 198.18.1.10 metric 5 proto 244", "sysctl -qw net.ipv6.conf.all.forwarding=1", "nft -f - <<'ROUTERLAB_EOF'"} {
 		if !strings.Contains(repair, want+"\n") {
 			t.Errorf("repair script lacks %q:\n%s", want, repair)
 		}
