@@ -69,13 +69,18 @@ type Runner interface {
 	// Name is the device name, or LocalName.
 	Name() string
 	// Run executes a read-only command and waits for it. The transport may
-	// retry it once on a dropped connection, so it must be safe to repeat.
+	// retry it once on a dropped connection, so it must be safe to repeat:
+	// anything that may change the device goes through RunWrite instead.
 	// Cancelling ctx ends the command.
 	Run(ctx context.Context, cmd string) (Result, error)
-	// RunWrite executes a command that may change the device, feeding
-	// stdin. It is never retried: a write whose connection dropped may or
-	// may not have been applied. Callers serialise writes to one device
-	// (device.Session holds that lock).
+	// RunWrite executes a command that may change the device; stdin may
+	// be nil (none). It is never retried by any transport: a write whose
+	// connection dropped may or may not have been applied, and only the
+	// caller can reconcile. Which of the two calls a driver makes is the
+	// whole of what the transport knows of a command's effect, so the
+	// choice is made once, here, rather than by each transport guessing.
+	// Callers serialise writes to one device (device.Session holds that
+	// lock).
 	RunWrite(ctx context.Context, cmd string, stdin []byte) (Result, error)
 	// Start begins a long-running command and returns at once; its stdout
 	// streams while it runs. Cancelling ctx or Process.Close ends it.
@@ -110,8 +115,9 @@ type Dialect struct {
 	// Nil: the output is UTF-8 already.
 	Decode func([]byte) ([]byte, error)
 	// Console, if set, says the CLI only offers an interactive shell on a
-	// PTY: Run then types the command's lines at the prompt one by one (see
-	// Console), and RunWrite and Start are not supported.
+	// PTY: Run and RunWrite then type the command's lines at the prompt one
+	// by one (see Console); RunWrite takes no stdin there (it must be nil)
+	// and Start is not supported.
 	Console *Console
 }
 

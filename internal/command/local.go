@@ -37,10 +37,14 @@ type localHost struct{}
 
 func (localHost) Name() string { return LocalName }
 
+// Run and RunWrite are one here: a local command has no connection that
+// could drop under it, so nothing is ever retried and the read/write
+// distinction (which only decides retries) changes nothing.
 func (h localHost) Run(ctx context.Context, cmd string) (Result, error) {
 	return h.RunWrite(ctx, cmd, nil)
 }
 
+// RunWrite runs cmd with stdin (nil: /dev/null), never retried.
 func (localHost) RunWrite(ctx context.Context, cmd string, stdin []byte) (Result, error) {
 	var stdout streambuf.Locked
 	p, err := startLocal(ctx, cmd, &stdout, stdin)

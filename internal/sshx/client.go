@@ -30,8 +30,9 @@ type Result = command.Result
 //
 // Reads (Run) may run concurrently and are retried once on a fresh connection
 // if the connection turns out to be dropped. Writes (RunWrite) are never
-// retried: a write whose connection dropped mid-way may or may not have been
-// applied, and only the caller can decide how to reconcile. The client
+// retried, on any device: a write whose connection dropped mid-way may or
+// may not have been applied, and only the caller can decide how to
+// reconcile. The client
 // implements command.Runner; it holds no write lock of its own, since
 // device.Session serialises a device's read-modify-write sequences.
 type Client struct {
@@ -106,24 +107,30 @@ func (c *Client) Name() string { return c.name }
 // and runConsole); errors then also wrap ErrPromptTimeout,
 // ErrConsoleClosed or ErrEnableRejected.
 func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
-	return c.run(ctx, cmd, nil, true)
+	return c.run(ctx, cmd, nil, false)
 }
 
-// RunWrite runs a command that changes the device, feeding stdin (e.g.
-// "sh -s" with a script). It is never retried: a write whose connection
-// dropped may or may not have been applied, and only the caller can decide
-// how to reconcile. Writes are not serialised here: device.Session holds
-// the one write lock per device. Cancellation and CommandTimeout end it as
-// they end Run; on a POSIX device, a command whose stdin had not been sent
-// whole by then never runs.
+// RunWrite runs a command that may change the device, feeding stdin (e.g.
+// "sh -s" with a script); stdin nil sends none (EOF at once, as Run). It
+// is never retried, whatever the device and wherever the connection
+// dropped: a write whose connection dropped may or may not have been
+// applied, and only the caller can decide how to reconcile. Since the
+// retry is Run's alone, a driver cannot have its writes retried by
+// sending them through the wrong call with the right flag: the call is the
+// flag. Writes are not serialised here: device.Session holds the one write
+// lock per device. Cancellation and CommandTimeout end it as they end Run;
+// on a POSIX device, a command whose stdin had not been sent whole by then
+// never runs. A write whose output passes the limit runs to its end all
+// the same (see ErrOutputLimit).
+//
+// On a console device cmd is a script typed at the prompt exactly as Run
+// types it; a console has no stdin besides what is typed, so a non-nil
+// stdin fails with ErrNotOnConsole.
 func (c *Client) RunWrite(ctx context.Context, cmd string, stdin []byte) (Result, error) {
-	if c.cfg.Dialect.Console != nil {
-		return Result{}, c.errorf("RunWrite: %w (its CLI takes lines typed at its prompt: send them as Run's script)", ErrNotOnConsole)
+	if c.cfg.Dialect.Console != nil && stdin != nil {
+		return Result{}, c.errorf("RunWrite with stdin: %w (its CLI takes lines typed at its prompt: send them as the script, with stdin nil)", ErrNotOnConsole)
 	}
-	if stdin == nil {
-		stdin = []byte{}
-	}
-	return c.run(ctx, cmd, stdin, false)
+	return c.run(ctx, cmd, stdin, true)
 }
 
 // Close closes the connection (and its jump hops) and stops its keepalive.
@@ -150,12 +157,13 @@ func (c *Client) errorf(format string, args ...any) error {
 	return fmt.Errorf("device %q: "+format, append([]any{c.name}, args...)...)
 }
 
-// run executes cmd; retry allows one re-dial + re-run on a dropped connection.
-func (c *Client) run(ctx context.Context, cmd string, stdin []byte, retry bool) (Result, error) {
+// run executes cmd. A read (write false) may be re-dialled and run again
+// once on a dropped connection; a write never is.
+func (c *Client) run(ctx context.Context, cmd string, stdin []byte, write bool) (Result, error) {
 	if c.cfg.Dialect.Console != nil {
-		return c.runConsole(ctx, cmd) // decodes as it reads: its prompts are matched decoded
+		return c.runConsole(ctx, cmd, write) // decodes as it reads: its prompts are matched decoded
 	}
-	res, err := c.runRaw(ctx, cmd, stdin, retry)
+	res, err := c.runRaw(ctx, cmd, stdin, write)
 	return c.decode(res, err)
 }
 
@@ -175,7 +183,7 @@ func (c *Client) decode(res Result, err error) (Result, error) {
 	return res, err
 }
 
-func (c *Client) runRaw(ctx context.Context, cmd string, stdin []byte, retry bool) (Result, error) {
+func (c *Client) runRaw(ctx context.Context, cmd string, stdin []byte, write bool) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, c.errorf("command not started: %w", err)
 	}
@@ -183,20 +191,23 @@ func (c *Client) runRaw(ctx context.Context, cmd string, stdin []byte, retry boo
 	if err != nil {
 		return Result{}, c.errorf("%w", err)
 	}
-	res, lost, err := c.exec(ctx, cn, cmd, stdin)
+	res, lost, err := c.exec(ctx, cn, cmd, stdin, write)
 	if !lost {
 		return res, wrapNonNil(c, err)
 	}
 	// The connection is gone: forget it so the next command re-dials.
 	c.discard(cn)
-	if !retry || ctx.Err() != nil {
+	if write {
+		return res, c.errorf("connection lost, and a write is never retried: %w", err)
+	}
+	if ctx.Err() != nil {
 		return res, c.errorf("connection lost: %w", err)
 	}
 	cn, dialErr := c.getConn(ctx)
 	if dialErr != nil {
 		return Result{}, c.errorf("connection lost (%v); reconnecting: %w", err, dialErr)
 	}
-	res, lost, err = c.exec(ctx, cn, cmd, stdin)
+	res, lost, err = c.exec(ctx, cn, cmd, stdin, write)
 	if lost {
 		c.discard(cn)
 	}
@@ -295,7 +306,11 @@ func (c *Client) discard(cn *conn) {
 // Elsewhere (a vendor CLI) the signal request is all there is: it is sent,
 // the session closed, and the error says that the device cannot confirm
 // that the command ended.
-func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (res Result, lost bool, err error) {
+//
+// write is RunWrite's: the command is never cut off for its output, and a
+// connection lost once the command was sent says that nothing is known of
+// its effect.
+func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte, write bool) (res Result, lost bool, err error) {
 	select {
 	case c.sessions <- struct{}{}:
 		defer func() { <-c.sessions }()
@@ -303,8 +318,20 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		return Result{}, false, fmt.Errorf("waiting for a free session slot: %w", ctx.Err())
 	}
 
+	// unsure marks the failure of a write whose connection dropped after
+	// its command was sent: it may have run, in part or whole.
+	unsure := func(lost bool, err error) error {
+		if write && lost {
+			return fmt.Errorf("%w; the write may or may not have been applied", err)
+		}
+		return err
+	}
+
 	sess, lost, err := newSession(cn)
 	if err != nil {
+		if write && lost {
+			err = fmt.Errorf("%w; the write was not sent", err)
+		}
 		return Result{}, lost, err
 	}
 	defer sess.Close()
@@ -341,15 +368,17 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		return fmt.Errorf("%w: the command printed more than %d bytes on %s; only the first %d bytes were kept",
 			ErrOutputLimit, stdoutBufferLimit, strings.Join(which, " and "), stdoutBufferLimit)
 	}
-	// A read that floods is killed at once; a write (stdin) is left to
-	// finish, so that it is never cut off half-applied: only its output is
-	// cut short.
+	// A read that floods is killed at once; a write is left to finish, so
+	// that it is never cut off half-applied: only its output is cut short.
+	// This is RunWrite's whether or not it has stdin: a RouterOS script
+	// is its command line.
 	readOverflow := overflow
-	if stdin != nil {
+	if write {
 		readOverflow = nil // never ready
 	}
 	if err := sess.Start(remote); err != nil {
-		return Result{}, connLost(err, cn), fmt.Errorf("start command: %w", err)
+		lost := connLost(err, cn)
+		return Result{}, lost, unsure(lost, fmt.Errorf("start command: %w", err))
 	}
 	if feed != nil {
 		go feed.run()
@@ -369,7 +398,8 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte) (
 		if err == nil {
 			return res, false, limitErr()
 		}
-		return res, connLost(err, cn), fmt.Errorf("command failed: %w", err)
+		lost := connLost(err, cn)
+		return res, lost, unsure(lost, fmt.Errorf("command failed: %w", err))
 	}
 
 	// kill ends the command and says what is known of its end.
@@ -486,7 +516,7 @@ func (f *stdinFeed) closeWithin(expired <-chan time.Time) bool {
 // command printed more on stdout or on stderr than they keep (the limit
 // Start keeps for a stream's unread stdout, 64 MiB): Result holds the
 // first part. A read (Run) is killed when it passes the limit; a write
-// (RunWrite) runs to its end.
+// (RunWrite, with or without stdin) runs to its end.
 var ErrOutputLimit = errors.New("command output exceeds the limit")
 
 // cappedBuf collects one output stream of a command, keeping at most

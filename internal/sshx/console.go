@@ -16,8 +16,9 @@ import (
 // returned wrapped, with the device and what was being waited for: test
 // them with errors.Is.
 var (
-	// ErrNotOnConsole is returned by RunWrite and Start on a console
-	// device: its CLI only takes lines typed at its prompt, which Run does.
+	// ErrNotOnConsole is returned by Start, and by RunWrite with stdin, on
+	// a console device: its CLI only takes lines typed at its prompt,
+	// which Run and RunWrite (stdin nil) do.
 	ErrNotOnConsole = errors.New("not supported on a console device")
 
 	// ErrPromptTimeout: the device printed nothing for ConsoleIdleTimeout
@@ -44,13 +45,17 @@ const (
 	consoleRows     = 24
 )
 
-// runConsole is Run on a console device: the script's lines are typed at
-// the device's prompt in one shell session (see command.Console). Like
-// Run, it re-dials once on a dropped connection, but only if the
-// connection dropped before the first line of the script was sent: the
-// login, the privileged mode and Setup are safe to repeat, a half-run
-// script (Run also carries a console device's writes) is not.
-func (c *Client) runConsole(ctx context.Context, script string) (Result, error) {
+// runConsole is Run and RunWrite on a console device: the script's lines
+// are typed at the device's prompt in one shell session (see
+// command.Console). A read (write false), like Run elsewhere, re-dials once
+// on a dropped connection, but only if the connection dropped before the
+// first line of the script was sent: the login, the privileged mode and
+// Setup are safe to repeat, a half-typed script is not, and neither is
+// told from a script that the device read whole. A write is never
+// re-dialled, not even then: RunWrite's promise is that nothing of it is
+// sent twice, and it stays a promise of the call rather than a judgement
+// of how far the session got.
+func (c *Client) runConsole(ctx context.Context, script string, write bool) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, c.errorf("command not started: %w", err)
 	}
@@ -66,6 +71,9 @@ func (c *Client) runConsole(ctx context.Context, script string) (Result, error) 
 		return res, wrapNonNil(c, err)
 	}
 	c.discard(cn)
+	if write {
+		return res, c.errorf("connection lost before any line of the script was typed, and a write is never retried: %w", err)
+	}
 	if ctx.Err() != nil {
 		return res, c.errorf("connection lost: %w", err)
 	}

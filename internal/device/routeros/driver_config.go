@@ -31,11 +31,17 @@ func WriteScript(lines []string) string {
 // run executes a write. Commands can carry secrets (PPP passwords, PSKs,
 // private keys): secrets lists them, so that none reaches an error text
 // even where RouterOS echoes a value back.
+//
+// The script is RunWrite's, never Run's: Run may be run again on a
+// connection that dropped after the script started, and RouterOS has no
+// transactions, so a router that applied the script and then lost the
+// link would get it twice. The script is the command line; there is no
+// stdin.
 func (d *Driver) run(ctx context.Context, what string, lines []string, secrets ...string) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	res, err := d.t.Run(ctx, WriteScript(lines))
+	res, err := d.t.RunWrite(ctx, WriteScript(lines), nil)
 	if err != nil {
 		return fmt.Errorf("%s: %s", what, redact(err.Error(), secrets))
 	}

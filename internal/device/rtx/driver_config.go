@@ -76,7 +76,10 @@ func (d *Driver) write(ctx context.Context, what string, cmds []Cmd) error {
 		}
 		return s
 	}
-	res, err := d.t.Run(ctx, strings.Join(lines, "\n"))
+	// RunWrite, not Run: a read may be typed again after a dropped
+	// connection, a configuration never is (the console takes the
+	// script as typed lines, so there is no stdin).
+	res, err := d.t.RunWrite(ctx, strings.Join(lines, "\n"), nil)
 	if err != nil {
 		return fmt.Errorf("%s: %s", what, scrub(err.Error()))
 	}

@@ -15,16 +15,23 @@ import (
 // fakeConsole is a command.Runner that records the scripts run and
 // answers from a queue, as the console transport would: Stdout the
 // outputs of the script's lines, a refused line ExitStatus 1 with
-// "line N: <line>: <error>" on Stderr.
+// "line N: <line>: <error>" on Stderr. writes records which scripts
+// came through RunWrite (never retried) rather than Run.
 type fakeConsole struct {
 	scripts []string
+	writes  []bool
 	answers []command.Result
 }
 
 func (f *fakeConsole) Name() string { return "rtx" }
 
 func (f *fakeConsole) Run(_ context.Context, script string) (command.Result, error) {
+	return f.answer(script, false)
+}
+
+func (f *fakeConsole) answer(script string, write bool) (command.Result, error) {
 	f.scripts = append(f.scripts, script)
+	f.writes = append(f.writes, write)
 	if len(f.answers) == 0 {
 		return command.Result{}, nil
 	}
@@ -33,8 +40,12 @@ func (f *fakeConsole) Run(_ context.Context, script string) (command.Result, err
 	return r, nil
 }
 
-func (f *fakeConsole) RunWrite(context.Context, string, []byte) (command.Result, error) {
-	return command.Result{}, errors.New("the console does not support stdin")
+// RunWrite types script as Run does; a console has no stdin.
+func (f *fakeConsole) RunWrite(_ context.Context, script string, stdin []byte) (command.Result, error) {
+	if stdin != nil {
+		return command.Result{}, errors.New("the console does not support stdin")
+	}
+	return f.answer(script, true)
 }
 
 func (f *fakeConsole) Start(context.Context, string) (command.Process, error) {
@@ -114,6 +125,11 @@ func TestDriverWriteScript(t *testing.T) {
 	if len(f.scripts) != 2 || f.scripts[0] != "show config" {
 		t.Fatalf("scripts = %q", f.scripts)
 	}
+	// The read may be retried by the transport, the configuration lines
+	// never: they go through RunWrite.
+	if !slices.Equal(f.writes, []bool{false, true}) {
+		t.Errorf("RunWrite used for scripts %v, want the second only", f.writes)
+	}
 	lines := strings.Split(f.scripts[1], "\n")
 	if lines[0] != "tunnel select 1" || lines[len(lines)-1] != "save" || !slices.Contains(lines, "tunnel select none") {
 		t.Errorf("script = %q", lines)
@@ -168,6 +184,10 @@ func (f *failingConsole) Run(ctx context.Context, script string) (command.Result
 	if script == "show config" {
 		return f.fakeConsole.Run(ctx, script)
 	}
+	return command.Result{}, errors.New("session lost while sending " + script)
+}
+
+func (f *failingConsole) RunWrite(_ context.Context, script string, _ []byte) (command.Result, error) {
 	return command.Result{}, errors.New("session lost while sending " + script)
 }
 
