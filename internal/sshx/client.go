@@ -106,6 +106,10 @@ func (c *Client) Name() string { return c.name }
 // typed at the device's prompt in one shell session (see command.Console
 // and runConsole); errors then also wrap ErrPromptTimeout,
 // ErrConsoleClosed or ErrEnableRejected.
+//
+// CommandTimeout and ctx bound every step, opening the session included: a
+// device that never answers the session's open, its terminal or its
+// command fails the call (see open.go) rather than hanging it.
 func (c *Client) Run(ctx context.Context, cmd string) (Result, error) {
 	return c.run(ctx, cmd, nil, false)
 }
@@ -318,6 +322,12 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte, w
 		return Result{}, false, fmt.Errorf("waiting for a free session slot: %w", ctx.Err())
 	}
 
+	// The timeout runs from before the session is opened: the open and
+	// the exec request are round trips a device may never answer (see
+	// open.go), and CommandTimeout is what bounds them.
+	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
+	defer cancel()
+
 	// unsure marks the failure of a write whose connection dropped after
 	// its command was sent: it may have run, in part or whole.
 	unsure := func(lost bool, err error) error {
@@ -327,7 +337,7 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte, w
 		return err
 	}
 
-	sess, lost, err := newSession(cn)
+	sess, lost, err := c.openSession(cctx, cn)
 	if err != nil {
 		if write && lost {
 			err = fmt.Errorf("%w; the write was not sent", err)
@@ -376,18 +386,14 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte, w
 	if write {
 		readOverflow = nil // never ready
 	}
-	if err := sess.Start(remote); err != nil {
-		lost := connLost(err, cn)
-		return Result{}, lost, unsure(lost, fmt.Errorf("start command: %w", err))
+	if lost, err := c.request(cctx, cn, sess, "starting the command", "the device may have started it", func() error { return sess.Start(remote) }); err != nil {
+		return Result{}, lost, unsure(lost, err)
 	}
 	if feed != nil {
 		go feed.run()
 	}
 	done := make(chan error, 1)
 	go func() { done <- sess.Wait() }()
-
-	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
-	defer cancel()
 
 	finished := func(err error) (Result, bool, error) {
 		res := Result{Stdout: stdout.String(), Stderr: stderr.String()}

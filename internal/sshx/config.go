@@ -71,8 +71,9 @@ type Config struct {
 	// through the previous, then the target through the last.
 	JumpHosts []Endpoint
 	// CommandTimeout bounds each command execution (session) of Run and
-	// RunWrite unless ctx has an earlier deadline; dialling is
-	// bounded separately by ConnectTimeout. Default 60s.
+	// RunWrite, from the opening of its session on, unless ctx has an
+	// earlier deadline, and the start (session open, exec request) of
+	// Start; dialling is bounded separately by ConnectTimeout. Default 60s.
 	CommandTimeout time.Duration
 	// KeepAliveInterval between keepalive@openssh.com requests; default 15s,
 	// negative disables. A keepalive that fails or gets no reply within 3

@@ -97,7 +97,12 @@ func (c *Client) console(ctx context.Context, cn *conn, script string) (res Resu
 	case <-ctx.Done():
 		return Result{}, false, fmt.Errorf("waiting for a free session slot: %w", ctx.Err())
 	}
-	sess, lost, err := newSession(cn)
+	// The timeout runs from before the session is opened: the open, the
+	// terminal and the shell are round trips a device may never answer
+	// (see open.go), and CommandTimeout bounds the whole session.
+	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
+	defer cancel()
+	sess, lost, err := c.openSession(cctx, cn)
 	if err != nil {
 		return Result{}, lost, err
 	}
@@ -113,15 +118,16 @@ func (c *Client) console(ctx context.Context, cn *conn, script string) (res Resu
 		return Result{}, false, fmt.Errorf("open stdout: %w", err)
 	}
 	modes := ssh.TerminalModes{ssh.TTY_OP_ISPEED: 38400, ssh.TTY_OP_OSPEED: 38400}
-	if err := sess.RequestPty(consoleTermType, consoleRows, consoleCols, modes); err != nil {
-		return Result{}, connLost(err, cn), fmt.Errorf("request a terminal: %w", err)
+	if lost, err := c.request(cctx, cn, sess, "requesting a terminal", "", func() error {
+		return sess.RequestPty(consoleTermType, consoleRows, consoleCols, modes)
+	}); err != nil {
+		return Result{}, lost, err
 	}
-	if err := sess.Shell(); err != nil {
-		return Result{}, connLost(err, cn), fmt.Errorf("start the console: %w", err)
+	// Nothing is typed before the shell answered: a shell request given
+	// up, or lost, has sent none of the script.
+	if lost, err := c.request(cctx, cn, sess, "starting the console", "", sess.Shell); err != nil {
+		return Result{}, lost, err
 	}
-
-	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
-	defer cancel()
 	t := newConsoleTerm(c.cfg.Dialect.Console, c.cfg.Dialect.Decode, c.cfg.ConsoleIdleTimeout, c.cfg.EnablePassword, stdin, stdout)
 	defer t.close()
 	s := &consoleSession{c: c, t: t, con: c.cfg.Dialect.Console, privileged: needsPrivilege(c.cfg.Dialect.Console, script)}

@@ -68,8 +68,9 @@ type Proc struct {
 // point, so this never runs it twice. A failure after the session opened is
 // not retried.
 //
-// CommandTimeout does not apply: the command may run as long as it likes.
-// When ctx is cancelled the remote command is sent SIGKILL and its session is
+// CommandTimeout bounds only the start: opening the session and the exec
+// request, round trips a device may never answer (see open.go); the
+// command itself may run as long as it likes. When ctx is cancelled the remote command is sent SIGKILL and its session is
 // closed (as Run does on a device without a POSIX shell); Wait then reports
 // ctx's error.
 //
@@ -113,7 +114,11 @@ func (c *Client) start(ctx context.Context, cmd string, release func(), opts pro
 	if err != nil {
 		return nil, c.errorf("%w", err)
 	}
-	sess, lost, err := newSession(cn)
+	// Only the start is bounded by CommandTimeout (see startProc); the
+	// command's own run is not, so octx ends when start returns.
+	octx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
+	defer cancel()
+	sess, lost, err := c.openSession(octx, cn)
 	if lost {
 		c.discard(cn)
 		if ctx.Err() != nil {
@@ -123,13 +128,13 @@ func (c *Client) start(ctx context.Context, cmd string, release func(), opts pro
 		if cn, dialErr = c.getConn(ctx); dialErr != nil {
 			return nil, c.errorf("connection lost (%v); reconnecting: %w", err, dialErr)
 		}
-		sess, lost, err = newSession(cn)
+		sess, lost, err = c.openSession(octx, cn)
 		if lost {
 			c.discard(cn)
 		}
 	}
 	if err != nil && rejectedSession(err) {
-		sess, err = c.reopenRejected(ctx, cn, err)
+		sess, err = c.reopenRejected(octx, cn, err)
 	}
 	if err != nil {
 		return nil, c.errorf("%w", err)
@@ -152,12 +157,12 @@ func (c *Client) start(ctx context.Context, cmd string, release func(), opts pro
 			return nil, c.errorf("open stdin: %w", err)
 		}
 	}
-	if err := sess.Start(cmd); err != nil {
+	if lost, err := c.request(octx, cn, sess, "starting the command", "the device may have started it", func() error { return sess.Start(cmd) }); err != nil {
 		_ = sess.Close()
-		if connLost(err, cn) {
+		if lost {
 			c.discard(cn)
 		}
-		return nil, c.errorf("start command: %w", err)
+		return nil, c.errorf("%w", err)
 	}
 	go func() {
 		p.waitErr = sess.Wait()
@@ -183,7 +188,7 @@ func rejectedSession(err error) bool {
 }
 
 // reopenRejected retries, for up to rejectedRetry and while ctx lasts, a
-// session the server rejected. A server whose own session limit is no
+// session the server rejected (ctx bounds each open too, see open.go). A server whose own session limit is no
 // higher than MaxSessions may still count a session whose end we have
 // already seen: OpenSSH (9.2, MaxSessions 2, TestRealSSHDSessionLimit)
 // refuses ("open failed") a session opened in the slot that a command
@@ -200,7 +205,7 @@ func (c *Client) reopenRejected(ctx context.Context, cn *conn, err error) (*ssh.
 			return nil, fmt.Errorf("%w (retrying: %w)", err, ctx.Err())
 		case <-t.C:
 		}
-		sess, lost, rerr := newSession(cn)
+		sess, lost, rerr := c.openSession(ctx, cn)
 		if lost {
 			c.discard(cn)
 		}
@@ -210,22 +215,6 @@ func (c *Client) reopenRejected(ctx context.Context, cn *conn, err error) (*ssh.
 		err = rerr
 	}
 	return nil, err
-}
-
-// newSession opens a session on cn. lost reports that the failure was the
-// connection dropping, so that a new connection may succeed.
-func newSession(cn *conn) (sess *ssh.Session, lost bool, err error) {
-	sess, err = cn.client.NewSession()
-	if err == nil {
-		return sess, false, nil
-	}
-	// An explicit rejection comes from a live server (e.g. its session
-	// limit): the connection is fine, do not tear it down.
-	var rejected *ssh.OpenChannelError
-	if errors.As(err, &rejected) {
-		return nil, false, fmt.Errorf("open session: %w", err)
-	}
-	return nil, true, fmt.Errorf("open session: %w", err)
 }
 
 // Stdout streams the command's standard output as it arrives, ending with

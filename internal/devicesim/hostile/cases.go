@@ -171,3 +171,40 @@ func PPPoE(drv device.Driver, base device.PPPoEConfig) Case[device.PPPoEConfig] 
 		},
 	}
 }
+
+// Offload is routerlab_offload's case: its strings are the map keys
+// (groups and switches).
+func Offload(drv device.Driver, base device.OffloadConfig) Case[device.OffloadConfig] {
+	os := drv.(device.OffloadSettings)
+	var original device.OffloadConfig
+	return Case[device.OffloadConfig]{
+		Name: "routerlab_offload",
+		Base: base,
+		Validate: func(ctx context.Context, c device.OffloadConfig) error {
+			if err := os.ValidateOffload(c); err != nil {
+				return err
+			}
+			snap, err := snapshot(ctx, drv)
+			if err != nil {
+				return err
+			}
+			return os.CheckOffload(c, snap)
+		},
+		Apply: func(ctx context.Context, c device.OffloadConfig) error {
+			snap, err := snapshot(ctx, drv)
+			if err != nil {
+				return err
+			}
+			original = device.OffloadOriginal(c, snap.Offload)
+			return os.ApplyOffload(ctx, c)
+		},
+		Read: func(ctx context.Context, _ device.OffloadConfig) (any, error) {
+			snap, err := snapshot(ctx, drv)
+			if err != nil {
+				return nil, err
+			}
+			return snap.Offload, nil
+		},
+		Undo: func(ctx context.Context, _ device.OffloadConfig) error { return os.ApplyOffload(ctx, original) },
+	}
+}

@@ -41,6 +41,9 @@ func TestHostileValues(t *testing.T) {
 	t.Run("firewall", func(t *testing.T) {
 		hostile.Run(t, tg, hostile.Firewall(s.drv, device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"eth2"}, Masquerade: []string{"eth2"}, NotrackInterfaces: []string{"eth1"}}))
 	})
+	t.Run("offload", func(t *testing.T) {
+		hostile.Run(t, tg, hostile.Offload(s.drv, device.OffloadConfig{Settings: map[string]map[string]bool{"eth1": {"gro": false}}}))
+	})
 	for _, tc := range []device.TunnelConfig{ipsec, l2tp, ovpnTunnel("ovs1", device.RoleServer), ovpnTunnel("ovc1", device.RoleClient), wgTunnel()} {
 		t.Run(string(tc.Type)+"/"+tc.Name, func(t *testing.T) { hostile.Run(t, tg, hostile.Tunnel(s.drv, tc)) })
 	}
