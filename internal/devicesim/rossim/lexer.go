@@ -43,9 +43,9 @@ func (e *syntaxErr) Error() string { return e.msg + " " + e.at.String() }
 // console's (RouterOS scripting manual): commands end at a newline or ";";
 // "#" starts a comment where a command starts; a backslash before the end
 // of a line joins the next line without its indent (see join); strings take
-// \" \\ \n \r \t \$ \? \_ \a \b \f \v and \XX escapes. Variables ($x),
-// expressions (( )) and blocks ({ }) are not simulated: they are syntax
-// errors here.
+// \" \\ \n \r \t \$ \? \_ \a \b \f \v and \XX escapes. Variables ($x,
+// in a string too), expressions (( )) and blocks ({ }) are not simulated:
+// they are syntax errors here.
 type lexer struct {
 	src       string
 	i         int
@@ -240,6 +240,16 @@ func (l *lexer) quoted() (string, *syntaxErr) {
 		}
 		if l.peek() == '\\' && l.join() {
 			continue
+		}
+		if l.peek() == '$' {
+			// An unescaped $ in a string links a variable (MikroTik's
+			// Scripting manual, "Constant Escape Sequences": "\$ Output
+			// $ character. Otherwise $ is used to link variable"), or
+			// substitutes $(...) and $[...]: the string would not hold
+			// the text as written. Variables are not simulated, so this
+			// is a syntax error here (assumption: a router substitutes
+			// instead, which stores something else all the same).
+			return "", l.errHere("syntax error")
 		}
 		c := l.advance()
 		switch c {

@@ -165,6 +165,9 @@ func TestSyntaxErrorRunsNothing(t *testing.T) {
 		{"/system identity set name=\"r2", "syntax error (line 1 column 27)"},
 		{"/system identity set name=r2 [ find", "syntax error (line 1 column 30)"},
 		{"/system identity set name=$x", "syntax error (line 1 column 27)"},
+		// $ links a variable inside a string too; only \$ is the character.
+		{`/system identity set name="a$x"`, "syntax error (line 1 column 29)"},
+		{`/system identity set name="a$[/system identity set name=b]"`, "syntax error (line 1 column 29)"},
 		{":frobnicate now", "bad command name frobnicate (line 1 column 2)"},
 		{"/export verbose hide-sensitive", "expected end of command (line 1 column 17)"},
 		{"/ip address print where", "expected end of command (line 1 column 19)"},
