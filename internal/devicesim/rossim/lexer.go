@@ -98,11 +98,18 @@ func (l *lexer) continuation() bool {
 	return true
 }
 
-// skipBlanks skips blanks and line continuations.
+// skipBlanks skips blanks and line continuations. A CR is a blank only
+// as the first half of a CRLF line end; alone it ends the line (see
+// isLineEnd).
 func (l *lexer) skipBlanks() {
 	for !l.eof() {
 		switch l.peek() {
-		case ' ', '\t', '\r':
+		case ' ', '\t':
+			l.advance()
+		case '\r':
+			if l.i+1 >= len(l.src) || l.src[l.i+1] != '\n' {
+				return
+			}
 			l.advance()
 		case '\\':
 			if !l.continuation() {
@@ -125,7 +132,7 @@ func (l *lexer) script() ([][]token, *syntaxErr) {
 		}
 		c := l.peek()
 		switch {
-		case c == '\n' || c == ';':
+		case isLineEnd(c):
 			l.advance()
 			if len(cur) > 0 {
 				cmds = append(cmds, cur)
@@ -149,6 +156,13 @@ func (l *lexer) script() ([][]token, *syntaxErr) {
 	}
 	return cmds, nil
 }
+
+// isLineEnd reports whether c ends a command line where a command is
+// read: ";", LF, or a CR that is not part of a CRLF (skipBlanks has
+// taken those). The Scripting manual ("Physical Line") accepts unix LF,
+// windows CR LF and mac CR line ends alike, so a lone CR in a script
+// starts a new command as a newline does.
+func isLineEnd(c byte) bool { return c == '\n' || c == ';' || c == '\r' }
 
 // wordEnd reports whether c ends a bare word.
 func wordEnd(c byte) bool {

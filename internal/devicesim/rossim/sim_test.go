@@ -184,6 +184,20 @@ func TestSyntaxErrorRunsNothing(t *testing.T) {
 	}
 }
 
+// Lines end at LF, CR LF or a lone CR (the Scripting manual's physical
+// lines: unix, windows and mac line ends): a CR left bare in a script
+// starts a second command.
+func TestLineEnds(t *testing.T) {
+	g := newRig(t, Options{})
+	for _, sep := range []string{"\n", "\r\n", "\r", ";"} {
+		g.run(t, "/system identity set name=a"+sep+"/system identity set name=b"+sep)
+		if got := g.r.Get("/system identity", "name"); got != "b" {
+			t.Errorf("separator %q: identity %q, want b (the second command did not run)", sep, got)
+		}
+		g.run(t, "/system identity set name=MikroTik")
+	}
+}
+
 // A runtime error stops the script at that command; the commands before
 // it stay applied and the ones after it never run.
 func TestRuntimeErrorStopsTheScript(t *testing.T) {
