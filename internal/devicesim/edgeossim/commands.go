@@ -93,7 +93,7 @@ func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, e
 			delete(in.vars, a)
 		}
 		return 0, nil
-	case "cat", "rm", "mv", "cmp", "chmod", "umask":
+	case "cat", "rm", "mv", "cmp", "chmod", "umask", "touch":
 		code, _ := d.fileCommand(in, args, out, errw)
 		return code, nil
 	case CfgWrapper, path.Base(CfgWrapper):
@@ -193,7 +193,11 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) int {
 		fmt.Fprintln(out, "No configuration changes to commit")
 		return 0
 	}
-	if errs := d.commitErrors(in.sess.working); len(errs) > 0 {
+	errs := d.commitErrors(in.sess.working)
+	if len(errs) == 0 {
+		errs = d.runActions(in.sess.working, d.running, out)
+	}
+	if len(errs) > 0 {
 		for _, e := range errs {
 			fmt.Fprintf(out, "[ %s ]\n%s\n\n", e.path, e.msg)
 		}

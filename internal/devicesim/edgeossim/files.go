@@ -85,6 +85,16 @@ func (d *Device) WriteFile(name string, data []byte, mode fs.FileMode) {
 	d.files[name] = &simFile{data: slices.Clone(data), mode: mode}
 }
 
+// RemoveFile removes a file behind the driver's back; it reports
+// whether there was one.
+func (d *Device) RemoveFile(name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.files[name]
+	delete(d.files, name)
+	return ok
+}
+
 // openForWrite creates or truncates name for `>` (or keeps it for `>>`);
 // a new file gets 0666 less the umask. It returns the shell's complaint,
 // "" on success.
@@ -112,7 +122,10 @@ func (d *Device) appendFile(name string, data []byte) {
 }
 
 // fileCommand runs the file utilities a driver's script uses: cat, rm,
-// mv, cmp, chmod and umask. handled is false for other commands.
+// mv, cmp, chmod and umask, and touch (EdgeOS and VyOS are Debian, with
+// coreutils' touch: a script that breaks out of its quoting can create a
+// file, which is how hostile-value tests see a second command run).
+// handled is false for other commands.
 func (d *Device) fileCommand(in *interp, args []string, out, errw io.Writer) (code int, handled bool) {
 	name, rest := args[0], args[1:]
 	flags := func() (force bool, operands []string) {
@@ -208,6 +221,23 @@ func (d *Device) fileCommand(in *interp, args []string, out, errw io.Writer) (co
 			return 1, true
 		}
 		return 0, true
+	case "touch":
+		_, ops := flags()
+		if len(ops) == 0 {
+			fmt.Fprintln(errw, "touch: missing file operand")
+			return 1, true
+		}
+		code := 0
+		for _, p := range ops {
+			if _, ok := d.files[p]; ok {
+				continue
+			}
+			if msg := d.openForWrite(p, true, in.umask); msg != "" {
+				fmt.Fprintf(errw, "touch: cannot touch '%s': %s\n", p, msg)
+				code = 1
+			}
+		}
+		return code, true
 	case "chmod":
 		if len(rest) < 2 {
 			fmt.Fprintln(errw, "chmod: missing operand")

@@ -11,7 +11,9 @@ import (
 // A description the shell quoted reaches the wrapper as one word, and the
 // line `show configuration commands` prints reads back as that value
 // (both flavours; a value with a single quote cannot be read back on the
-// device, which does not escape it, so it is only checked to be stored).
+// device, which does not escape it, so it is only checked to be stored;
+// on EdgeOS a value the description's shell action interprets is not
+// data at all, see actions.go).
 func FuzzDescriptionRoundTrip(f *testing.F) {
 	for _, s := range []string{"WAN to internal", "a", "", "it's", "$(reboot)", "tab\there", `back\slash`, "x  y"} {
 		f.Add(s)
@@ -25,6 +27,13 @@ func FuzzDescriptionRoundTrip(f *testing.F) {
 				if code == 0 {
 					t.Fatalf("%q accepted", v)
 				}
+				continue
+			}
+			// On EdgeOS the commit runs the description's update action
+			// with the value inside a double-quoted shell word
+			// (actions.go): what the shell interprets there is not data,
+			// and command substitution fails the simulated commit.
+			if d.flavour == EdgeOS && strings.ContainsAny(v, "$`\"\\") {
 				continue
 			}
 			if code != 0 {

@@ -35,6 +35,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -315,6 +316,41 @@ func (d *Device) DeleteLine(path string) error {
 		return fmt.Errorf("%s", note)
 	}
 	return err
+}
+
+// Leaves is the running configuration as words: each leaf's path (tag
+// values included) and its value, as `set` took them, unquoted. Unlike
+// Lines, a word holding blanks or line breaks stays one word, so a test
+// can tell a value that is data from a node a broken line created.
+func (d *Device) Leaves() [][]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([][]string, 0, len(d.running.leaves))
+	for _, l := range d.running.leaves {
+		w := slices.Clone(l.path)
+		if l.hasValue {
+			w = append(w, l.value)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// DeleteLeaf removes one leaf given as Leaves gives it (words, the value
+// last) from the running configuration behind the driver's back; it
+// reports whether there was one.
+func (d *Device) DeleteLeaf(words []string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n := len(d.running.leaves)
+	d.running.leaves = slices.DeleteFunc(d.running.leaves, func(l leaf) bool {
+		w := slices.Clone(l.path)
+		if l.hasValue {
+			w = append(w, l.value)
+		}
+		return slices.Equal(w, words)
+	})
+	return len(d.running.leaves) != n
 }
 
 // Lines is the running configuration as `show configuration commands`
