@@ -1,6 +1,7 @@
 package edgeos
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
@@ -79,13 +80,32 @@ func sameDHCP(a, b device.DHCPServer) bool {
 		a.Authoritative == b.Authoritative && slices.Equal(a.DNSServers, b.DNSServers)
 }
 
-// validateDHCPServers checks every scope desired writes.
+// validateDHCPServers checks every scope desired writes. Each address is
+// checked first on its own, so that a refusal names its attribute (start,
+// stop, default_router, dns_servers): device.ValidateDHCPServer's
+// messages name the scope and the value only. Every one of them is an
+// IPv4 address on EdgeOS (its dhcp-server templates type them ipv4), so
+// nothing else ever reaches a `set` line.
 func validateDHCPServers(desired map[string]*device.DHCPServer) error {
 	for _, name := range device.SortedKeys(desired) {
-		if d := desired[name]; d != nil {
-			if err := device.ValidateDHCPServer(name, *d); err != nil {
-				return err
+		d := desired[name]
+		if d == nil {
+			continue
+		}
+		addrs := []struct{ what, a string }{{"start", d.Start}, {"stop", d.Stop}, {"default_router", d.DefaultRouter}}
+		for _, dns := range d.DNSServers {
+			addrs = append(addrs, struct{ what, a string }{"dns_servers", dns})
+		}
+		for _, a := range addrs {
+			if a.a == "" && (a.what == "default_router") {
+				continue // optional
 			}
+			if ip, err := device.ParseIP(a.a); err != nil || !ip.Is4() {
+				return fmt.Errorf("dhcp_servers[%q].%s %q: want an IPv4 address", name, a.what, a.a)
+			}
+		}
+		if err := device.ValidateDHCPServer(name, *d); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -51,14 +51,19 @@ func ValidateRouter(desired device.RouterConfig) error {
 			if err := CheckWord("description", *ifc.Description); err != nil {
 				return fmt.Errorf("interface %q: %w", name, err)
 			}
+			if err := checkShellText("description", *ifc.Description); err != nil {
+				return fmt.Errorf("interface %q: %w", name, err)
+			}
 		}
+		// The errors name the attribute, addresses (issue 18: a refusal
+		// says which attribute to fix).
 		for _, a := range ifc.Addresses {
 			c, err := device.CanonicalAddress(a)
 			if err != nil {
-				return fmt.Errorf("interface %q: %w", name, err)
+				return fmt.Errorf("interface %q: addresses: %w", name, err)
 			}
 			if c != a {
-				return fmt.Errorf("interface %q: address %q: write it in canonical form %q (what EdgeOS reports back)", name, a, c)
+				return fmt.Errorf("interface %q: addresses: address %q: write it in canonical form %q (what EdgeOS reports back)", name, a, c)
 			}
 		}
 	}
@@ -90,6 +95,28 @@ func ValidateRouter(desired device.RouterConfig) error {
 	}
 	if v := desired.ConnectionTracking; v != nil && !*v {
 		return fmt.Errorf("connection_tracking = false: EdgeOS has no switch to turn connection tracking off (system conntrack only tunes it); leave connection_tracking unset or true")
+	}
+	return nil
+}
+
+// checkShellText refuses what a double-quoted shell word interprets: $
+// (variables, $(...)), the backtick and the backslash (the double quote
+// is CheckWord's). Vyatta's interface description template runs
+//
+//	update: sudo sh -c "echo \"$VAR(@)\" >/sys/class/net/$VAR(../@)/ifalias"
+//
+// with the value substituted into the text and the result run by
+// /bin/sh -c (vyos/vyatta-cfg-system templates/interfaces/ethernet/
+// node.tag/description/node.def and vif/node.tag/description/node.def,
+// from 2009; Lochnair/vyatta-cfg src/cli_new.c runs actions with sh -c).
+// EdgeOS is a fork of Vyatta 6.3 and keeps the template: a description
+// $(cmd) or cmd in backticks would run cmd as root at commit, and $x or a
+// backslash would give the interface another alias than the
+// configuration holds. VyOS ran the same action until 1.3 (T1637 moved
+// ethernet to Python in 2019); routerlab refuses these on both flavours.
+func checkShellText(what, v string) error {
+	if i := strings.IndexAny(v, "$`\\"); i >= 0 {
+		return fmt.Errorf("%s %q: %q is not allowed (at byte %d): EdgeOS's interface template hands the %s to a shell inside double quotes, where $, ` and \\ are interpreted", what, v, v[i], i, what)
 	}
 	return nil
 }
