@@ -416,3 +416,37 @@ func TestStatusFromPrints(t *testing.T) {
 		t.Error("a peer still negotiating reads as established")
 	}
 }
+
+// What a role ignores is refused, naming it, and a certificate's name is
+// one line: what the renderer would drop or the console could not carry.
+func TestRoleAttributesAndCertificate(t *testing.T) {
+	server := seed000Server()
+	server.L2TP.Server = "198.18.10.2"
+	client := seed000Server()
+	client.L2TP.Role, client.L2TP.Server, client.L2TP.MTU, client.L2TP.MRU = device.RoleClient, "198.18.10.2", nil, nil
+	ovpn := device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &device.OpenVPNConfig{
+		Role: device.RoleServer, Protocol: "tcp", Cipher: "AES-128-CBC", Auth: "SHA1", Certificate: "cert\n1",
+		LocalAddress: "198.18.70.1", RemoteAddress: "198.18.70.2", User: "pc1", Password: "made-up"}}
+	long := ovpn
+	long.OpenVPN = &device.OpenVPNConfig{}
+	*long.OpenVPN = *ovpn.OpenVPN
+	long.OpenVPN.Certificate = strings.Repeat("c", 256)
+	for _, c := range []struct {
+		t    device.TunnelConfig
+		want string
+	}{
+		{server, `l2tp_ipsec.server is for role "client"`},
+		{client, `l2tp_ipsec.local_address and l2tp_ipsec.remote_pool are for role "server"`},
+		{ovpn, `openvpn.certificate "cert\n1": control characters`},
+		{long, `openvpn.certificate: at most 255 bytes, got 256`},
+	} {
+		if err := ValidateTunnel(c.t); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ValidateTunnel = %v, want %q", err, c.want)
+		}
+	}
+	pppoe := device.PPPoEConfig{Name: "wan", Role: device.RoleServer, Interface: "ether2", LocalAddress: "198.18.200.1",
+		RemotePool: "198.18.200.10-198.18.200.20", Users: []device.PPPUser{{Name: "ppp1", Password: "made-up"}}, Password: "dropped-secret"}
+	if err := ValidatePPPoE(pppoe); err == nil || !strings.Contains(err.Error(), `password is for role "client"`) || strings.Contains(err.Error(), "dropped-secret") {
+		t.Errorf("ValidatePPPoE with a server password = %v", err)
+	}
+}

@@ -36,6 +36,9 @@ var (
 
 func validateOpenVPN(t device.TunnelConfig) error {
 	c := t.OpenVPN
+	if err := validateCertificateName(c.Certificate); err != nil {
+		return fmt.Errorf("tunnel %q: %w", t.Name, err)
+	}
 	if _, err := translate("openvpn.cipher", c.Cipher, rosOVPNCiphers); err != nil {
 		return fmt.Errorf("tunnel %q: %w", t.Name, err)
 	}
@@ -50,6 +53,29 @@ func validateOpenVPN(t device.TunnelConfig) error {
 	}
 	if c.Port == ovpnDefaultPort {
 		return fmt.Errorf("tunnel %q: openvpn.port = %d is RouterOS's default: leave it unset (RouterOS does not print defaults)", t.Name, ovpnDefaultPort)
+	}
+	return nil
+}
+
+// MaxCertificateName is the longest certificate name routerlab writes
+// (assumption: RouterOS documents no limit; a name is one of
+// `/certificate`'s, which are file-name-like, and 255 is the driver's
+// limit for comments too).
+const MaxCertificateName = 255
+
+// validateCertificateName refuses a certificate= RouterOS cannot carry
+// as the one line a command is: line breaks, NUL and other control
+// characters, over-long text. Anything else is quoted by Quote and
+// stored as written; whether the router has the certificate is the
+// router's to say.
+func validateCertificateName(name string) error {
+	if len(name) > MaxCertificateName {
+		return fmt.Errorf("openvpn.certificate: at most %d bytes, got %d", MaxCertificateName, len(name))
+	}
+	for i := 0; i < len(name); i++ {
+		if b := name[i]; b < 0x20 || b == 0x7f {
+			return fmt.Errorf("openvpn.certificate %q: control characters (line breaks, NUL, ...) are not allowed in a certificate's name", name)
+		}
 	}
 	return nil
 }
