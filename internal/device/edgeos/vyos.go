@@ -41,11 +41,18 @@ func (v *VyOSDriver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 	return snap, err
 }
 
-// ValidateRouter implements device.RouterSettings: EdgeOS's rules, and no
-// static routes (nothing marks them as routerlab's on VyOS).
+// ValidateRouter implements device.RouterSettings: EdgeOS's rules, no
+// static routes (nothing marks them as routerlab's on VyOS) and no DHCP
+// scopes (written in EdgeOS's syntax).
 func (v *VyOSDriver) ValidateRouter(desired device.RouterConfig) error {
 	if len(desired.Routes) > 0 {
 		return fmt.Errorf("static_routes: not supported on VyOS yet (its static routes carry no description to mark routerlab's own); leave static_routes unset")
+	}
+	if len(desired.DHCPServers) > 0 {
+		// The renderer writes EdgeOS's `start <a> stop <b>`; VyOS 1.4 has
+		// `range <n> start|stop` and a valueless authoritative
+		// (vyos-1x dhcp-server.xml.in): refused, not written wrong.
+		return fmt.Errorf("dhcp_servers: not supported on VyOS yet (VyOS 1.4 writes DHCP ranges and options in another syntax than EdgeOS's); leave dhcp_servers unset")
 	}
 	return ValidateRouter(desired)
 }

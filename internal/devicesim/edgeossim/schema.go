@@ -13,6 +13,11 @@ package edgeossim
 // A line may start with "edgeos:" or "vyos:" to exist in one flavour only,
 // or with "edgeos+wireguard:" to exist on an EdgeRouter with the WireGuard
 // package installed (Options.WireGuard).
+// The DHCP server paths are EdgeOS's only: VyOS 1.4 writes a scope's range
+// as `subnet <net> range <n> start|stop <ip>` and its authoritative flag
+// valueless (vyos-1x interface-definitions/dhcp-server.xml.in; VyOS
+// documentation, "DHCP Server Example"), not EdgeOS's `start <ip> stop
+// <ip>`, so a VyOS router refuses EdgeOS's lines.
 // Value kinds are defined in kinds.go. Paths not listed fail at `set` time,
 // as on the device ("Configuration path: [...] is not valid").
 var schemaLines = `
@@ -124,17 +129,17 @@ vyos: nat source rule <natrule> outbound-interface =text
 vyos: nat source rule <natrule> source address =text
 vyos: nat source rule <natrule> translation address =text
 
-service dhcp-server disabled =true|false
-service dhcp-server hostfile-update =enable|disable
-service dhcp-server use-dnsmasq =enable|disable
-service dhcp-server shared-network-name <netname> authoritative =enable|disable
-service dhcp-server shared-network-name <netname> description =text
-service dhcp-server shared-network-name <netname> subnet <ipv4net> default-router =ipv4
-service dhcp-server shared-network-name <netname> subnet <ipv4net> dns-server +=ipv4
-service dhcp-server shared-network-name <netname> subnet <ipv4net> lease =u32
-service dhcp-server shared-network-name <netname> subnet <ipv4net> start <ipv4> stop =ipv4
-service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> ip-address =ipv4
-service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> mac-address =text
+edgeos: service dhcp-server disabled =true|false
+edgeos: service dhcp-server hostfile-update =enable|disable
+edgeos: service dhcp-server use-dnsmasq =enable|disable
+edgeos: service dhcp-server shared-network-name <netname> authoritative =enable|disable
+edgeos: service dhcp-server shared-network-name <netname> description =text
+edgeos: service dhcp-server shared-network-name <netname> subnet <ipv4net> default-router =ipv4
+edgeos: service dhcp-server shared-network-name <netname> subnet <ipv4net> dns-server +=ipv4
+edgeos: service dhcp-server shared-network-name <netname> subnet <ipv4net> lease =u32
+edgeos: service dhcp-server shared-network-name <netname> subnet <ipv4net> start <ipv4> stop =ipv4
+edgeos: service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> ip-address =ipv4
+edgeos: service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> mac-address =text
 service ssh port =port
 service ssh protocol-version =v1|v2|all
 edgeos: service gui http-port =port
