@@ -164,9 +164,9 @@ func TestRouterValidation(t *testing.T) {
 	}{
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {MTU: intp(70000)}}}, `interface "ether1": mtu 70000 is out of range: RouterOS allows 64 to 65535`},
 		{device.RouterConfig{DHCPServers: map[string]*device.DHCPServer{"LAN": {}}}, `platform "routeros": routerlab_router.dhcp_servers`},
-		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"198.18.1.1"}}}}, `interface "ether1": addresses: address "198.18.1.1" is not`},
-		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"2001:DB8::1/64"}}}}, `addresses: "2001:DB8::1/64": write it in canonical form "2001:db8::1/64"`},
-		{device.RouterConfig{Routes: map[string]*device.Route{"198.18.9.1/24": {Gateway: "198.18.1.2"}}}, `routes["198.18.9.1/24"]: write the destination as the network prefix "198.18.9.0/24"`},
+		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"198.18.1.1"}}}}, `interfaces["ether1"].addresses: address "198.18.1.1" is not`},
+		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"2001:DB8::1/64"}}}}, `addresses: address "2001:DB8::1/64": write it in canonical form "2001:db8::1/64"`},
+		{device.RouterConfig{Routes: map[string]*device.Route{"198.18.9.1/24": {Gateway: "198.18.1.2"}}}, `route destination "198.18.9.1/24": write it as the network prefix "198.18.9.0/24"`},
 		{device.RouterConfig{Routes: map[string]*device.Route{"198.18.9.0/24": {Gateway: "198.18.1.2", Interface: "ether1"}}}, `routes["198.18.9.0/24"]: give gateway or interface, not both`},
 	} {
 		if err := ValidateRouter(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {

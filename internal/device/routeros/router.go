@@ -92,25 +92,16 @@ func ValidateRouter(c device.RouterConfig) error {
 				return fmt.Errorf("interface %q: description: %w", name, err)
 			}
 		}
-		// Addresses are written as address=... of /ip address and read
-		// back in canonical form: text that is not an address would reach
-		// the console (which refuses it half-way through the script), and
-		// a non-canonical one would read back as another string.
-		for _, a := range ifc.Addresses {
-			if canon, err := device.CanonicalAddress(a); err != nil {
-				return fmt.Errorf("interface %q: addresses: %w", name, err)
-			} else if canon != a {
-				return fmt.Errorf("interface %q: addresses: %q: write it in canonical form %q", name, a, canon)
-			}
-		}
+	}
+	// Addresses are written as address= of /ip address and route keys as
+	// dst-address=, and both read back in canonical form: text that is
+	// not an address would reach the console (which refuses it half-way
+	// through the script), and a non-canonical one would read back as
+	// another string.
+	if err := device.ValidateRouterValues(c); err != nil {
+		return err
 	}
 	for _, dst := range device.SortedKeys(c.Routes) {
-		// The key is dst-address= and the route is found again by it.
-		if canon, err := device.CanonicalPrefix(dst); err != nil {
-			return fmt.Errorf("routes[%q]: %w", dst, err)
-		} else if canon != dst {
-			return fmt.Errorf("routes[%q]: write the destination as the network prefix %q", dst, canon)
-		}
 		r := c.Routes[dst]
 		if r == nil {
 			continue
