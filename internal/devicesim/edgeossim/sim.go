@@ -390,13 +390,25 @@ func (d *Device) Saved() bool {
 }
 
 // quote writes a word of a `set` line as the flavour prints it: VyOS
-// quotes every leaf value; EdgeOS, like VyOS for tag values, quotes only
-// a value that is empty or contains blanks (published EdgeOS output has
-// `description 'WAN to internal'` but `encrypted-password $6$...` bare).
-// Neither escapes a quote inside the quotes.
+// quotes every leaf value, and other words only when empty or holding
+// blanks; EdgeOS quotes a word that is empty or holds one of the
+// characters of _print_cmds_list's special set (Lochnair/vyatta-cfg, Ubiquiti's fork:
+// src/cnode/cnode-algorithm.cpp): blanks and line breaks, and
+// *}{[;&`!$><|]?#\~(): (so `description 'WAN to internal'`,
+// `address '2001:db8::1/64'`). Neither escapes a quote inside the quotes.
 func (d *Device) quote(v string, leafValue bool) string {
-	if (leafValue && d.flavour == VyOS) || v == "" || strings.ContainsAny(v, " \t\n") {
+	special := edgeosSpecial
+	if d.flavour == VyOS {
+		// Assumption: VyOS 1.4 (libvyosconfig, not this code) quotes a
+		// tag value only for blanks; its leaf values always.
+		special = " \t\n"
+	}
+	if (leafValue && d.flavour == VyOS) || v == "" || strings.ContainsAny(v, special) {
 		return "'" + v + "'"
 	}
 	return v
 }
+
+// edgeosSpecial is _print_cmds_list's set of characters that make
+// `show configuration commands` quote a word.
+const edgeosSpecial = "*}{\t\n\v\f\r [;&`!$><|]?#\\~():"
