@@ -83,8 +83,12 @@ func ValidatePPPoEShape(c PPPoEConfig) error {
 			return fmt.Errorf("local_address, remote_pool and users are for role \"server\"")
 		}
 	case RoleServer:
+		if c.Password != "" {
+			// The secret itself is never in the message.
+			return fmt.Errorf("password is for role \"client\"; a server's accounts take theirs in users")
+		}
 		if c.User != "" || c.DefaultRoute || c.UsePeerDNS {
-			return fmt.Errorf("user, password, default_route and use_peer_dns are for role \"client\"")
+			return fmt.Errorf("user, default_route and use_peer_dns are for role \"client\"")
 		}
 		if !IsIP(c.LocalAddress) {
 			return fmt.Errorf("local_address %q is not an IP address", c.LocalAddress)

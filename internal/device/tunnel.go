@@ -410,7 +410,15 @@ func validateL2TP(c L2TPConfig) error {
 		if _, _, err := ParsePool(c.RemotePool); err != nil {
 			return fmt.Errorf("l2tp_ipsec.remote_pool: %w", err)
 		}
+		// What the other role takes would be ignored and read back as
+		// unset: a diff on every plan.
+		if c.Server != "" {
+			return fmt.Errorf("l2tp_ipsec.server is for a client (the server to connect to); a server answers on every address")
+		}
 	case RoleClient:
+		if c.LocalAddress != "" || c.RemotePool != "" {
+			return fmt.Errorf("l2tp_ipsec.local_address and remote_pool are for a server; a client takes the address the server assigns")
+		}
 		if c.Server == "" {
 			return fmt.Errorf("l2tp_ipsec client: server is required")
 		}

@@ -67,9 +67,6 @@ func validateL2TPEdge(t device.TunnelConfig, _ Flavour) error {
 	if c.Role != device.RoleServer {
 		return fmt.Errorf("tunnel %q: l2tp_ipsec.role %q: routerlab runs EdgeOS as the L2TP server only (vpn l2tp remote-access); EdgeOS's CLI has no L2TP client, so run the client on another platform", t.Name, c.Role)
 	}
-	if c.Server != "" {
-		return fmt.Errorf("tunnel %q: l2tp_ipsec.server is for a client (the server to connect to); EdgeOS's server answers on every address", t.Name)
-	}
 	if t.MTU != nil {
 		return fmt.Errorf("tunnel %q: set the MTU of an l2tp_ipsec tunnel with l2tp_ipsec.mtu (EdgeOS's `vpn l2tp remote-access mtu`); the top-level mtu is not used for this type", t.Name)
 	}

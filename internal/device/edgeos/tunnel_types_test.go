@@ -340,7 +340,9 @@ func TestTunnelValidationErrors(t *testing.T) {
 		{"vyos ipsec", VyOS, func() device.TunnelConfig { return ipsecSeed001("aes128-sha1") }, nil, `type "ipsec" is not supported on VyOS by routerlab`},
 		{"vyos openvpn", VyOS, ovpnClient, nil, "supported: wireguard"},
 		{"vyos l2tp", VyOS, l2tpServer, nil, "accel-ppp"},
-		{"l2tp client", EdgeOS, l2tpServer, func(c *device.TunnelConfig) { c.L2TP.Role, c.L2TP.Server = device.RoleClient, "198.18.0.1" }, "server only"},
+		{"l2tp client", EdgeOS, l2tpServer, func(c *device.TunnelConfig) {
+			c.L2TP.Role, c.L2TP.Server, c.L2TP.LocalAddress, c.L2TP.RemotePool = device.RoleClient, "198.18.0.1", "", ""
+		}, "server only"},
 		{"l2tp address", EdgeOS, l2tpServer, func(c *device.TunnelConfig) { c.L2TP.LocalAddress = "198.18.50.1" }, `write local_address = "10.255.255.0"`},
 		{"l2tp cidr pool", EdgeOS, l2tpServer, func(c *device.TunnelConfig) { c.L2TP.RemotePool = "198.18.50.0/24" }, "first-last"},
 		{"l2tp pool order", EdgeOS, l2tpServer, func(c *device.TunnelConfig) { c.L2TP.RemotePool = "198.18.50.10-198.18.50.10" }, "the first below the last"},

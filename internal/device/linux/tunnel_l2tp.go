@@ -83,20 +83,13 @@ func validateL2TPLinux(t device.TunnelConfig) error {
 		}
 		return a, nil
 	}
-	// The other role's attributes would be ignored, and read back as
-	// unset: refuse them rather than drift.
+	// (The other role's attributes are refused by the shared shape check.)
 	switch c.Role {
 	case device.RoleClient:
-		if c.LocalAddress != "" || c.RemotePool != "" {
-			return fmt.Errorf("tunnel %q: l2tp_ipsec.local_address and remote_pool are for a server; a client takes the address the server assigns", t.Name)
-		}
 		if _, err := ipv4("l2tp_ipsec.server", c.Server); err != nil {
 			return err
 		}
 	case device.RoleServer:
-		if c.Server != "" {
-			return fmt.Errorf("tunnel %q: l2tp_ipsec.server is for a client (the server to connect to); a server answers on every address", t.Name)
-		}
 		local, err := ipv4("l2tp_ipsec.local_address", c.LocalAddress)
 		if err != nil {
 			return err

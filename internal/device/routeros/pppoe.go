@@ -25,13 +25,6 @@ func ValidatePPPoE(c device.PPPoEConfig) error {
 		return fmt.Errorf("pppoe %s: mss_clamp %d is out of range: RouterOS's change-mss takes %d to %d, or \"pmtu\"", c.Name, m.Value, device.MinMSS, MaxMSS)
 	}
 	if c.Role == device.RoleServer {
-		// A server's accounts are users[].password; password is the
-		// client's and the server renderer drops it. (The shared shape
-		// check names password among the client's attributes but tests
-		// only user.) The secret itself is never in the message.
-		if c.Password != "" {
-			return fmt.Errorf("pppoe %s: password is for role \"client\"; a server's accounts take theirs in users", c.Name)
-		}
 		if m := c.MSSClamp; m != nil && !m.ToPMTU {
 			return fmt.Errorf("pppoe %s: a RouterOS PPPoE server clamps to the session MTU only (its profile's change-tcp-mss): set mss_clamp = \"pmtu\"", c.Name)
 		}

@@ -435,8 +435,8 @@ func TestRoleAttributesAndCertificate(t *testing.T) {
 		t    device.TunnelConfig
 		want string
 	}{
-		{server, `l2tp_ipsec.server is for role "client"`},
-		{client, `l2tp_ipsec.local_address and l2tp_ipsec.remote_pool are for role "server"`},
+		{server, `l2tp_ipsec.server is for a client`},
+		{client, `l2tp_ipsec.local_address and remote_pool are for a server`},
 		{ovpn, `openvpn.certificate "cert\n1": control characters`},
 		{long, `openvpn.certificate: at most 255 bytes, got 256`},
 	} {

@@ -25,15 +25,8 @@ const (
 
 func validateL2TP(t device.TunnelConfig) error {
 	c := t.L2TP
-	// What the other role's renderer would write is refused, not
-	// dropped: it would read back as unset, a diff on every plan. (The
-	// rule is every platform's; device.validateL2TP does not have it yet.)
-	switch {
-	case c.Role == device.RoleServer && c.Server != "":
-		return fmt.Errorf("tunnel %q: l2tp_ipsec.server is for role \"client\" (the server to dial); a server has none", t.Name)
-	case c.Role == device.RoleClient && (c.LocalAddress != "" || c.RemotePool != ""):
-		return fmt.Errorf("tunnel %q: l2tp_ipsec.local_address and l2tp_ipsec.remote_pool are for role \"server\"; a client gets its address from the server", t.Name)
-	}
+	// (What the other role's renderer would write is refused by the
+	// shared shape check, device.validateL2TP.)
 	if m := t.MSSClamp; m != nil && !m.ToPMTU {
 		return fmt.Errorf("tunnel %q: RouterOS clamps PPP sessions to their MTU only (change-tcp-mss): set mss_clamp = \"pmtu\"", t.Name)
 	}

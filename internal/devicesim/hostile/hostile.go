@@ -363,9 +363,10 @@ func Run[C any](t *testing.T, tg Target, c Case[C]) {
 }
 
 // namesAttr reports whether an error names the attribute: "routes" also
-// as "route", as a map key's message names one element.
+// as "route" and "addresses" as "address", as a message about one
+// element names it.
 func namesAttr(msg, attr string) bool {
-	return strings.Contains(msg, attr) || strings.Contains(msg, strings.TrimSuffix(attr, "s"))
+	return strings.Contains(msg, attr) || strings.Contains(msg, strings.TrimSuffix(attr, "s")) || strings.Contains(msg, strings.TrimSuffix(attr, "es"))
 }
 
 func textLines(ctx context.Context, t *testing.T, tg Target) int {
