@@ -153,6 +153,10 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 				fmt.Sprintf("device %q: administrator_password is for platform \"rtx\" (its privileged mode); platform %q has none", name, platform))
 			continue
 		}
+		if err := sshx.ValidateCredential("administrator_password", admin); err != nil {
+			diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("administrator_password"), "Invalid Device Configuration", fmt.Sprintf("device %q: %s", name, err))
+			continue
+		}
 		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: dialect, EnablePassword: admin, Warnf: func(format string, args ...any) {
 			tflog.Warn(ctx, fmt.Sprintf(format, args...), map[string]any{"device": name})
 		}}

@@ -80,3 +80,43 @@ func TestBuildInventoryDiagnostics(t *testing.T) {
 		t.Fatalf("device named local: %v", diags)
 	}
 }
+
+// A credential with a line break is refused at plan, naming the attribute
+// and never the value: an RTX administrator password is typed as a line
+// at the console, so the text after a break would run as an administrator
+// command (issue 18).
+func TestBuildInventoryRefusesCredentialsWithLineBreaks(t *testing.T) {
+	s := types.StringValue
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(known, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := func() deviceModel {
+		return deviceModel{Platform: s("rtx"), Host: s("198.18.0.1"), HostKey: types.StringNull(),
+			sshModel: sshModel{Password: s("pw"), KnownHostsFile: s(known)}}
+	}
+	for attr, set := range map[string]func(*deviceModel){
+		"administrator_password": func(d *deviceModel) { d.AdministratorPassword = s("admin-secret\nsave-secret") },
+		"password":               func(d *deviceModel) { d.Password = s("ssh-secret\r\n") },
+		"user":                   func(d *deviceModel) { d.Username = s("admin\x1b[2J") },
+	} {
+		d := base()
+		set(&d)
+		inv, diags := buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"rtx810": d}})
+		inv.Close()
+		if !diags.HasError() {
+			t.Errorf("%s: accepted", attr)
+			continue
+		}
+		e := diags.Errors()[0]
+		if !strings.Contains(e.Detail(), attr) || !strings.Contains(e.Detail(), `device "rtx810"`) {
+			t.Errorf("%s: the error does not name the attribute: %s", attr, e.Detail())
+		}
+		if strings.Contains(e.Detail(), "secret") {
+			t.Errorf("%s: the error shows the value: %s", attr, e.Detail())
+		}
+		if _, ok := inv.Lookup("rtx810"); ok == nil {
+			t.Errorf("%s: the device was registered anyway", attr)
+		}
+	}
+}

@@ -153,6 +153,11 @@ func ValidateEndpoint(e Endpoint) error {
 	if strings.TrimSpace(e.User) == "" {
 		bad("user", "must not be empty")
 	}
+	for _, cred := range []struct{ field, value string }{{"user", e.User}, {"password", e.Password}, {"private_key_passphrase", e.Passphrase}} {
+		if err := ValidateCredential(cred.field, cred.value); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if e.ConnectTimeout < 0 {
 		bad("connect_timeout", "%s must not be negative", e.ConnectTimeout)
 	}
@@ -210,12 +215,29 @@ func ValidateConfig(c Config) error {
 	if c.CommandTimeout < 0 {
 		errs = append(errs, &ConfigError{Field: "command_timeout", Msg: fmt.Sprintf("%s must not be negative", c.CommandTimeout)})
 	}
-	// The password is typed as a line: a line break in it would end it
-	// early and send the rest as a command. The message never shows it.
-	if strings.ContainsAny(c.EnablePassword, "\r\n") {
-		errs = append(errs, &ConfigError{Field: "enable_password", Msg: "must not contain a line break"})
+	if err := ValidateCredential("enable_password", c.EnablePassword); err != nil {
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// ValidateCredential refuses a login name or password that holds a line
+// break or another control character. A console password (RTX's
+// administrator) is typed as a line: a break in it would end it early and
+// the text after it would run as a privileged command; an SSH password or
+// passphrase with a trailing newline (file("pw.txt")) fails to log in with
+// no hint why. The message names field and the byte's position, never the
+// value.
+func ValidateCredential(field, value string) error {
+	for i, r := range value {
+		switch {
+		case r == '\r' || r == '\n':
+			return &ConfigError{Field: field, Msg: fmt.Sprintf("contains a line break (at byte %d): a credential is one line; trimspace() a value read with file()", i)}
+		case r < 0x20 || r == 0x7f:
+			return &ConfigError{Field: field, Msg: fmt.Sprintf("contains a control character (at byte %d)", i)}
+		}
+	}
+	return nil
 }
 
 // prefixConfigErrors rewrites the Field of every *ConfigError in a joined error.
