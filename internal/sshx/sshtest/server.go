@@ -51,6 +51,11 @@ type Options struct {
 	// IgnoreKeepAlives leaves keepalive@openssh.com requests unanswered, as
 	// a peer behind a dead NAT would.
 	IgnoreKeepAlives bool
+	// IgnoreSessionOpens leaves every "session" channel open unanswered
+	// (neither accepted nor rejected) while the connection and its
+	// keepalives stay alive: a device whose SSH daemon is wedged past the
+	// handshake.
+	IgnoreSessionOpens bool
 	// UserFlags: a login name may carry console flags after a "+", as
 	// RouterOS reads them ("admin+cet1024w" logs in as "admin").
 	UserFlags bool
@@ -340,6 +345,9 @@ func (s *Server) handleConn(nc net.Conn) {
 	for nch := range chans {
 		switch nch.ChannelType() {
 		case "session":
+			if s.opts.IgnoreSessionOpens {
+				continue // never answered; x/crypto/ssh keeps the open pending
+			}
 			if s.dropNext.CompareAndSwap(true, false) {
 				sconn.Close()
 				continue
