@@ -137,7 +137,7 @@ func ParseConfig(out string) (*Config, error) {
 		}
 		l := Line{Section: section, Indent: indent, Words: words, Text: trimmed}
 		if red, ok := redact(words); ok {
-			l.Words, l.Text = red, FormatWords(red)
+			l.Words, l.Text = red, formatRedacted(red)
 		}
 		c.Lines = append(c.Lines, l)
 	}
@@ -281,10 +281,15 @@ func SplitWords(line string) []string {
 }
 
 // QuoteWord writes one word for the RTX console: in double quotes when it
-// is empty or holds a space or a '#' (which would start a comment), as
-// it is otherwise. Words must have passed CheckValue.
+// is empty or holds a character the console gives a meaning of its own
+// unless it is quoted or escaped, as it is otherwise. YAMAHA's command
+// reference (chapter 1.5, "コマンドの入力文字数とエスケープシーケンスに
+// ついて") lists them: a space, '#', '|', '>', a single quote (and '?',
+// '\' and '"', which CheckValue refuses), each entered as `"#"` and so
+// on. '|' and '>' pipe and redirect a show command's output on the
+// models that have it (chapter 2.5). Words must have passed CheckValue.
 func QuoteWord(w string) string {
-	if w == "" || strings.ContainsAny(w, " #'") {
+	if w == "" || strings.ContainsAny(w, " #'|>") {
 		return `"` + w + `"`
 	}
 	return w
@@ -295,6 +300,23 @@ func FormatWords(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
 		q[i] = QuoteWord(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// formatRedacted is FormatWords for a line whose secret redact replaced:
+// text shown in errors and the normalised configuration, never typed.
+// The marker is written bare although it holds '>' (which QuoteWord
+// quotes), so a redacted line reads `... text <redacted>` as it always
+// has and the digest of a configuration does not move.
+func formatRedacted(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		if w == RedactedMarker {
+			q[i] = w
+		} else {
+			q[i] = QuoteWord(w)
+		}
 	}
 	return strings.Join(q, " ")
 }

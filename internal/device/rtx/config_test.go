@@ -183,9 +183,16 @@ func TestSplitWordsAndQuote(t *testing.T) {
 			t.Errorf("SplitWords(%q) = %q", line, got)
 		}
 	}
-	for _, v := range []string{"plain", "with space", "it's", "#tag", "a b c"} {
+	for _, v := range []string{"plain", "with space", "it's", "#tag", "a b c", "a|b", "a>b"} {
 		if got := SplitWords("description lan1 " + QuoteWord(v)); !slices.Equal(got, []string{"description", "lan1", v}) {
 			t.Errorf("%q does not read back: %q", v, got)
+		}
+	}
+	// The characters the command reference says must be escaped in a
+	// parameter (chapter 1.5) are written quoted.
+	for _, v := range []string{"#tag", "a|b", "a>b", "it's"} {
+		if q := QuoteWord(v); q != `"`+v+`"` {
+			t.Errorf("QuoteWord(%q) = %s, want it double-quoted", v, q)
 		}
 	}
 }

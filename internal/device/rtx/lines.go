@@ -168,7 +168,7 @@ func Script(cmds []Cmd) []string {
 // it) by RedactedMarker, for error messages.
 func redactCmdLine(line string) string {
 	if red, ok := redact(SplitWords(line)); ok {
-		return FormatWords(red)
+		return formatRedacted(red)
 	}
 	return line
 }
