@@ -22,11 +22,15 @@ const (
 )
 
 // CheckValue rejects what the RTX console cannot carry in one word:
-// anything but printable ASCII (the session's character set is ASCII, and
-// a line break would end the command), a double quote or backslash (RTX
-// quotes with double quotes and has no escape routerlab relies on), and
-// '?', which the console takes as a request for help. A value with a
-// space, '#' or a single quote is written in double quotes (QuoteWord).
+// anything but printable ASCII (the command reference, chapter 2.1.1:
+// whatever `console character` says, commands are typed in ASCII; a CR
+// or LF would end the command and type the rest as another), a double
+// quote or backslash (RTX quotes with double quotes, and a backslash is
+// its escape character, chapter 1.5: routerlab writes no escapes), and
+// '?', which the console takes as a request for help (chapter 1.5 has
+// `"?"` for it; refusing it is the conservative choice). A value with a
+// space, '#', '|', '>' or a single quote is written in double quotes
+// (QuoteWord).
 // what names the attribute; the error quotes the value only when it is
 // not secret.
 func CheckValue(what, v string, maxLen int, secret bool) error {
@@ -296,6 +300,14 @@ func validateL2TP(t device.TunnelConfig) error {
 	}
 	if t.MTU != nil {
 		return wrap(fmt.Errorf("mtu: an RTX L2TP server's MTU is its PPP MTU; set l2tp_ipsec.mtu"))
+	}
+	// What the server would not write is refused rather than dropped: it
+	// would read back as unset, a diff on every plan.
+	if c.Server != "" {
+		return wrap(fmt.Errorf("l2tp_ipsec.server: an RTX L2TP/IPsec server has no server to dial (that is a client's); leave server unset"))
+	}
+	if len(t.Routes) > 0 {
+		return wrap(fmt.Errorf("routes: routerlab routes nothing into RTX's L2TP server (its clients get addresses from l2tp_ipsec.remote_pool); leave routes empty"))
 	}
 	if _, err := oneProposal("l2tp_ipsec.ike_proposals", c.IKEProposals, true); err != nil {
 		return wrap(err)

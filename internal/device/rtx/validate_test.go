@@ -15,6 +15,13 @@ func TestValidationMessages(t *testing.T) {
 		f(&c)
 		return ValidateTunnel(c)
 	}
+	l2tp := func(f func(*device.TunnelConfig)) error {
+		c := device.TunnelConfig{Name: "vpn", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{Role: device.RoleServer,
+			LocalAddress: "198.18.100.1", RemotePool: "198.18.100.200-198.18.100.209", User: "ppp1", Password: "lab-l2tp-pass", PSK: "lab-l2tp-psk",
+			IKEProposals: []string{"aes128-sha1-modp1024"}, ESPProposals: []string{"aes128-sha1"}}}
+		f(&c)
+		return ValidateTunnel(c)
+	}
 	pppoe := device.PPPoEConfig{Name: "isp", Role: device.RoleClient, Interface: "lan2", User: "rl-user", Password: "lab-isp-pass"}
 	for _, tt := range []struct {
 		name string
@@ -39,6 +46,11 @@ func TestValidationMessages(t *testing.T) {
 		{"mss", tun(func(c *device.TunnelConfig) { c.MSSClamp = &device.MSSClamp{Value: 200} }), "mss_clamp 200 is out of range: RTX's ip tunnel tcp mss limit allows 536 to 1460"},
 		{"local subnets v2", tun(func(c *device.TunnelConfig) { c.IPsec.LocalSubnets = []string{"198.18.100.0/24"} }), "ipsec.local_subnets: RTX sends one local ID"},
 		{"remote by name", tun(func(c *device.TunnelConfig) { c.IPsec.RemoteAddress = "2001:db8::1" }), `ipsec.remote_address "2001:db8::1": routerlab configures RTX gateways by IPv4 address`},
+		// Issue 18: what the RTX server would not write is refused, not
+		// dropped (it would read back unset: a diff on every plan). The
+		// shared rules may say so first; either way the attribute is named.
+		{"l2tp server address", l2tp(func(c *device.TunnelConfig) { c.L2TP.Server = "198.18.3.2" }), "l2tp_ipsec.server"},
+		{"l2tp routes", l2tp(func(c *device.TunnelConfig) { c.Routes = []string{"198.18.50.0/24"} }), "routes: routerlab routes nothing into RTX's L2TP server"},
 		{"hostname", ValidateRouter(device.RouterConfig{Hostname: ptr("rtx")}), "hostname: RTX has no host name"},
 		{"iface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth0": {}}}), `interface "eth0": the RTX interfaces routerlab_router manages are lanN`},
 		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(9600)}}}), "interface lan1: mtu 9600 is out of range: allowed are 64 to 9578"},
@@ -71,5 +83,8 @@ func TestValidationMessages(t *testing.T) {
 	}
 	if err := ValidateTunnel(seed001Tunnel()); err != nil {
 		t.Errorf("seed 001: %v", err)
+	}
+	if err := l2tp(func(*device.TunnelConfig) {}); err != nil {
+		t.Errorf("l2tp server: %v", err)
 	}
 }
