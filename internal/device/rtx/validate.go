@@ -302,10 +302,8 @@ func validateL2TP(t device.TunnelConfig) error {
 		return wrap(fmt.Errorf("mtu: an RTX L2TP server's MTU is its PPP MTU; set l2tp_ipsec.mtu"))
 	}
 	// What the server would not write is refused rather than dropped: it
-	// would read back as unset, a diff on every plan.
-	if c.Server != "" {
-		return wrap(fmt.Errorf("l2tp_ipsec.server: an RTX L2TP/IPsec server has no server to dial (that is a client's); leave server unset"))
-	}
+	// would read back as unset, a diff on every plan. (A server's
+	// l2tp_ipsec.server is refused by the shared shape check.)
 	if len(t.Routes) > 0 {
 		return wrap(fmt.Errorf("routes: routerlab routes nothing into RTX's L2TP server (its clients get addresses from l2tp_ipsec.remote_pool); leave routes empty"))
 	}

@@ -47,8 +47,8 @@ func TestValidationMessages(t *testing.T) {
 		{"local subnets v2", tun(func(c *device.TunnelConfig) { c.IPsec.LocalSubnets = []string{"198.18.100.0/24"} }), "ipsec.local_subnets: RTX sends one local ID"},
 		{"remote by name", tun(func(c *device.TunnelConfig) { c.IPsec.RemoteAddress = "2001:db8::1" }), `ipsec.remote_address "2001:db8::1": routerlab configures RTX gateways by IPv4 address`},
 		// Issue 18: what the RTX server would not write is refused, not
-		// dropped (it would read back unset: a diff on every plan). The
-		// shared rules may say so first; either way the attribute is named.
+		// dropped (it would read back unset: a diff on every plan); the
+		// server's server by the shared shape check, routes by RTX's.
 		{"l2tp server address", l2tp(func(c *device.TunnelConfig) { c.L2TP.Server = "198.18.3.2" }), "l2tp_ipsec.server"},
 		{"l2tp routes", l2tp(func(c *device.TunnelConfig) { c.Routes = []string{"198.18.50.0/24"} }), "routes: routerlab routes nothing into RTX's L2TP server"},
 		{"hostname", ValidateRouter(device.RouterConfig{Hostname: ptr("rtx")}), "hostname: RTX has no host name"},
