@@ -226,9 +226,9 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
-	if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("interfaces"), "Unknown Interface", fmt.Sprintf("device %q: %s", dev.Name, err))
-	} else if err := rs.CheckRouter(desired, snap); err != nil {
+	// Whether the interfaces exist is the driver's to say (CheckRouter):
+	// RTX routes into pp and tunnel interfaces its interface list lacks.
+	if err := rs.CheckRouter(desired, snap); err != nil {
 		resp.Diagnostics.AddError("Router Configuration Not Possible", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
 	}
 	if !req.State.Raw.IsNull() {
@@ -323,12 +323,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 		if err != nil {
 			return err
 		}
-		if err := applyCheck(func() error { return rs.ValidateRouter(desired) }, func(snap *device.Snapshot) error {
-			if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
-				return err
-			}
-			return rs.CheckRouter(desired, snap)
-		}, snap); err != nil {
+		if err := applyCheck(func() error { return rs.ValidateRouter(desired) }, func(snap *device.Snapshot) error { return rs.CheckRouter(desired, snap) }, snap); err != nil {
 			return err
 		}
 		var released device.RouterConfig

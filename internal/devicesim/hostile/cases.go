@@ -30,9 +30,6 @@ func Router(drv device.Driver, base device.RouterConfig) Case[device.RouterConfi
 			if err != nil {
 				return err
 			}
-			if err := device.CheckInterfacesExist(c, snap.Router); err != nil {
-				return err
-			}
 			return rs.CheckRouter(c, snap)
 		},
 		Apply: func(ctx context.Context, c device.RouterConfig) error {
