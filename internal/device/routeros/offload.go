@@ -63,8 +63,15 @@ func CheckOffload(c device.OffloadConfig, snap *device.Snapshot) error {
 	return nil
 }
 
-// ParseOffload reads both switches.
+// ParseOffload reads both switches, for the version the export's header
+// names.
 func ParseOffload(exp *Export) device.OffloadState {
+	return parseOffload(exp, MajorVersion(exp.Version))
+}
+
+// parseOffload reads both switches as RouterOS major version major has
+// them: the switch chip's L3 offloading exists from RouterOS 7 on.
+func parseOffload(exp *Export, major int) device.OffloadState {
 	fasttrack := false
 	for _, it := range owned(exp, "/ip firewall filter", FasttrackComment) {
 		if get(it, "action", "") == "fasttrack-connection" {
@@ -75,7 +82,7 @@ func ParseOffload(exp *Export) device.OffloadState {
 		"fast_path": setting(exp, "/ip settings", "allow-fast-path", "yes") != "no",
 		"fasttrack": fasttrack,
 	}}}
-	if MajorVersion(exp.Version) >= 7 {
+	if major >= 7 {
 		// On only when every switch chip the export shows has it on.
 		on := false
 		for _, it := range items(exp, "/interface ethernet switch", "set") {

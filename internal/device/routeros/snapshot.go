@@ -2,8 +2,6 @@ package routeros
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -108,7 +106,9 @@ func MajorVersion(v string) int {
 }
 
 // ParseSnapshot builds a snapshot from the outputs of the snapshot
-// script's commands.
+// script's commands: the configuration part through readConfig, the
+// code ParseConfig runs, plus the operational parts (resource, interface
+// table, PPP sessions, IPsec and WireGuard peers).
 func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	res, err := ParseResource(p.resource)
 	if err != nil {
@@ -130,32 +130,24 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("/interface wireguard peers print terse: %w", err)
 	}
-	exp, err := ParseExport(p.export)
+	// The configuration part is ParseConfig's, with the router's own
+	// interface table (which no export holds) and the version the router
+	// reported standing in for a header the export lacks.
+	cfg, err := readConfig(p.export, res.Version, func(*Export) ([]Row, []string) { return rows, nil })
 	if err != nil {
 		return nil, fmt.Errorf("/export terse: %w", err)
 	}
-	s := &device.Snapshot{
-		Facts: device.Facts{
-			Platform: device.RouterOS,
-			Model:    cmp.Or(exp.Model, res.BoardName),
-			Firmware: res.Version,
-			Serial:   exp.Serial,
-			CPUCount: res.CPUCount,
-		},
-		Router:   ParseRouter(exp, rows),
-		Firewall: ParseFirewall(exp),
-		Offload:  ParseOffload(exp),
-		PPPoE:    ParsePPPoE(exp),
-		Tunnels:  ParseTunnels(exp),
-		Status:   device.Status{Links: links(rows)},
-		Parsed:   exp,
-	}
+	s := cfg.snap
+	// The operational parts: facts the resource print knows better (the
+	// version with its channel, "7.13.4 (stable)"; the board name of a
+	// CHR, whose export has no model line), and the state of links,
+	// sessions and peers.
+	s.Facts.Model = cmp.Or(s.Facts.Model, res.BoardName)
+	s.Facts.Firmware = res.Version
+	s.Facts.CPUCount = res.CPUCount
+	s.Status = device.Status{Links: links(rows)}
 	s.Status.Tunnels = tunnelStatus(s.Tunnels, s.Status.Links, ppp, peers, wgPeers)
 	s.Status.PPPoE = pppoeStatus(s.PPPoE, s.Status.Links, ppp)
-	s.Facts.Hostname = s.Router.Hostname
-	s.Text = exp.Normalised()
-	sum := sha256.Sum256([]byte(s.Text))
-	s.SHA256 = hex.EncodeToString(sum[:])
 	return s, nil
 }
 
