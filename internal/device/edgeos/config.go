@@ -24,6 +24,14 @@ const (
 	VyOS
 )
 
+// platform is the device platform the flavour's driver reports.
+func (f Flavour) platform() device.Platform {
+	if f == VyOS {
+		return device.VyOS
+	}
+	return device.EdgeOS
+}
+
 func (f Flavour) String() string {
 	if f == VyOS {
 		return "vyos"
@@ -37,11 +45,15 @@ const RedactedMarker = "(redacted)"
 
 // secretLeaves are the leaf names whose values are secrets on EdgeOS and
 // VyOS (PPPoE, L2TP and dynamic DNS passwords, login passwords, IPsec
-// PSKs, WireGuard private and preshared keys).
+// PSKs, WireGuard private and preshared keys), and what VyOS's own
+// `strip-private` treats as secret besides (vyos-1x
+// src/helpers/strip-private.py: ` key ` — the HTTPS API's keys, PKI
+// private keys, SSH public keys — and OSPF's `md5-key`).
 var secretLeaves = map[string]bool{
 	"password": true, "plaintext-password": true, "encrypted-password": true,
 	"pre-shared-secret": true, "shared-secret": true, "secret": true,
 	"private-key": true, "preshared-key": true,
+	"key": true, "md5-key": true,
 }
 
 // Node is one word of the configuration tree: a keyword, a tag value or
@@ -53,7 +65,11 @@ type Node struct {
 	// Quoted records that the word was quoted in the parsed output (VyOS
 	// quotes leaf values, so it tells values from valueless nodes there).
 	Quoted bool
-	index  map[string]*Node
+	// read records that a parser looked at this node (kept for the
+	// first two levels only, see Lookup): what no parser read is what
+	// routerlab does not manage, and ParseConfig says so.
+	read  bool
+	index map[string]*Node
 }
 
 // Tree is a parsed `show configuration commands` output: every `set` line
@@ -138,12 +154,19 @@ func (t *Tree) Delete(path ...string) bool {
 	return true
 }
 
-// Lookup returns the node at path, or nil.
+// Lookup returns the node at path, or nil. It marks the first two nodes
+// of the path as read: every section parser goes through Lookup, so the
+// top and second levels no parser touched are exactly the parts of a
+// configuration routerlab does not manage (unmanagedWarnings), with no
+// list of managed paths to keep in step with the parsers.
 func (t *Tree) Lookup(path ...string) *Node {
 	n := &t.Root
-	for _, w := range path {
+	for i, w := range path {
 		if n = n.child(w); n == nil {
 			return nil
+		}
+		if i < 2 {
+			n.read = true
 		}
 	}
 	return n
@@ -220,19 +243,24 @@ func (t *Tree) Subtree(path ...string) *Tree {
 // the device's own order is alphabetical too, and sorting makes the text
 // independent of the order lines were added in.
 func (t *Tree) Lines(f Flavour) []string {
-	var out []string
-	var walk func(n *Node, prefix []string)
-	walk = func(n *Node, prefix []string) {
+	out := make([]string, 0, t.lines)
+	// One path stack for the whole walk: FormatLine copies the words
+	// into its line, and a copy per node made most of a large
+	// configuration's parse time.
+	stack := make([]string, 0, 16)
+	var walk func(n *Node)
+	walk = func(n *Node) {
 		for _, c := range n.Children {
-			p := append(append([]string(nil), prefix...), c.Name)
+			stack = append(stack, c.Name)
 			if len(c.Children) == 0 {
-				out = append(out, FormatLine(f, "set", p, c.Quoted))
-				continue
+				out = append(out, FormatLine(f, "set", stack, c.Quoted))
+			} else {
+				walk(c)
 			}
-			walk(c, p)
+			stack = stack[:len(stack)-1]
 		}
 	}
-	walk(&t.Root, nil)
+	walk(&t.Root)
 	sort.Strings(out)
 	return out
 }
@@ -300,6 +328,13 @@ func SplitLine(line string) []string {
 
 // splitLine also reports whether the last word was quoted.
 func splitLine(line string, words []string) (lastQuoted bool, out []string) {
+	lastQuoted, _, out = splitLineOpen(line, words)
+	return lastQuoted, out
+}
+
+// splitLineOpen also reports whether a quote was left open (the value ran
+// to the end of the line).
+func splitLineOpen(line string, words []string) (lastQuoted, open bool, out []string) {
 	i := 0
 	for i < len(line) {
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
@@ -318,6 +353,10 @@ func splitLine(line string, words []string) (lastQuoted bool, out []string) {
 			for j < len(line) && !closes(j) {
 				j++
 			}
+			if j >= len(line) {
+				open = true
+				j = len(line)
+			}
 			words = append(words, line[i+1:j])
 			lastQuoted = true
 			i = j + 1
@@ -331,7 +370,7 @@ func splitLine(line string, words []string) (lastQuoted bool, out []string) {
 		lastQuoted = false
 		i = j
 	}
-	return lastQuoted, words
+	return lastQuoted, open, words
 }
 
 // ParseCommands reads `show configuration commands` output of either
@@ -341,10 +380,41 @@ func splitLine(line string, words []string) (lastQuoted bool, out []string) {
 // no `set` line but other text: an error message instead of a
 // configuration.
 func ParseCommands(out string) (*Tree, error) {
+	t, _, err := parseCommands(out)
+	return t, err
+}
+
+// lineNote is a line parseCommands tolerated: not a `set` line (text is
+// the line, for ParseConfig to tell a config.boot footer from anything
+// else; never printed, it may hold a secret), or a `set` line read with
+// a quote left open or with no words.
+type lineNote struct {
+	n    int // 1-based
+	kind noteKind
+	text string
+}
+
+type noteKind int
+
+const (
+	noteNotSet noteKind = iota
+	noteOpenQuote
+	noteEmptySet
+)
+
+// utf8BOM starts a text some Windows editors save; it is not part of the
+// first line.
+const utf8BOM = "\ufeff"
+
+// parseCommands is ParseCommands with the lines it tolerated, which the
+// driver ignores and ParseConfig reports.
+func parseCommands(out string) (*Tree, []lineNote, error) {
 	t := NewTree()
 	var other string
+	var notes []lineNote
+	out = strings.TrimPrefix(out, utf8BOM)
 	words := make([]string, 0, 16)
-	for len(out) > 0 {
+	for n := 1; len(out) > 0; n++ {
 		line := out
 		if i := strings.IndexByte(out, '\n'); i >= 0 {
 			line, out = out[:i], out[i+1:]
@@ -354,15 +424,26 @@ func ParseCommands(out string) (*Tree, error) {
 		line = strings.TrimRight(line, "\r")
 		trimmed := strings.TrimLeft(line, " \t")
 		if !strings.HasPrefix(trimmed, "set ") {
-			if other == "" && strings.TrimSpace(trimmed) != "" {
-				other = trimmed
+			if strings.TrimSpace(trimmed) != "" {
+				if other == "" {
+					other = trimmed
+				}
+				kind := noteNotSet
+				if strings.TrimSpace(trimmed) == "set" {
+					kind = noteEmptySet
+				}
+				notes = append(notes, lineNote{n: n, kind: kind, text: trimmed})
 			}
 			continue
 		}
-		var quoted bool
-		quoted, words = splitLine(trimmed[4:], words[:0])
+		var quoted, open bool
+		quoted, open, words = splitLineOpen(trimmed[4:], words[:0])
 		if len(words) == 0 {
+			notes = append(notes, lineNote{n: n, kind: noteEmptySet})
 			continue
+		}
+		if open {
+			notes = append(notes, lineNote{n: n, kind: noteOpenQuote})
 		}
 		if len(words) >= 2 && secretLeaves[words[len(words)-2]] {
 			words[len(words)-1] = RedactedMarker
@@ -370,7 +451,7 @@ func ParseCommands(out string) (*Tree, error) {
 		t.Add(words, quoted)
 	}
 	if t.lines == 0 && other != "" {
-		return nil, fmt.Errorf("show configuration commands: no set lines in the output: %s", device.Snippet(other))
+		return nil, notes, fmt.Errorf("show configuration commands: no set lines in the output: %s", device.Snippet(other))
 	}
-	return t, nil
+	return t, notes, nil
 }

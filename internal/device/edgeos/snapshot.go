@@ -99,23 +99,27 @@ func ParseSnapshot(version, commands string, f Flavour) (*device.Snapshot, error
 // router section (host name, ethernet interfaces, static routes, `system
 // ip disable-forwarding`) and WireGuard tunnels have the same paths.
 //
+// The configuration part (every resource section, the host name, Text
+// and SHA256) is readConfig's, the function ParseConfig reads a text
+// with; this adds the operational parts to it: the facts of `show
+// version`, tunnel state, the offload switches in effect, a missing
+// WireGuard package.
+//
 // Text is the configuration; the one operational fact it also holds is
 // an offload switch whose effective state differs from the configured one
 // (EffectiveOffloadLines): the digest a benchmark records then tells the
-// runs apart by what the device really did.
+// runs apart by what the device really did. It is the one way the text
+// and digest of a snapshot can differ from ParseConfig's for the same
+// configuration.
 func ParseSections(sec map[string]string, f Flavour) (*device.Snapshot, error) {
-	t, err := ParseCommands(sec["commands"])
+	cr, err := readConfig(sec["commands"], f)
 	if err != nil {
 		return nil, err
 	}
-	s := &device.Snapshot{
-		Facts:    ParseVersion(sec["version"]),
-		Router:   ParseRouter(t, f),
-		Tunnels:  ParseTunnels(t, f),
-		Firewall: ParseFirewall(t),
-		Offload:  ParseOffload(t),
-		PPPoE:    ParsePPPoE(t),
-	}
+	s, t := cr.snap, cr.tree
+	facts := ParseVersion(sec["version"])
+	facts.Platform, facts.Hostname = s.Facts.Platform, s.Facts.Hostname
+	s.Facts = facts
 	s.Status.Tunnels = TunnelStatus(t, s.Tunnels, sec["ipsec-sa"])
 	if out, ok := sec["offload"]; ok && f == EdgeOS {
 		s.Offload.Effective = ParseUbntOffload(out)
@@ -123,14 +127,46 @@ func ParseSections(sec map[string]string, f Flavour) (*device.Snapshot, error) {
 	if wg, read := sec["wireguard"]; read && f == EdgeOS && strings.TrimSpace(wg) != "installed" {
 		s.Facts.Missing = append(s.Facts.Missing, WireGuardPackage)
 	}
-	s.Facts.Hostname = s.Router.Hostname
-	s.Text = Normalise(t)
 	if extra := EffectiveOffloadLines(s.Offload); len(extra) > 0 {
 		s.Text += strings.Join(extra, "\n") + "\n"
+		s.SHA256 = digest(s.Text)
 	}
-	sum := sha256.Sum256([]byte(s.Text))
-	s.SHA256 = hex.EncodeToString(sum[:])
 	return s, nil
+}
+
+// configRead is what a configuration alone gives: the tree, the snapshot
+// with every section read from it, and the lines the parse tolerated.
+type configRead struct {
+	tree  *Tree
+	snap  *device.Snapshot
+	notes []lineNote
+}
+
+// readConfig is the configuration part of every EdgeOS/VyOS read: the
+// driver's Snapshot (through ParseSections) and ParseConfig both build
+// their sections, host name, Text and SHA256 here and nowhere else.
+func readConfig(commands string, f Flavour) (configRead, error) {
+	t, notes, err := parseCommands(commands)
+	if err != nil {
+		return configRead{}, err
+	}
+	s := &device.Snapshot{
+		Facts:    device.Facts{Platform: f.platform()},
+		Router:   ParseRouter(t, f),
+		Tunnels:  ParseTunnels(t, f),
+		Firewall: ParseFirewall(t),
+		Offload:  ParseOffload(t),
+		PPPoE:    ParsePPPoE(t),
+	}
+	s.Facts.Hostname = s.Router.Hostname
+	s.Text = Normalise(t)
+	s.SHA256 = digest(s.Text)
+	return configRead{tree: t, snap: s, notes: notes}, nil
+}
+
+func digest(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:])
 }
 
 // Normalise is the tree as sorted `set` lines in EdgeOS quoting, whatever
