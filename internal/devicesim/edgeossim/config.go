@@ -21,7 +21,7 @@ func newSnode() *snode { return &snode{lits: map[string]*snode{}} }
 // wireguard adds the WireGuard package's paths on EdgeOS.
 func buildSchema(flavour string, wireguard bool) *snode {
 	root := newSnode()
-	for _, line := range strings.Split(schemaLines, "\n") {
+	for _, line := range strings.Split(schemaLines+foreignSchemaLines, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue

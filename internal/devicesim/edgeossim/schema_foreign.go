@@ -1,0 +1,126 @@
+package edgeossim
+
+// foreignSchemaLines are paths of sections routerlab does not manage,
+// added so that whole-router configurations (the testdata of
+// internal/device/edgeos, read by its equivalence test of
+// ParseConfig against the driver's Snapshot) load into the simulator
+// as a router holding them. Same format as schemaLines.
+//
+// Sources: the EdgeOS lines are the paths EdgeOS 1.10/2.0 users publish
+// in `show configuration commands` output (the formats named in
+// internal/device/edgeos/testdata/README.md: the setup wizard's WANv6_IN,
+// switch0, dns forwarding, dhcp-server static-arp, traffic-analysis,
+// port-forward, dhcpv6-pd, dns dynamic, snmp, login public-keys); the
+// VyOS lines are VyOS 1.4's (vyos-1x interface-definitions, as its
+// smoketest/configs/assert files print them: firewall global-options and
+// ipv4 name, nat source outbound-interface name, dhcp-server range,
+// service ntp, snmp, system console, config-management, syslog local,
+// ospf). Assumption: their values are checked as text (or the nearest
+// kind this simulator has), not by each node's own validator: routerlab
+// never writes these paths, so only the path, the value/tag shape (which
+// decides VyOS's quoting) and multi-value nodes (which keep their order)
+// matter to what `show configuration commands` prints back.
+var foreignSchemaLines = `
+edgeos: firewall ipv6-name <rulesetname> default-action =drop|reject|accept
+edgeos: firewall ipv6-name <rulesetname> description =text
+edgeos: firewall ipv6-name <rulesetname> enable-default-log
+edgeos: firewall ipv6-name <rulesetname> rule <rulenum> action =drop|reject|accept
+edgeos: firewall ipv6-name <rulesetname> rule <rulenum> description =text
+edgeos: firewall ipv6-name <rulesetname> rule <rulenum> protocol =text
+edgeos: firewall ipv6-name <rulesetname> rule <rulenum> state established =enable|disable
+edgeos: firewall ipv6-name <rulesetname> rule <rulenum> state related =enable|disable
+edgeos: firewall ipv6-name <rulesetname> rule <rulenum> state invalid =enable|disable
+edgeos: firewall group address-group <rulesetname> address +=text
+edgeos: firewall group address-group <rulesetname> description =text
+edgeos: firewall group network-group <rulesetname> network +=text
+edgeos: interfaces ethernet <ethif> dhcpv6-pd pd <u32> interface <text> host-address =text
+edgeos: interfaces ethernet <ethif> dhcpv6-pd pd <u32> interface <text> prefix-id =text
+edgeos: interfaces ethernet <ethif> dhcpv6-pd pd <u32> interface <text> service =text
+edgeos: interfaces ethernet <ethif> dhcpv6-pd pd <u32> prefix-length =text
+edgeos: interfaces ethernet <ethif> dhcpv6-pd rapid-commit =enable|disable
+edgeos: interfaces switch <text> address +=ifaddr
+edgeos: interfaces switch <text> description =text
+edgeos: interfaces switch <text> mtu =mtu
+edgeos: interfaces switch <text> switch-port interface <text>
+edgeos: interfaces switch <text> switch-port vlan-aware =enable|disable
+edgeos: interfaces switch <text> vif <vlan> address +=ifaddr
+edgeos: interfaces switch <text> vif <vlan> description =text
+edgeos: port-forward auto-firewall =enable|disable
+edgeos: port-forward hairpin-nat =enable|disable
+edgeos: port-forward lan-interface +=text
+edgeos: port-forward wan-interface =text
+edgeos: port-forward rule <rulenum> description =text
+edgeos: port-forward rule <rulenum> forward-to address =text
+edgeos: port-forward rule <rulenum> forward-to port =text
+edgeos: port-forward rule <rulenum> original-port =text
+edgeos: port-forward rule <rulenum> protocol =text
+edgeos: protocols static route6 <ipv6net> next-hop <ip> interface =text
+edgeos: protocols static route6 <ipv6net> next-hop <ip> description =text
+edgeos: service dhcp-server static-arp =enable|disable
+edgeos: service dns forwarding cache-size =u32
+edgeos: service dns forwarding listen-on +=text
+edgeos: service dns forwarding name-server +=text
+edgeos: service dns dynamic interface <text> service <text> host-name +=text
+edgeos: service dns dynamic interface <text> service <text> login =text
+edgeos: service dns dynamic interface <text> service <text> password =text
+edgeos: service dns dynamic interface <text> service <text> server =text
+edgeos: service dns dynamic interface <text> service <text> protocol =text
+edgeos: service snmp community <text> authorization =ro|rw
+edgeos: service snmp community <text> client +=text
+edgeos: service snmp contact =text
+edgeos: service snmp listen-address <text>
+edgeos: service snmp location =text
+edgeos: service ssh disable-password-authentication
+edgeos: system ipv6 disable-forwarding
+edgeos: system traffic-analysis dpi =enable|disable
+edgeos: system traffic-analysis export =enable|disable
+system login user <username> authentication public-keys <text> key =text
+system login user <username> authentication public-keys <text> type =text
+
+vyos: firewall global-options all-ping =enable|disable
+vyos: firewall global-options broadcast-ping =enable|disable
+vyos: firewall global-options ip-src-route =enable|disable
+vyos: firewall global-options ipv6-receive-redirects =enable|disable
+vyos: firewall global-options ipv6-src-route =enable|disable
+vyos: firewall global-options log-martians =enable|disable
+vyos: firewall global-options receive-redirects =enable|disable
+vyos: firewall global-options send-redirects =enable|disable
+vyos: firewall global-options source-validation =strict|loose|disable
+vyos: firewall global-options syn-cookies =enable|disable
+vyos: firewall ipv4 name <rulesetname> default-action =drop|reject|accept|return|continue
+vyos: firewall ipv4 name <rulesetname> default-log
+vyos: firewall ipv4 name <rulesetname> description =text
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> action =drop|reject|accept|return|continue|jump
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> description =text
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> log
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> state +=established|related|invalid|new
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> protocol =text
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> destination port =text
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> destination address =text
+vyos: firewall ipv4 name <rulesetname> rule <rulenum> source address =text
+vyos: nat source rule <natrule> outbound-interface name =text
+vyos: nat source rule <natrule> translation address =text
+vyos: protocols ospf area <u32> network +=text
+vyos: protocols ospf interface <text> authentication md5 key-id <u32> md5-key =text
+vyos: protocols ospf interface <text> passive
+vyos: protocols ospf parameters router-id =ipv4
+vyos: service dhcp-server shared-network-name <netname> authoritative
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> lease =u32
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> option default-router =ipv4
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> option name-server +=ipv4
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> option domain-name =text
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> range <u32> start =ipv4
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> range <u32> stop =ipv4
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> subnet-id =u32
+vyos: service dns forwarding allow-from +=text
+vyos: service dns forwarding listen-address +=ip
+vyos: service ntp allow-client address +=text
+vyos: service ntp server <text>
+vyos: service snmp community <text> authorization =ro|rw
+vyos: service snmp community <text> network +=text
+vyos: service snmp contact =text
+vyos: service snmp location =text
+vyos: system config-management commit-revisions =u32
+vyos: system console device <text> speed =u32
+vyos: system syslog local facility <text> level =text
+`
