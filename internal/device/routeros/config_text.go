@@ -277,6 +277,22 @@ func exportWarnings(exp *Export) []string {
 		}
 		out = append(out, fmt.Sprintf("the router could not export a menu, routerlab reads nothing of it: %s", e))
 	}
+	secrets := map[string]bool{}
+	for _, sec := range exp.Sections {
+		for _, it := range sec.Items {
+			for _, a := range it.Attrs {
+				if !a.Bare && a.Value != "" && IsSecretAttr(sec.Path, a.Key) {
+					secrets[a.Key] = true
+				}
+			}
+		}
+	}
+	if len(secrets) > 0 {
+		// The driver asks for exports without secrets (v6 hide-sensitive,
+		// v7 without show-sensitive), so the attribute is absent there and
+		// <redacted> here: the digests differ.
+		out = append(out, fmt.Sprintf("the text shows secret values (%s): they are redacted and never read, but the driver's export hides them, so sha256 matches the router's only for an export without them (v6: /export hide-sensitive; v7: /export without show-sensitive)", strings.Join(device.SortedKeys(secrets), ", ")))
+	}
 	if printsDefaults(exp) {
 		out = append(out, "the text prints default values (a verbose export, or RouterOS 5's, which prints every value): the sections read the same, but sha256 is not the one the driver reads from the router, whose /export terse leaves defaults out")
 	}

@@ -107,3 +107,21 @@ func BenchmarkNormalised10k(b *testing.B) {
 		_ = e.Normalised()
 	}
 }
+
+// BenchmarkParseConfig10k is parse_config's cost on the same export: the
+// parse, every section, the normalised text and its digest, and the
+// warnings. It too must stay well under 50 ms.
+func BenchmarkParseConfig10k(b *testing.B) {
+	text := genExport(10000)
+	if _, err := ParseConfig(text, ""); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := ParseConfig(text, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

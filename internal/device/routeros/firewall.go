@@ -203,13 +203,16 @@ func sameRules(a, b []ruleSpec) bool {
 
 // ruleDefaults are argument values RouterOS may leave out of an export
 // because they are the default: a rule compares equal with or without
-// them.
-var ruleDefaults = map[string]string{"action": "accept", "passthrough": "yes", "disabled": "no"}
+// them. `export verbose` prints them all (log=no and hw-offload=no
+// among them, the firewall manual's defaults), and an unset matcher as
+// key="", which argKey skips too, so that a verbose export (what
+// parse_config may be given) reads the preset the compact one does.
+var ruleDefaults = map[string]string{"action": "accept", "passthrough": "yes", "disabled": "no", "log": "no", "hw-offload": "no"}
 
 func argKey(attrs []Attr) string {
 	s := make([]string, 0, len(attrs))
 	for _, a := range attrs {
-		if ruleDefaults[a.Key] == a.Value {
+		if ruleDefaults[a.Key] == a.Value || a.Value == "" {
 			continue
 		}
 		s = append(s, a.Key+"="+a.Value)
