@@ -82,10 +82,10 @@ var (
 	headerStart = regexp.MustCompile(`(?m)^#\s*\S+\s+Rev\.[0-9.]+`)
 )
 
-// ParseConfig reads `show config` output: CRLF or LF, wrapped at the
+// ParseShowConfig reads `show config` output: CRLF or LF, wrapped at the
 // console width or not. It fails only on output that holds no header and
 // no configuration line: an error message instead of a configuration.
-func ParseConfig(out string) (*Config, error) {
+func ParseShowConfig(out string) (*Config, error) {
 	c := &Config{}
 	physical := device.Lines(out)
 	// The widths the output may be wrapped at: the default, the
@@ -359,14 +359,17 @@ func secretFrom(words []string) int {
 // password it keeps encrypted ("*") is not a secret and stays.
 func redact(words []string) ([]string, bool) {
 	from := secretFrom(words)
-	if from < 0 || from == len(words)-1 && words[from] == "*" {
+	if from < 0 {
 		return words, false
 	}
-	// "pre-shared-key N text KEY": the word "text" is not secret.
-	if words[0] == "ipsec" && words[from] == "text" {
+	// "pre-shared-key N text KEY": the word "text" is not secret, nor is
+	// the "encrypted" of `login password encrypted *` / `administrator
+	// password encrypted HASH` (the command reference's forms, 57.7), so
+	// the line still says which form it is; the hash after it is.
+	if words[0] == "ipsec" && words[from] == "text" || words[from] == "encrypted" {
 		from++
 	}
-	if from >= len(words) {
+	if from >= len(words) || from == len(words)-1 && words[from] == "*" {
 		return words, false
 	}
 	return append(slices.Clone(words[:from]), RedactedMarker), true

@@ -12,7 +12,7 @@ import (
 
 func mustParseConfig(t testing.TB, name string) *Config {
 	t.Helper()
-	c, err := ParseConfig(readTestdata(t.(*testing.T), name))
+	c, err := ParseShowConfig(readTestdata(t.(*testing.T), name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,10 +161,10 @@ func TestNormalise(t *testing.T) {
 }
 
 func TestParseConfigRejectsErrorOutput(t *testing.T) {
-	if _, err := ParseConfig("Error: Invalid command name\r\n"); err != nil {
+	if _, err := ParseShowConfig("Error: Invalid command name\r\n"); err != nil {
 		t.Logf("refused: %v", err)
 	}
-	if c, err := ParseConfig(""); err != nil || len(c.Lines) != 0 {
+	if c, err := ParseShowConfig(""); err != nil || len(c.Lines) != 0 {
 		t.Errorf("empty output: %v", err)
 	}
 	if _, _, ok := SplitConfig("CPU:   3%(5sec)\n"); ok {
@@ -209,7 +209,7 @@ func FuzzDescriptionRoundTrip(f *testing.F) {
 		}
 		cmds := renderRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Description: &v}}},
 			device.RouterState{Interfaces: map[string]device.InterfaceState{"lan1": {Name: "lan1"}}})
-		c, err := ParseConfig("# RTX830 Rev.15.02.26 (x)\n" + strings.Join(Script(cmds), "\n") + "\n")
+		c, err := ParseShowConfig("# RTX830 Rev.15.02.26 (x)\n" + strings.Join(Script(cmds), "\n") + "\n")
 		if err != nil {
 			t.Fatal(err)
 		}

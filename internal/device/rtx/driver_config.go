@@ -53,7 +53,7 @@ func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
 	if res.ExitStatus != 0 {
 		return nil, device.CommandError("reading running config", res)
 	}
-	return ParseConfig(res.Stdout)
+	return ParseShowConfig(res.Stdout)
 }
 
 var failedLineRE = regexp.MustCompile(`line (\d+): `)

@@ -24,7 +24,7 @@ type fakeLine struct {
 
 func newFakeDevice(t *testing.T, text string) *fakeDevice {
 	t.Helper()
-	c, err := ParseConfig(text)
+	c, err := ParseShowConfig(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func (d *fakeDevice) print() string {
 
 func (d *fakeDevice) config(t *testing.T) *Config {
 	t.Helper()
-	c, err := ParseConfig(d.print())
+	c, err := ParseShowConfig(d.print())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func pppoeSections(c *Config) map[string]string {
 }
 
 // ParsePPPoE reads routerlab's PPPoE clients. Passwords were redacted by
-// ParseConfig and are never returned.
+// ParseShowConfig and are never returned.
 func ParsePPPoE(c *Config) map[string]device.PPPoEState {
 	out := map[string]device.PPPoEState{}
 	for name, sec := range pppoeSections(c) {

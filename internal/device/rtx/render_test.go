@@ -115,7 +115,7 @@ func mapSeedNumbers(s string) string {
 
 func mustParse(t *testing.T, text string) *Config {
 	t.Helper()
-	c, err := ParseConfig(text)
+	c, err := ParseShowConfig(text)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package rtx
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net/netip"
 	"slices"
 	"sort"
@@ -24,26 +22,23 @@ const (
 )
 
 // ParseSnapshot builds a snapshot from `show environment` and `show
-// config`. Facts come from the config header; CPU figures are the CPU
-// probe's business and are not read here. Status holds the interface of
-// each owned tunnel and PPPoE session (tunnelN, ppN); their operational
-// state is not read.
+// config`. The configuration part (header facts, every section, Text,
+// SHA256) is readConfig's, the code parse_config runs on a pasted text
+// (config_text.go); here the facts the header lacks come from `show
+// environment` (Facts), and Status holds the interface of each owned
+// tunnel and PPPoE session (tunnelN, ppN); their operational state is not
+// read. CPU figures are the CPU probe's business and are not read here.
+// readConfig's warnings have no place in a snapshot and are dropped.
 func ParseSnapshot(environment, showConfig string) (*device.Snapshot, error) {
-	c, err := ParseConfig(showConfig)
+	part, err := readConfig(showConfig)
 	if err != nil {
 		return nil, err
 	}
-	s := &device.Snapshot{
-		Facts:    Facts(c, environment),
-		Router:   ParseRouter(c),
-		Tunnels:  ParseTunnels(c),
-		Firewall: ParseFirewall(c),
-		Offload:  ParseOffload(c),
-		PPPoE:    ParsePPPoE(c),
-		Status: device.Status{
-			Tunnels: map[string]device.TunnelStatus{},
-			PPPoE:   map[string]device.PPPoEStatus{},
-		},
+	c, s := part.config, part.snap
+	s.Facts = Facts(c, environment)
+	s.Status = device.Status{
+		Tunnels: map[string]device.TunnelStatus{},
+		PPPoE:   map[string]device.PPPoEStatus{},
 	}
 	for name, sec := range ownedSections(c, "tunnel") {
 		s.Status.Tunnels[name] = device.TunnelStatus{Interface: strings.ReplaceAll(sec, " ", "")}
@@ -51,9 +46,6 @@ func ParseSnapshot(environment, showConfig string) (*device.Snapshot, error) {
 	for name, sec := range pppoeSections(c) {
 		s.Status.PPPoE[name] = device.PPPoEStatus{Interface: strings.ReplaceAll(sec, " ", "")}
 	}
-	s.Text = c.Normalise()
-	sum := sha256.Sum256([]byte(s.Text))
-	s.SHA256 = hex.EncodeToString(sum[:])
 	return s, nil
 }
 

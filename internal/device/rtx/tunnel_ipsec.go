@@ -206,7 +206,7 @@ func gatewayValue(c *Config, n string, keyword ...string) ([]string, bool) {
 }
 
 // parseIPsec reads routerlab's ipsec tunnel in section sec. The PSK was
-// redacted by ParseConfig and is never returned.
+// redacted by ParseShowConfig and is never returned.
 func parseIPsec(c *Config, sec string) *device.IPsecConfig {
 	n := sectionNumber(sec)
 	ip := &device.IPsecConfig{IKEVersion: 1, RemoteAddress: "%any", Mode: device.ModeTunnel}
