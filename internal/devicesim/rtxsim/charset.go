@@ -1,6 +1,10 @@
 package rtxsim
 
-import "strings"
+import (
+	"strings"
+
+	"golang.org/x/text/encoding/japanese"
+)
 
 // charset is what `console character` selects: the language of the
 // console's messages and the bytes its non-ASCII text is sent in.
@@ -38,14 +42,19 @@ func (c charset) text(m msg) string {
 }
 
 // encode turns UTF-8 text into the bytes the console sends. Shift_JIS
-// output uses the table of the few characters the device prints; any
-// other non-ASCII character (text a user typed, say) becomes "?", as
-// it would on a terminal that cannot show it.
+// output uses the table of the few characters the device prints in its
+// messages; any other character (a Japanese description a user typed)
+// is encoded as Shift_JIS too, and one Shift_JIS cannot hold becomes
+// "?", as on a terminal that cannot show it. An assumption: `console
+// character` sets the character set of everything the console shows
+// (YAMAHA command reference), and no published session shows a typed
+// Japanese description coming back.
 func (c charset) encode(s string) []byte {
 	if c != charsetSJIS || isASCII(s) {
 		return []byte(s)
 	}
 	out := make([]byte, 0, len(s))
+	enc := japanese.ShiftJIS.NewEncoder()
 	for _, r := range s {
 		switch b, ok := shiftJIS[r]; {
 		case r < 0x80:
@@ -53,7 +62,11 @@ func (c charset) encode(s string) []byte {
 		case ok:
 			out = append(out, b[0], b[1])
 		default:
-			out = append(out, '?')
+			if e, err := enc.Bytes([]byte(string(r))); err == nil {
+				out = append(out, e...)
+			} else {
+				out = append(out, '?')
+			}
 		}
 	}
 	return out

@@ -54,8 +54,13 @@ func TestEncodeByCharset(t *testing.T) {
 	if got := charsetUTF8.encode(msg); string(got) != msg {
 		t.Errorf("ja.utf8 changed the text: %q", got)
 	}
-	if got := string(charsetSJIS.encode("説明 lan")); got != "?? lan" {
-		t.Errorf("characters outside the table: %q, want \"?? lan\"", got)
+	// A typed Japanese description comes back in Shift_JIS (iconv -t
+	// SHIFT_JIS: 説 90 e0, 明 96 be); what Shift_JIS cannot hold is "?".
+	if got := string(charsetSJIS.encode("説明 lan")); got != "\x90\xe0\x96\xbe lan" {
+		t.Errorf("characters outside the table: %q, want \"\\x90\\xe0\\x96\\xbe lan\"", got)
+	}
+	if got := string(charsetSJIS.encode("😀 lan")); got != "? lan" {
+		t.Errorf("a character outside Shift_JIS: %q, want \"? lan\"", got)
 	}
 }
 
