@@ -6,6 +6,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -21,6 +22,7 @@ import (
 )
 
 var _ provider.Provider = (*routerlabProvider)(nil)
+var _ provider.ProviderWithFunctions = (*routerlabProvider)(nil)
 
 // routerlabProvider holds the inventory built by Configure. One provider
 // process serves one Terraform operation; the inventory's SSH connections
@@ -164,6 +166,11 @@ func (p *routerlabProvider) Configure(ctx context.Context, req provider.Configur
 
 func (p *routerlabProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{NewRouterResource, NewBenchmarkRunResource, NewTunnelResource, NewFirewallResource, NewOffloadResource, NewPPPoESessionResource}
+}
+
+// Functions are the provider-defined functions (Terraform 1.8 and later).
+func (p *routerlabProvider) Functions(context.Context) []func() function.Function {
+	return []func() function.Function{NewParseConfigFunction}
 }
 
 func (p *routerlabProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -252,9 +252,15 @@ func (r *firewallResource) ImportState(ctx context.Context, req resource.ImportS
 		resp.Diagnostics.AddError("Unable to Import Firewall", fmt.Sprintf("device %q has no routerlab firewall", dev.Name))
 		return
 	}
-	empty := types.SetNull(types.StringType)
-	m := firewallModel{Device: types.StringValue(dev.Name), WANInterfaces: empty, Masquerade: empty, NotrackInterfaces: empty}.fromDevice(snap.Firewall)
+	m := importedFirewall(types.StringValue(dev.Name), snap.Firewall)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importedFirewall is what an import stores of fw (parse_config shows the
+// same).
+func importedFirewall(dev types.String, fw device.FirewallState) firewallModel {
+	empty := types.SetNull(types.StringType)
+	return firewallModel{Device: dev, WANInterfaces: empty, Masquerade: empty, NotrackInterfaces: empty}.fromDevice(fw)
 }
 
 func setStrings(s types.Set) []string {

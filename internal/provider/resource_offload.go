@@ -298,22 +298,31 @@ func (r *offloadResource) ImportState(ctx context.Context, req resource.ImportSt
 		resp.Diagnostics.AddError("Unable to Import Offload Settings", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
-	m := offloadModel{Device: types.StringValue(dev.Name), Settings: map[string]map[string]bool{}, RestoreValues: types.StringNull()}
 	for _, g := range list {
-		have, ok := snap.Offload.Settings[g]
-		if !ok {
+		if _, ok := snap.Offload.Settings[g]; !ok {
 			resp.Diagnostics.AddError("Unable to Import Offload Settings", fmt.Sprintf("device %q reports no offload settings for %q; it has: %s", dev.Name, g, namesOr(device.SortedKeys(snap.Offload.Settings))))
 			return
 		}
+	}
+	m := importedOffload(types.StringValue(dev.Name), snap.Offload, oc.OffloadKeys(), list)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importedOffload is what an import of groups stores: every key the
+// platform manages, as the device has it (parse_config shows the same,
+// for every group).
+func importedOffload(dev types.String, st device.OffloadState, keys, groups []string) offloadModel {
+	m := offloadModel{ID: dev, Device: dev, Settings: map[string]map[string]bool{}, RestoreValues: types.StringNull()}
+	for _, g := range groups {
+		have := st.Settings[g]
 		m.Settings[g] = map[string]bool{}
-		for _, k := range oc.OffloadKeys() {
+		for _, k := range keys {
 			if v, ok := have[k]; ok {
 				m.Settings[g][k] = v
 			}
 		}
 	}
-	m.ID = m.Device
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	return m
 }
 
 func cutImportGroups(id string) (string, []string, bool) {

@@ -302,6 +302,12 @@ func (r *pppoeResource) ImportState(ctx context.Context, req resource.ImportStat
 		resp.Diagnostics.AddError("Unable to Import PPPoE Session", err.Error())
 		return
 	}
-	m := pppoeModel{Device: types.StringValue(devName), Password: types.StringNull(), PasswordWOVersion: types.Int64Null()}.fromDevice(st, snap.Status.PPPoE[st.Name])
+	m := importedPPPoE(types.StringValue(devName), st, snap.Status.PPPoE[st.Name])
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importedPPPoE is what an import stores of st (parse_config shows the
+// same).
+func importedPPPoE(dev types.String, st device.PPPoEState, status device.PPPoEStatus) pppoeModel {
+	return pppoeModel{Device: dev, Password: types.StringNull(), PasswordWOVersion: types.Int64Null()}.fromDevice(st, status)
 }

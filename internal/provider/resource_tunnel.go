@@ -340,9 +340,16 @@ func (r *tunnelResource) ImportState(ctx context.Context, req resource.ImportSta
 		resp.Diagnostics.AddError("Unable to Import Tunnel", err.Error())
 		return
 	}
-	m := tunnelModel{Device: types.StringValue(devName)}.fromDevice(st, snap.Status.Tunnels[st.Name])
-	nullSecrets(&m)
+	m := importedTunnel(types.StringValue(devName), st, snap.Status.Tunnels[st.Name])
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// importedTunnel is what an import stores of st (parse_config shows the
+// same).
+func importedTunnel(dev types.String, st device.TunnelState, status device.TunnelStatus) tunnelModel {
+	m := tunnelModel{Device: dev}.fromDevice(st, status)
+	nullSecrets(&m)
+	return m
 }
 
 // nullSecrets gives an imported tunnel's secret attributes null values:

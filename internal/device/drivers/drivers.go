@@ -53,3 +53,44 @@ func New(p device.Platform, t command.Runner) (device.Driver, error) {
 		return nil, fmt.Errorf("unknown platform %q: known platforms are %v", p, device.Platforms())
 	}
 }
+
+// ConfigParser returns platform p's offline configuration reader, or an
+// error naming the platforms that have one (Linux has no single
+// configuration text: its driver reads files, nft and ip output).
+func ConfigParser(p device.Platform) (device.ConfigParser, error) {
+	switch p {
+	case device.RouterOS:
+		return routeros.ParseConfig, nil
+	case device.EdgeOS:
+		return edgeos.ParseConfig, nil
+	case device.VyOS:
+		return edgeos.ParseVyOSConfig, nil
+	case device.RTX:
+		return rtx.ParseConfig, nil
+	}
+	if p == device.Linux {
+		return nil, fmt.Errorf("platform %q has no one configuration text to read (its driver reads files, nft and ip output); %s", p, ConfigPlatformsText())
+	}
+	return nil, fmt.Errorf("unknown platform %q; %s", p, ConfigPlatformsText())
+}
+
+// ConfigPlatforms are the platforms ConfigParser knows, with the command
+// whose output each reads.
+func ConfigPlatforms() map[string]string {
+	return map[string]string{
+		string(device.RouterOS): "/export",
+		string(device.EdgeOS):   "show configuration commands",
+		string(device.VyOS):     "show configuration commands",
+		string(device.RTX):      "show config",
+	}
+}
+
+// ConfigPlatformsText lists them for messages.
+func ConfigPlatformsText() string {
+	m := ConfigPlatforms()
+	s := "the platforms parse_config reads are:"
+	for _, p := range device.SortedKeys(m) {
+		s += fmt.Sprintf(" %s (the output of `%s`);", p, m[p])
+	}
+	return s[:len(s)-1]
+}
