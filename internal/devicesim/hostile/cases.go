@@ -13,7 +13,9 @@ import (
 // section read back, the delete (or the restore of the originals) as
 // destroy does it.
 
-func snapshot(ctx context.Context, drv device.Driver) (*device.Snapshot, error) { return drv.Snapshot(ctx) }
+func snapshot(ctx context.Context, drv device.Driver) (*device.Snapshot, error) {
+	return drv.Snapshot(ctx)
+}
 
 // Router is routerlab_router's case.
 func Router(drv device.Driver, base device.RouterConfig) Case[device.RouterConfig] {
@@ -57,7 +59,9 @@ func Router(drv device.Driver, base device.RouterConfig) Case[device.RouterConfi
 		},
 		// A route's destination is its map key: the provider sets the
 		// field from the key, so the field alone is never the user's.
-		Skip: func(s Slot) bool { return strings.HasPrefix(s.Path, "Routes[") && strings.HasSuffix(s.Path, ".Destination") },
+		Skip: func(s Slot) bool {
+			return strings.HasPrefix(s.Path, "Routes[") && strings.HasSuffix(s.Path, ".Destination")
+		},
 	}
 }
 
