@@ -152,8 +152,8 @@ func parseResult(ctx context.Context, parsed device.ParsedConfig) (types.Object,
 	set("router", parts.router, &router)
 	if snap.Firewall.Present {
 		set("firewall", parts.firewall, ref(importedFirewall(noDevice, snap.Firewall)))
-	} else {
-		values["firewall"] = types.ObjectNull(schemaOf(ctx, parts.firewall).Schema.Type().(types.ObjectType).AttrTypes)
+	} else if err == nil {
+		values["firewall"], err = nullOf(ctx, parts.firewall)
 	}
 	var keys []string
 	if drv, derr := drivers.New(snap.Facts.Platform, nil); derr == nil {
@@ -184,8 +184,8 @@ func parseResult(ctx context.Context, parsed device.ParsedConfig) (types.Object,
 		return types.Object{}, err
 	}
 	rt := resultTypes(ctx)
-	values["tunnels"] = types.MapValueMust(rt["tunnels"].(types.MapType).ElemType, tunnels)
-	values["pppoe_sessions"] = types.MapValueMust(rt["pppoe_sessions"].(types.MapType).ElemType, sessions)
+	values["tunnels"] = types.MapValueMust(schemaOf(ctx, parts.tunnel).Schema.Type(), tunnels)
+	values["pppoe_sessions"] = types.MapValueMust(schemaOf(ctx, parts.pppoe).Schema.Type(), sessions)
 	warnings := make([]attr.Value, 0, len(parsed.Warnings))
 	for _, w := range parsed.Warnings {
 		warnings = append(warnings, types.StringValue(w))
@@ -196,6 +196,16 @@ func parseResult(ctx context.Context, parsed device.ParsedConfig) (types.Object,
 		return types.Object{}, function.FuncErrorFromDiags(ctx, diags)
 	}
 	return obj, nil
+}
+
+// nullOf is the null value of a resource's object type.
+func nullOf(ctx context.Context, r resource.Resource) (attr.Value, *function.FuncError) {
+	t := schemaOf(ctx, r).Schema.Type()
+	v, err := t.ValueFromTerraform(ctx, tftypes.NewValue(t.TerraformType(ctx), nil))
+	if err != nil {
+		return nil, function.NewFuncError(err.Error())
+	}
+	return v, nil
 }
 
 // modelValue is a resource model as the value its state would hold.

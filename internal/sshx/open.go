@@ -109,7 +109,8 @@ func (c *Client) request(ctx context.Context, cn *conn, sess *ssh.Session, step,
 	t := time.NewTimer(requestGrace)
 	defer t.Stop()
 	select {
-	case <-done:
+	case rerr := <-done:
+		_ = rerr // the request ended with its session; that is all its error says
 	case <-t.C:
 		c.discard(cn)
 		then = "the device did not acknowledge closing the session either, so the connection was closed and the next command reconnects"

@@ -267,13 +267,13 @@ func TestSessionOpenUnanswered(t *testing.T) {
 						if !errors.Is(err, end.want) {
 							t.Fatalf("err = %v, want %v", err, end.want)
 						}
-						if end.want != ErrCommandTimeout && errors.Is(err, ErrCommandTimeout) {
+						if !errors.Is(end.want, ErrCommandTimeout) && errors.Is(err, ErrCommandTimeout) {
 							t.Errorf("err = %v: a cancel is not a command timeout", err)
 						}
 						if elapsed > end.within {
 							t.Errorf("returned after %s, want within %s", elapsed, end.within)
 						}
-						if end.want == ErrCommandTimeout && elapsed < timeout-50*time.Millisecond {
+						if errors.Is(end.want, ErrCommandTimeout) && elapsed < timeout-50*time.Millisecond {
 							t.Errorf("returned after %s, before the command timeout of %s", elapsed, timeout)
 						}
 						for _, want := range []string{`device "r1"`, stepName} {
@@ -281,13 +281,13 @@ func TestSessionOpenUnanswered(t *testing.T) {
 								t.Errorf("err = %q, want it to say %q", err, want)
 							}
 						}
-						if end.want == ErrCommandTimeout && !strings.Contains(err.Error(), "did not answer within 1s (command_timeout)") {
+						if errors.Is(end.want, ErrCommandTimeout) && !strings.Contains(err.Error(), "did not answer within 1s (command_timeout)") {
 							t.Errorf("err = %q, want it to say that the device did not answer within the command timeout", err)
 						}
 						if s.hung.Load() == 0 {
 							t.Fatalf("the server never got to the step it leaves unanswered (%s): %v", hang, err)
 						}
-						if end.want == ErrCommandTimeout && s.keepalives.Load() == 0 {
+						if errors.Is(end.want, ErrCommandTimeout) && s.keepalives.Load() == 0 {
 							t.Errorf("no keepalive reached the server: the connection did not look alive")
 						}
 						c.mu.Lock()

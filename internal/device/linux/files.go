@@ -2,6 +2,7 @@ package linux
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
@@ -16,6 +17,9 @@ type fileScript struct {
 	strings.Builder
 	err error
 }
+
+// printf adds script text (strings.Builder's writes cannot fail).
+func (s *fileScript) printf(format string, args ...any) { fmt.Fprintf(&s.Builder, format, args...) }
 
 // write adds "cat > path" with body as its here-document.
 func (s *fileScript) write(path, body string) {

@@ -255,11 +255,11 @@ func RenderFirewall(c device.FirewallConfig) (string, error) {
 	var b fileScript
 	b.WriteString(nftNeeded)
 	b.WriteString(fwFindChains)
-	fmt.Fprintf(&b, "fw_chains=$(printf '%%s\\n' %s $fw_found | sort -u)\n", strings.Join(fwChainNames, " "))
+	b.printf("fw_chains=$(printf '%%s\\n' %s $fw_found | sort -u)\n", strings.Join(fwChainNames, " "))
 	b.WriteString("{\n")
-	fmt.Fprintf(&b, "echo 'add table inet %s'\n", nftTable)
+	b.printf("echo 'add table inet %s'\n", nftTable)
 	for _, verb := range []string{"add", "flush", "delete"} {
-		fmt.Fprintf(&b, "printf '%s chain inet %s %%s\\n' $fw_chains\n", verb, nftTable)
+		b.printf("printf '%s chain inet %s %%s\\n' $fw_chains\n", verb, nftTable)
 	}
 	var rules strings.Builder
 	for _, ch := range firewallChains(c) {

@@ -28,7 +28,7 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 	b.WriteString(renderPPPoEStop(c.Name))
 	// Directories other daemons may share stay readable; from the secret
 	// directory on, every file is root's alone from its first byte.
-	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", pppoeDir, runDir, secretDir)
+	b.printf("umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", pppoeDir, runDir, secretDir)
 	if c.Role == device.RoleServer {
 		renderPPPoEServerFiles(&b, c)
 	} else {
@@ -39,7 +39,7 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 		b.feed("nft -f -", renderPPPoEClamp(c.Name, *c.MSSClamp), "the MSS clamp")
 	}
 	// PPPoE discovery needs the Ethernet link up; nothing else raises it.
-	fmt.Fprintf(&b, "ip link set dev %s up\n", shell.Quote(c.Interface))
+	b.printf("ip link set dev %s up\n", shell.Quote(c.Interface))
 	if c.Role == device.RoleServer {
 		local, _ := pppoeLocalIP(c.LocalAddress)
 		first, last, _ := device.ParsePool(c.RemotePool)
@@ -47,16 +47,16 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 		// this exec (and the transport's kill of its process group); its
 		// parent waits for the daemon's word, so startup errors still fail
 		// here.
-		fmt.Fprintf(&b, "pppoe-server -I %s -L %s -R %s -N %d", shell.Quote(c.Interface), local, first, pppoePoolSize(first, last))
+		b.printf("pppoe-server -I %s -L %s -R %s -N %d", shell.Quote(c.Interface), local, first, pppoePoolSize(first, last))
 		if c.ServiceName != "" {
-			fmt.Fprintf(&b, " -S %s", shell.Quote(c.ServiceName))
+			b.printf(" -S %s", shell.Quote(c.ServiceName))
 		}
-		fmt.Fprintf(&b, " -q %s -O %s -X %s\n", pppoeServerPPPD(c.Name), pppoeServerOptions(c.Name), pppoeServerPID(c.Name))
+		b.printf(" -q %s -O %s -X %s\n", pppoeServerPPPD(c.Name), pppoeServerOptions(c.Name), pppoeServerPID(c.Name))
 	} else {
 		// pppd forks and calls setsid once its options are read (no
 		// nodetach), so it outlives this exec; bad options still fail
 		// here, before the fork.
-		fmt.Fprintf(&b, "pppd file %s\n", pppoeClientOptions(c.Name))
+		b.printf("pppd file %s\n", pppoeClientOptions(c.Name))
 	}
 	return b.result()
 }
@@ -172,7 +172,7 @@ func renderPPPoEServerFiles(b *fileScript, c device.PPPoEConfig) {
 	// pppoe-server puts "mru 1492 mtu 1492" on pppd's command line after
 	// -O's file; reading the file again last lets its mtu and mru win.
 	b.write(pppoeServerPPPD(c.Name), fmt.Sprintf("#!/bin/sh\n# routerlab pppoe %s: pppd for pppoe-server -q\nexec %s \"$@\" file %s\n", c.Name, pppoePPPDPath, pppoeServerOptions(c.Name)))
-	fmt.Fprintf(b, "chmod 700 %s\n", pppoeServerPPPD(c.Name))
+	b.printf("chmod 700 %s\n", pppoeServerPPPD(c.Name))
 	block := []string{pppoeChapBegin(c.Name)}
 	for _, u := range c.Users {
 		// client, server (any), secret, allowed addresses (any: the pool).
@@ -181,7 +181,7 @@ func renderPPPoEServerFiles(b *fileScript, c device.PPPoEConfig) {
 	block = append(block, pppoeChapEnd(c.Name))
 	b.write(pppoeServerSecret(c.Name), strings.Join(block, "\n")+"\n")
 	// Appended after the last line of the file, never glued to it.
-	fmt.Fprintf(b, "[ -e %[1]s ] || : > %[1]s\n[ -z \"$(tail -c 1 %[1]s)\" ] || echo >> %[1]s\ncat %[2]s >> %[1]s\n", pppoeChapFile, pppoeServerSecret(c.Name))
+	b.printf("[ -e %[1]s ] || : > %[1]s\n[ -z \"$(tail -c 1 %[1]s)\" ] || echo >> %[1]s\ncat %[2]s >> %[1]s\n", pppoeChapFile, pppoeServerSecret(c.Name))
 }
 
 // renderPPPoEClamp is the nft script of the session's MSS clamp: TCP SYNs

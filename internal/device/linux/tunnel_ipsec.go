@@ -321,9 +321,9 @@ func writeFiles(files []renderedFile) (string, error) {
 			}
 		}
 	}
-	fmt.Fprintf(&b, "mkdir -p %s\n", strings.Join(dirList, " "))
+	b.printf("mkdir -p %s\n", strings.Join(dirList, " "))
 	if len(secretDirs) > 0 {
-		fmt.Fprintf(&b, "chmod 700 %s\n", strings.Join(secretDirs, " "))
+		b.printf("chmod 700 %s\n", strings.Join(secretDirs, " "))
 	}
 	for _, secret := range []bool{true, false} {
 		umask := "022"
@@ -336,12 +336,12 @@ func writeFiles(files []renderedFile) (string, error) {
 				continue
 			}
 			if !wrote {
-				fmt.Fprintf(&b, "umask %s\n", umask)
+				b.printf("umask %s\n", umask)
 				wrote = true
 			}
 			b.write(f.path, f.content)
 			if secret {
-				fmt.Fprintf(&b, "chmod 600 %s\n", shell.Quote(f.path))
+				b.printf("chmod 600 %s\n", shell.Quote(f.path))
 			}
 		}
 	}

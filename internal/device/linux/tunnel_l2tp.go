@@ -247,9 +247,9 @@ done
 func chapSecretsApply(name, user, password string) (string, error) {
 	tmp := pppChapSecrets + ".routerlab"
 	var b fileScript
-	fmt.Fprintf(&b, "mkdir -p /etc/ppp\numask 077\n[ -f %[1]s ] || : > %[1]s\n%[2]s > %[3]s\n", pppChapSecrets, chapStrip(name), tmp)
+	b.printf("mkdir -p /etc/ppp\numask 077\n[ -f %[1]s ] || : > %[1]s\n%[2]s > %[3]s\n", pppChapSecrets, chapStrip(name), tmp)
 	b.feed("cat >> "+tmp, chapMarker(name, "begin")+"\n"+pppdQuote(user)+" * "+pppdQuote(password)+" *\n"+chapMarker(name, "end")+"\n", tmp)
-	fmt.Fprintf(&b, "cat %[2]s > %[1]s\nrm -f %[2]s\n", pppChapSecrets, tmp)
+	b.printf("cat %[2]s > %[1]s\nrm -f %[2]s\n", pppChapSecrets, tmp)
 	return b.result()
 }
 

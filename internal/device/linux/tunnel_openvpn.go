@@ -199,15 +199,15 @@ func renderOpenVPNApply(t device.TunnelConfig, _ *device.TunnelState) (string, e
 	var b fileScript
 	// Directories as a router's /etc and /run have them; then every
 	// file private (the key files must be, the rest may as well).
-	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", ovpnDir, runDir, secretDir)
+	b.printf("umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", ovpnDir, runDir, secretDir)
 	if t.MSSClamp != nil {
 		b.WriteString(ifaceNftRequired)
 	}
 	b.WriteString(ovpnStopScript(name))
 	b.write(ovpnKeyPath(name), staticKeyText(t.OpenVPN.StaticKey))
 	b.write(ovpnConfPath(name), renderOpenVPNConf(t))
-	fmt.Fprintf(&b, "rm -f %s\n", ovpnStatusPath(name))
-	fmt.Fprintf(&b, "%s </dev/null || { tail -n 8 %s >&2; exit 1; }\n", ovpnCommand(name), ovpnLogPath(name))
+	b.printf("rm -f %s\n", ovpnStatusPath(name))
+	b.printf("%s </dev/null || { tail -n 8 %s >&2; exit 1; }\n", ovpnCommand(name), ovpnLogPath(name))
 	b.WriteString(ifaceMSSScript(name, name, t.MSSClamp))
 	return b.result()
 }

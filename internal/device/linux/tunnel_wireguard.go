@@ -131,12 +131,12 @@ func renderWireGuardApply(t device.TunnelConfig, observed *device.TunnelState) (
 	var b fileScript
 	// Directories as a router's /etc and /run have them; then every
 	// file private (the key files must be, the rest may as well).
-	fmt.Fprintf(&b, "umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", wgDir, runDir, secretDir)
+	b.printf("umask 022\nmkdir -p %s %s\numask 077\nmkdir -p %s\n", wgDir, runDir, secretDir)
 	if t.MSSClamp != nil {
 		b.WriteString(ifaceNftRequired)
 	}
 	b.write(wgKeyPath(name), w.PrivateKey+"\n")
-	fmt.Fprintf(&b, "rm -f %s/%s.peer*.psk\n", secretDir, dev)
+	b.printf("rm -f %s/%s.peer*.psk\n", secretDir, dev)
 	for i, p := range w.Peers {
 		if p.PresharedKey != "" {
 			b.write(wgPSKPath(name, i), p.PresharedKey+"\n")
@@ -145,7 +145,7 @@ func renderWireGuardApply(t device.TunnelConfig, observed *device.TunnelState) (
 	b.write(wgConfPath(name), renderWireGuardConf(t))
 	// Make the interface unless it is there; never take over an
 	// interface of that name that is not WireGuard.
-	fmt.Fprintf(&b, `if ! wg show %[1]s public-key >/dev/null 2>&1; then
+	b.printf(`if ! wg show %[1]s public-key >/dev/null 2>&1; then
 if ip link show dev %[1]s >/dev/null 2>&1; then echo "interface %[1]s exists and is not a WireGuard interface: choose another tunnel name" >&2; exit 1; fi
 if ! ip link add dev %[1]s type wireguard 2>/dev/null; then
 command -v wireguard-go >/dev/null || { echo "the kernel has no WireGuard module and wireguard-go is not installed: apt-get install wireguard-go (or load the wireguard module)" >&2; exit 127; }
@@ -156,33 +156,33 @@ fi
 `, dev, wgLogPath(name))
 	// setconf replaces the peers (dropping their preshared keys) and
 	// leaves the private key as it was: the keys follow it, by path.
-	fmt.Fprintf(&b, "wg setconf %s %s\n", dev, wgConfPath(name))
-	fmt.Fprintf(&b, "wg set %s private-key %s\n", dev, wgKeyPath(name))
+	b.printf("wg setconf %s %s\n", dev, wgConfPath(name))
+	b.printf("wg set %s private-key %s\n", dev, wgKeyPath(name))
 	for i, p := range w.Peers {
 		if p.PresharedKey != "" {
-			fmt.Fprintf(&b, "wg set %s peer %s preshared-key %s\n", dev, shell.Quote(p.PublicKey), wgPSKPath(name, i))
+			b.printf("wg set %s peer %s preshared-key %s\n", dev, shell.Quote(p.PublicKey), wgPSKPath(name, i))
 		}
 	}
 	want := canonicalAddrPrefixes(w.Addresses)
 	if observed == nil || observed.WireGuard == nil {
-		fmt.Fprintf(&b, "ip addr flush dev %s scope global\n", dev)
+		b.printf("ip addr flush dev %s scope global\n", dev)
 	} else {
 		for _, a := range canonicalAddrPrefixes(observed.WireGuard.Addresses) {
 			if !slices.Contains(want, a) {
-				fmt.Fprintf(&b, "ip addr del %s dev %s 2>/dev/null || true\n", shell.Quote(a), dev)
+				b.printf("ip addr del %s dev %s 2>/dev/null || true\n", shell.Quote(a), dev)
 			}
 		}
 	}
 	for _, a := range want {
-		fmt.Fprintf(&b, "ip addr replace %s dev %s\n", shell.Quote(a), dev)
+		b.printf("ip addr replace %s dev %s\n", shell.Quote(a), dev)
 	}
 	switch {
 	case t.MTU != nil:
-		fmt.Fprintf(&b, "ip link set dev %s mtu %d\n", dev, *t.MTU)
+		b.printf("ip link set dev %s mtu %d\n", dev, *t.MTU)
 	case observed != nil && observed.MTU != nil:
-		fmt.Fprintf(&b, "ip link set dev %s mtu %d\n", dev, wgDefaultMTU)
+		b.printf("ip link set dev %s mtu %d\n", dev, wgDefaultMTU)
 	}
-	fmt.Fprintf(&b, "ip link set dev %s up\n", dev)
+	b.printf("ip link set dev %s up\n", dev)
 	b.WriteString(ifaceMSSScript(name, name, t.MSSClamp))
 	return b.result()
 }

@@ -325,10 +325,7 @@ func printsDefaults(exp *Export) bool {
 			}
 		}
 	}
-	if MajorVersion(exp.Version) == 5 {
-		return true
-	}
-	return false
+	return MajorVersion(exp.Version) == 5
 }
 
 // expected ends every refusal: what parse_config("routeros", ...) reads.

@@ -240,8 +240,8 @@ func offlineWarnings(c *Config, version string) []string {
 	if lans == "" {
 		lans = "none"
 	}
-	switch {
-	case h.Model == "":
+	switch h.Model {
+	case "":
 		warn = append(warn, fmt.Sprintf(`the text has no show config header ("# <model> Rev.<firmware>", "# Memory ..., NLAN"): facts.model, firmware and serial are unknown (the driver reads them from show environment), and the LAN interfaces are only those the lines name (%s)`, lans))
 	default:
 		if h.Serial == "" {

@@ -17,9 +17,19 @@ func snapshot(ctx context.Context, drv device.Driver) (*device.Snapshot, error) 
 	return drv.Snapshot(ctx)
 }
 
+// capability is drv's capability T; a test that asks a platform for a
+// resource it lacks is written wrong, so that panics.
+func capability[T any](drv device.Driver, what string) T {
+	c, err := device.Capability[T](drv, what)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // Router is routerlab_router's case.
 func Router(drv device.Driver, base device.RouterConfig) Case[device.RouterConfig] {
-	rs := drv.(device.RouterSettings)
+	rs := capability[device.RouterSettings](drv, "routerlab_router")
 	var original device.RouterConfig
 	return Case[device.RouterConfig]{
 		Name: "routerlab_router",
@@ -67,7 +77,7 @@ func Router(drv device.Driver, base device.RouterConfig) Case[device.RouterConfi
 
 // Tunnel is routerlab_tunnel's case for one tunnel.
 func Tunnel(drv device.Driver, base device.TunnelConfig) Case[device.TunnelConfig] {
-	te := drv.(device.TunnelEndpoints)
+	te := capability[device.TunnelEndpoints](drv, "routerlab_tunnel")
 	return Case[device.TunnelConfig]{
 		Name: fmt.Sprintf("routerlab_tunnel %s", base.Type),
 		Base: base,
@@ -101,7 +111,7 @@ func Tunnel(drv device.Driver, base device.TunnelConfig) Case[device.TunnelConfi
 
 // Firewall is routerlab_firewall's case.
 func Firewall(drv device.Driver, base device.FirewallConfig) Case[device.FirewallConfig] {
-	fs := drv.(device.FirewallSettings)
+	fs := capability[device.FirewallSettings](drv, "routerlab_firewall")
 	return Case[device.FirewallConfig]{
 		Name: "routerlab_firewall " + base.Preset,
 		Base: base,
@@ -141,7 +151,7 @@ func Firewall(drv device.Driver, base device.FirewallConfig) Case[device.Firewal
 
 // PPPoE is routerlab_pppoe_session's case for one session.
 func PPPoE(drv device.Driver, base device.PPPoEConfig) Case[device.PPPoEConfig] {
-	ps := drv.(device.PPPoESessions)
+	ps := capability[device.PPPoESessions](drv, "routerlab_pppoe_session")
 	return Case[device.PPPoEConfig]{
 		Name: "routerlab_pppoe_session " + base.Role,
 		Base: base,
@@ -176,7 +186,7 @@ func PPPoE(drv device.Driver, base device.PPPoEConfig) Case[device.PPPoEConfig] 
 // Offload is routerlab_offload's case: its strings are the map keys
 // (groups and switches).
 func Offload(drv device.Driver, base device.OffloadConfig) Case[device.OffloadConfig] {
-	os := drv.(device.OffloadSettings)
+	os := capability[device.OffloadSettings](drv, "routerlab_offload")
 	var original device.OffloadConfig
 	return Case[device.OffloadConfig]{
 		Name: "routerlab_offload",

@@ -77,7 +77,7 @@ func (l *lexer) advance() byte {
 
 func (l *lexer) here() pos { return pos{l.line, l.col} }
 
-func (l *lexer) errHere(msg string) *syntaxErr { return &syntaxErr{msg: msg, at: l.here()} }
+func (l *lexer) errHere() *syntaxErr { return &syntaxErr{msg: "syntax error", at: l.here()} }
 
 // continuation reports whether a backslash at l.i ends its physical line
 // (only blanks between it and the newline), and if so consumes it all.
@@ -180,7 +180,7 @@ func (l *lexer) token(inBracket bool) (token, *syntaxErr) {
 		sub, err := l.bracket()
 		return token{kind: tBracket, sub: sub, pos: start}, err
 	case ']', '{', '}', '(', ')', '$', '\\', '=', '~':
-		return token{}, l.errHere("syntax error")
+		return token{}, l.errHere()
 	}
 	var wb strings.Builder
 	for !l.eof() {
@@ -236,7 +236,7 @@ func (l *lexer) value(inBracket bool) (token, *syntaxErr) {
 			break
 		}
 		if strings.IndexByte("\"[]{}()$\\", c) >= 0 {
-			return token{}, l.errHere("syntax error")
+			return token{}, l.errHere()
 		}
 		b.WriteByte(l.advance())
 	}
@@ -263,7 +263,7 @@ func (l *lexer) quoted() (string, *syntaxErr) {
 			// the text as written. Variables are not simulated, so this
 			// is a syntax error here (assumption: a router substitutes
 			// instead, which stores something else all the same).
-			return "", l.errHere("syntax error")
+			return "", l.errHere()
 		}
 		c := l.advance()
 		switch c {
@@ -345,7 +345,7 @@ func (l *lexer) bracket() ([]token, *syntaxErr) {
 			return sub, nil
 		}
 		if l.peek() == ';' {
-			return nil, l.errHere("syntax error")
+			return nil, l.errHere()
 		}
 		t, err := l.token(true)
 		if err != nil {
