@@ -112,7 +112,7 @@ resource "routerlab_tunnel" "ra" {
 		func() error { return sim.SetLine("vpn l2tp remote-access mtu", "1400") },
 		func() error { return sim.DeleteLine("vpn l2tp remote-access") },
 		[]string{"l2tp_ipsec.password", "l2tp_ipsec.psk", "status"},
-		deviceHas(sim, "set vpn l2tp remote-access client-ip-pool stop 198.18.50.99", "set vpn l2tp remote-access mtu 1350", "set vpn l2tp remote-access description routerlab:ra"),
+		deviceHas(sim, "set vpn l2tp remote-access client-ip-pool stop 198.18.50.99", "set vpn l2tp remote-access mtu 1350", "set vpn l2tp remote-access description 'routerlab:ra'"),
 	)
 	steps[0].ConfigStateChecks = []statecheck.StateCheck{
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("l2tp_ipsec").AtMapKey("remote_pool"), knownvalue.StringExact("198.18.50.10-198.18.50.99")),
