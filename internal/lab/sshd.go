@@ -48,6 +48,12 @@ func sshdConfig(listen netip.Addr, hostKey, authKeys string) string {
 		"MaxSessions 64",
 		"MaxStartups 100",
 		"AcceptEnv none",
+		// Debian's bash sources the login user's ~/.bashrc for every
+		// command sshd runs (SSH_SOURCE_BASHRC) unless it is a nested
+		// shell: SHLVL=1 makes it one. A lab node is a router, not the
+		// machine's admin shell, and a heavy .bashrc (a pyenv init takes
+		// 0.6 s) would be paid by every command routerlab sends.
+		"SetEnv SHLVL=1",
 		"UseDNS no",
 		"Subsystem sftp internal-sftp",
 		"",

@@ -82,6 +82,9 @@ func startSSHD(t *testing.T, extra ...string) *realSSHD {
 		"UsePAM no",
 		"PidFile none",
 		"LogLevel ERROR",
+		// Debian's bash sources ~/.bashrc for every command sshd runs
+		// unless SHLVL says it is nested (see internal/lab's sshdConfig).
+		"SetEnv SHLVL=1",
 	}, append(extra, "")...), "\n"))
 	s := &realSSHD{
 		port:      port,
