@@ -117,22 +117,20 @@ func TestPlatformSwitchOnlyInDrivers(t *testing.T) {
 	}
 }
 
-// Every address routerlab writes to a device is checked by device.ParseIP,
-// which refuses IPv6 zones ("fe80::1%<anything>": netip.ParseAddr takes
-// any bytes there, line breaks and "$(...)" included). So outside that one
-// parser neither the device packages nor the provider call netip's
-// address parsers; a new validator cannot forget the zone.
-func TestAddressesParsedOnlyByDeviceParseIP(t *testing.T) {
-	banned := map[string]bool{"ParseAddr": true, "ParseAddrPort": true} // MustParse* take constants
+// inspectGoFiles parses every non-test Go file of the packages and walks
+// it with visit (given the file's directory, name and fileset); it fails
+// the test when fewer than least files were read, so a pattern that
+// matches nothing cannot pass.
+func inspectGoFiles(t *testing.T, least int, patterns []string, skip func(dir, name string) bool, visit func(fset *token.FileSet, n ast.Node)) {
+	t.Helper()
 	checked := 0
-	for _, line := range goList(t, "-f", "{{.Dir}} {{join .GoFiles \" \"}}", "./internal/device/...", "./internal/provider/...") {
+	for _, line := range goList(t, append([]string{"-f", "{{.Dir}} {{join .GoFiles \" \"}}"}, patterns...)...) {
 		f := strings.Fields(line)
 		if len(f) < 2 {
 			continue
 		}
-		dir := filepath.ToSlash(f[0])
 		for _, name := range f[1:] {
-			if strings.HasSuffix(dir, "internal/device") && name == "address.go" {
+			if skip != nil && skip(filepath.ToSlash(f[0]), name) {
 				continue
 			}
 			fset := token.NewFileSet()
@@ -141,21 +139,31 @@ func TestAddressesParsedOnlyByDeviceParseIP(t *testing.T) {
 				t.Fatal(err)
 			}
 			checked++
-			ast.Inspect(file, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "netip" && banned[sel.Sel.Name] {
-					t.Errorf("%s: netip.%s outside device.ParseIP: parse addresses with device.ParseIP or device.ParseIPPort, which refuse IPv6 zones", fset.Position(sel.Pos()), sel.Sel.Name)
-				}
-				return true
-			})
+			ast.Inspect(file, func(n ast.Node) bool { visit(fset, n); return true })
 		}
 	}
-	if checked < 50 {
+	if checked < least {
 		t.Fatalf("checked only %d files", checked)
 	}
+}
+
+// Every address routerlab writes to a device is checked by device.ParseIP,
+// which refuses IPv6 zones ("fe80::1%<anything>": netip.ParseAddr takes
+// any bytes there, line breaks and "$(...)" included). So outside that one
+// parser neither the device packages nor the provider call netip's
+// address parsers; a new validator cannot forget the zone.
+func TestAddressesParsedOnlyByDeviceParseIP(t *testing.T) {
+	banned := map[string]bool{"ParseAddr": true, "ParseAddrPort": true} // MustParse* take constants
+	skip := func(dir, name string) bool { return strings.HasSuffix(dir, "internal/device") && name == "address.go" }
+	inspectGoFiles(t, 50, []string{"./internal/device/...", "./internal/provider/..."}, skip, func(fset *token.FileSet, n ast.Node) {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "netip" && banned[sel.Sel.Name] {
+			t.Errorf("%s: netip.%s outside device.ParseIP: parse addresses with device.ParseIP or device.ParseIPPort, which refuse IPv6 zones", fset.Position(sel.Pos()), sel.Sel.Name)
+		}
+	})
 }
 
 // Every file and every nft input a driver sends travels in a here-document
@@ -163,25 +171,9 @@ func TestAddressesParsedOnlyByDeviceParseIP(t *testing.T) {
 // equal. A hand-written "<<'" in a driver would be a here-document without
 // that guard.
 func TestHereDocumentsOnlyThroughShellHereDoc(t *testing.T) {
-	checked := 0
-	for _, line := range goList(t, "-f", "{{.Dir}} {{join .GoFiles \" \"}}", "./internal/device/...") {
-		f := strings.Fields(line)
-		for _, name := range f[1:] {
-			fset := token.NewFileSet()
-			file, err := parser.ParseFile(fset, filepath.Join(f[0], name), nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checked++
-			ast.Inspect(file, func(n ast.Node) bool {
-				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.Contains(lit.Value, "<<'") {
-					t.Errorf("%s: a here-document written by hand: use shell.HereDoc", fset.Position(lit.Pos()))
-				}
-				return true
-			})
+	inspectGoFiles(t, 30, []string{"./internal/device/..."}, nil, func(fset *token.FileSet, n ast.Node) {
+		if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && strings.Contains(lit.Value, "<<'") {
+			t.Errorf("%s: a here-document written by hand: use shell.HereDoc", fset.Position(lit.Pos()))
 		}
-	}
-	if checked < 30 {
-		t.Fatalf("checked only %d files", checked)
-	}
+	})
 }

@@ -37,16 +37,7 @@ func TestAccParseConfig_equalsDriver(t *testing.T) {
 	cases := map[string]func(t *testing.T) parseConfigCase{
 		"edgeos": func(t *testing.T) parseConfigCase {
 			text := readTestdata(t, "../device/edgeos/testdata/cfg_edgeos_2_er4_router.txt")
-			var lines, ethernets []string
-			for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-				if strings.TrimSpace(l) == "" {
-					continue
-				}
-				lines = append(lines, l)
-				if w := strings.Fields(l); len(w) > 3 && w[1] == "interfaces" && w[2] == "ethernet" && !slices.Contains(ethernets, w[3]) {
-					ethernets = append(ethernets, w[3])
-				}
-			}
+			lines, ethernets := vyattaLines(text)
 			dev := devicesim.New(t, edgeossim.New(edgeossim.Options{Lines: lines, Ethernets: ethernets, WireGuard: true}), devicesim.Options{})
 			return parseConfigCase{platform: "edgeos", provider: strings.Replace(edgeosProvider(dev), `er6p = {`, `r = {`, 1), text: text}
 		},
@@ -61,16 +52,7 @@ func TestAccParseConfig_equalsDriver(t *testing.T) {
 		},
 		"vyos": func(t *testing.T) parseConfigCase {
 			text := readTestdata(t, "../device/edgeos/testdata/cfg_vyos_1_4_router.txt")
-			var lines, ethernets []string
-			for _, l := range strings.Split(text, "\n") {
-				if strings.TrimSpace(l) == "" {
-					continue
-				}
-				lines = append(lines, l)
-				if w := strings.Fields(l); len(w) > 3 && w[1] == "interfaces" && w[2] == "ethernet" && !slices.Contains(ethernets, w[3]) {
-					ethernets = append(ethernets, w[3])
-				}
-			}
+			lines, ethernets := vyattaLines(text)
 			dev := devicesim.New(t, edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS, Lines: lines, Ethernets: ethernets}), devicesim.Options{})
 			p := strings.Replace(edgeosProvider(dev), `er6p = {`, `r = {`, 1)
 			return parseConfigCase{platform: "vyos", provider: strings.Replace(p, `platform = "edgeos"`, `platform = "vyos"`, 1), text: text}
@@ -131,4 +113,20 @@ func readTestdata(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// vyattaLines are a `show configuration commands` text's lines, to load
+// into edgeossim, and the Ethernet ports they name (the simulated router
+// has those ports, and refuses any other).
+func vyattaLines(text string) (lines, ethernets []string) {
+	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lines = append(lines, l)
+		if w := strings.Fields(l); len(w) > 3 && w[1] == "interfaces" && w[2] == "ethernet" && !slices.Contains(ethernets, w[3]) {
+			ethernets = append(ethernets, w[3])
+		}
+	}
+	return lines, ethernets
 }
