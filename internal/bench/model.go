@@ -195,6 +195,11 @@ type StepResult struct {
 	CPU               []CPUStats  // one per DUT, in plan order
 	Power             *PowerStats // nil without a power meter
 	Started, Finished time.Time
+	// Warnings are what makes this step's figures doubtful without making
+	// them wrong (throughput above the line rate, a packet larger than the
+	// path MTU, a saturated DUT CPU, iperf3 totals that disagree): shown
+	// beside the step in every rendering and in state.
+	Warnings []string
 }
 
 // DUTInfo ties results to what was measured.
@@ -236,7 +241,23 @@ type Run struct {
 	// BaselineID names the archived baseline run the steps were compared
 	// with ("" without one).
 	BaselineID string
+	// Status tells whether every step of the plan was measured; Error is
+	// why not (RunFailed). An archived failed run is kept for the record
+	// and marked, never compared as if it were whole.
+	Status RunStatus
+	Error  string
 }
+
+// RunStatus tells whether a run measured every step of its plan.
+type RunStatus string
+
+const (
+	// RunComplete: every step of the plan was measured.
+	RunComplete RunStatus = "complete"
+	// RunFailed: the run stopped before its last step; Steps holds those
+	// measured before, Run.Error the reason.
+	RunFailed RunStatus = "failed"
+)
 
 // DefaultPort is the first iperf3 server port: pair i listens on
 // DefaultPort+i unless it names its own.
