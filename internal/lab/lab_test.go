@@ -341,6 +341,14 @@ func TestRate(t *testing.T) {
 	if out, err := l.Exec(ctx, "a", "ethtool", "-k", "eth1"); err != nil || !strings.Contains(out, "tcp-segmentation-offload: off") {
 		t.Errorf("ethtool -k on a eth1: %v\n%s", err, out)
 	}
+	// The state file says what was shaped (labctl prints it as the line rate).
+	loaded, err := lab.Load(l.StateDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, a := loaded.Node("r").Rates, loaded.Node("a").Rates; r["eth1"] != "100mbit" || r["eth2"] != "100mbit" || a["eth1"] != "100mbit" {
+		t.Errorf("recorded rates: r %v, a %v; want 100mbit on r.eth1, r.eth2 and a.eth1", r, a)
+	}
 
 	startIperf3Server(t, ctx, l, "b")
 	// -O 1: the first second drains the shaper's burst allowance, which

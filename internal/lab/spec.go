@@ -39,6 +39,12 @@ const DefaultMgmtNet = 254
 // DefaultStateRoot is the parent of the default state directories.
 const DefaultStateRoot = "/run/routerlab-lab"
 
+// DefaultRate is what labctl shapes a router's links to unless told
+// otherwise, as the demos do: a 1 Gbit/s wire, so that a benchmark's
+// link_speed = "1gbit" and its line rate hold. An unshaped veth carries
+// whatever the CPU manages (9 Gbit/s and more on a lab machine).
+const DefaultRate = "1gbit"
+
 // NodeSpec describes one node (one network namespace).
 type NodeSpec struct {
 	Name string // [a-z][a-z0-9]{0,3}

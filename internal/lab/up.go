@@ -29,7 +29,11 @@ type Node struct {
 	Hostname string `json:"hostname"`
 	// Interfaces maps data interface name -> CIDR.
 	Interfaces map[string]string `json:"interfaces"`
-	SSHDPID    int               `json:"sshd_pid"`
+	// Rates maps each shaped data interface to its tc rate (LinkSpec.Rate),
+	// so that labctl can say what a lab's line rate is; an unshaped
+	// interface is absent.
+	Rates   map[string]string `json:"rates,omitempty"`
+	SSHDPID int               `json:"sshd_pid"`
 	// FilesDir (routers only) holds the node's private files, seen inside
 	// the node at the standard paths (routerfs.go): swanctl/ is its
 	// /etc/swanctl, routerlab/ its /etc/routerlab, strongswan.conf its
@@ -373,8 +377,17 @@ func (l *Lab) buildLink(ctx context.Context, name string, lk LinkSpec) error {
 				return stepErr("shape "+what, err)
 			}
 		}
+		l.Node(lk.A).setRate(lk.AIf, lk.Rate)
+		l.Node(lk.B).setRate(lk.BIf, lk.Rate)
 	}
 	return l.save()
+}
+
+func (n *Node) setRate(ifname, rate string) {
+	if n.Rates == nil {
+		n.Rates = map[string]string{}
+	}
+	n.Rates[ifname] = rate
 }
 
 // shape turns one end of a link into a faithful wire of rate: offloads off

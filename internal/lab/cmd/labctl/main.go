@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-spec s2s | -lans N] [-direct a,b]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -lans N] [-direct a,b]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -27,7 +28,7 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit] [-state DIR] [-tfvars FILE] [-spec s2s | -lans N] [-direct a,b]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -lans N] [-direct a,b]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
@@ -72,9 +73,10 @@ func cmdUp(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("up", flag.ContinueOnError)
 	name := fs.String("name", "rl", "lab name ([a-z][a-z0-9]{0,5})")
 	mgmt := fs.Int("mgmt", lab.DefaultMgmtNet, "management network 198.19.<mgmt>.0/24")
-	rate := fs.String("rate", "", "shape router links to this tc rate, e.g. 1gbit")
+	rate := fs.String("rate", lab.DefaultRate, "shape router links (and -direct links) to this tc rate, as the demos do; none: leave them unshaped veths, whose speed no link_speed describes")
 	state := fs.String("state", "", "state directory (default "+lab.DefaultStateRoot+"/<name>)")
 	tfvars := fs.String("tfvars", "", "write a Terraform tfvars JSON file here")
+	tfvarsFor := fs.String("tfvars-for", "", "with -tfvars: write only the variables the Terraform configuration in this directory declares (no warnings for undeclared ones)")
 	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
 	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); empty = a — r — b, or -lans")
 	direct := fs.String("direct", "", "also link these two hosts straight to each other, bypassing the router (seed 003's direct connection), e.g. a,b: 198.18.99.10/24 — 198.18.99.20/24 on their next free interface, shaped to -rate")
@@ -97,8 +99,21 @@ func cmdUp(ctx context.Context, args []string) error {
 	}
 	s.MgmtNet = *mgmt
 	s.StateDir = *state
+	if *rate == "none" {
+		*rate = ""
+	}
 	if *rate != "" {
 		s = s.WithRate(*rate)
+	}
+	var declared map[string]bool
+	if *tfvarsFor != "" {
+		if *tfvars == "" {
+			return errors.New("up: -tfvars-for needs -tfvars")
+		}
+		var err error
+		if declared, err = declaredVariables(*tfvarsFor); err != nil {
+			return fmt.Errorf("up: -tfvars-for: %w", err)
+		}
 	}
 	if *direct != "" {
 		a, b, ok := strings.Cut(*direct, ",")
@@ -115,7 +130,7 @@ func cmdUp(ctx context.Context, args []string) error {
 	}
 	printLab(os.Stdout, l)
 	if *tfvars != "" {
-		if err := writeTFVars(*tfvars, l); err != nil {
+		if err := writeTFVars(*tfvars, l, declared); err != nil {
 			return err
 		}
 		fmt.Printf("tfvars:      %s\n", *tfvars)
@@ -220,6 +235,7 @@ func printLab(w io.Writer, l *lab.Lab) {
 			fmt.Fprintf(w, "charon:      %s: pid %d (%s), files %s\n", n.Name, n.CharonPID, n.Charon, n.FilesDir)
 		}
 	}
+	fmt.Fprintf(w, "line rate:   %s\n", lineRate(l))
 	fmt.Fprintf(w, "private key: %s\n", l.ClientKeyPath())
 	fmt.Fprintf(w, "known_hosts: %s\n", l.KnownHostsPath())
 }
@@ -265,8 +281,89 @@ func tfVars(l *lab.Lab) map[string]string {
 	return v
 }
 
-func writeTFVars(path string, l *lab.Lab) error {
-	b, err := json.MarshalIndent(tfVars(l), "", "  ")
+// lineRate says what the routers' links are shaped to, and so which
+// link_speed a benchmark through them should give; loudly when they are
+// not shaped, since a line-rate percentage against a veth's speed is
+// meaningless (issue 20: 9199 Mbit/s printed as 977 % of 1 Gbit/s).
+func lineRate(l *lab.Lab) string {
+	rates := map[string][]string{} // rate -> router interfaces ("" = unshaped)
+	for _, n := range l.Nodes() {
+		if lab.Role(n.Role) != lab.RoleRouter {
+			continue
+		}
+		for ifname := range n.Interfaces {
+			rate := n.Rates[ifname]
+			rates[rate] = append(rates[rate], n.Name+"."+ifname)
+		}
+	}
+	if len(rates) == 0 {
+		return "no router links"
+	}
+	var shaped []string
+	for rate, ifs := range rates {
+		if rate != "" {
+			sort.Strings(ifs)
+			shaped = append(shaped, rate+" ("+strings.Join(ifs, ", ")+")")
+		}
+	}
+	sort.Strings(shaped)
+	if unshaped := rates[""]; len(unshaped) > 0 {
+		sort.Strings(unshaped)
+		msg := "WARNING: router links NOT SHAPED (" + strings.Join(unshaped, ", ") + "): a veth carries whatever the CPU manages, " +
+			"often over 9 Gbit/s, so no link_speed describes it and a line-rate percentage means nothing; " +
+			"bring the lab up with -rate " + lab.DefaultRate + " (make lab-up LAB_RATE=" + lab.DefaultRate + ")"
+		if len(shaped) > 0 {
+			msg += "; shaped: " + strings.Join(shaped, "; ")
+		}
+		return msg
+	}
+	if len(rates) == 1 {
+		for rate := range rates {
+			return "router links shaped to " + rate + " (tbf counting the Ethernet overhead, offloads off): benchmark with link_speed = \"" + rate + "\""
+		}
+	}
+	return "router links shaped to different rates: " + strings.Join(shaped, "; ") + ": each pair's link_speed is its slowest link's"
+}
+
+// tfvarsDecl matches a variable block's first line: Terraform requires a
+// top-level block to start a line, so an indented or commented mention
+// does not count.
+var tfvarsDecl = regexp.MustCompile(`(?m)^variable\s+"([^"]+)"`)
+
+// declaredVariables lists the variables the .tf files in dir declare.
+func declaredVariables(dir string) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.tf"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no .tf files in %s", dir)
+	}
+	out := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range tfvarsDecl.FindAllSubmatch(b, -1) {
+			out[string(m[1])] = true
+		}
+	}
+	return out, nil
+}
+
+// writeTFVars writes the lab's variables to path; only those in declared,
+// unless it is nil.
+func writeTFVars(path string, l *lab.Lab, declared map[string]bool) error {
+	v := tfVars(l)
+	if declared != nil {
+		for k := range v {
+			if !declared[k] {
+				delete(v, k)
+			}
+		}
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}

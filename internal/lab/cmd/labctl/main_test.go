@@ -90,10 +90,99 @@ func TestUpSpecFlag(t *testing.T) {
 	}{
 		{[]string{"-spec", "star"}, `-spec "star": the only named topology is s2s`},
 		{[]string{"-spec", "s2s", "-lans", "3"}, "-spec s2s and -lans exclude each other"},
+		{[]string{"-tfvars-for", "."}, "-tfvars-for needs -tfvars"},
 	} {
 		err := cmdUp(context.Background(), tc.args)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("up %v: %v, want …%s…", tc.args, err, tc.want)
 		}
+	}
+}
+
+// What labctl says about the routers' links: the rate to give as
+// link_speed when every one is shaped, a warning naming the unshaped ones.
+func TestLineRate(t *testing.T) {
+	node := func(name, role string, rates map[string]string) map[string]any {
+		return map[string]any{"name": name, "role": role, "interfaces": map[string]string{"eth1": "198.18.1.1/24", "eth2": "198.18.2.1/24"}, "rates": rates}
+	}
+	for _, tc := range []struct {
+		name  string
+		nodes []map[string]any
+		want  []string
+		not   []string
+	}{
+		{"shaped", []map[string]any{node("a", "host", nil), node("r", "router", map[string]string{"eth1": "1gbit", "eth2": "1gbit"})},
+			[]string{"router links shaped to 1gbit", `link_speed = "1gbit"`}, []string{"WARNING"}},
+		// A host's unshaped links are no router's.
+		{"unshaped", []map[string]any{node("a", "host", map[string]string{"eth1": "1gbit"}), node("r", "router", nil)},
+			[]string{"WARNING: router links NOT SHAPED (r.eth1, r.eth2)", "-rate 1gbit"}, []string{"link_speed = "}},
+		{"partly", []map[string]any{node("r", "router", map[string]string{"eth2": "100mbit"})},
+			[]string{"NOT SHAPED (r.eth1)", "shaped: 100mbit (r.eth2)"}, nil},
+		{"mixed", []map[string]any{node("r", "router", map[string]string{"eth1": "100mbit", "eth2": "1gbit"})},
+			[]string{"different rates: 100mbit (r.eth1); 1gbit (r.eth2)"}, []string{"WARNING"}},
+	} {
+		got := lineRate(loadState(t, map[string]any{"nodes": tc.nodes}))
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: lineRate = %q, want …%s…", tc.name, got, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(got, w) {
+				t.Errorf("%s: lineRate = %q, must not say %q", tc.name, got, w)
+			}
+		}
+	}
+}
+
+// -tfvars-for writes only what the configuration declares; without it,
+// every variable.
+func TestWriteTFVarsDeclared(t *testing.T) {
+	dir := t.TempDir()
+	tf := `variable "r_host" { type = string }
+variable "b_direct_addr" {
+  type = string
+}
+# variable "a_host" is only mentioned in a comment
+  variable "indented" {}
+`
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(tf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	declared, err := declaredVariables(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]bool{"r_host": true, "b_direct_addr": true}; !reflect.DeepEqual(declared, want) {
+		t.Errorf("declaredVariables = %v, want %v", declared, want)
+	}
+	l := loadState(t, map[string]any{
+		"nodes": []map[string]any{{"name": "r", "role": "router", "mgmt_addr": "198.19.254.2"}, {"name": "a", "role": "host", "mgmt_addr": "198.19.254.6"}, {"name": "b", "role": "host", "mgmt_addr": "198.19.254.10"}},
+		"direct_links": []map[string]any{{"a": "a", "a_if": "eth2", "a_addr": "198.18.99.10/24", "b": "b", "b_if": "eth2", "b_addr": "198.18.99.20/24", "wire_namespace": "x-a-b"}},
+	})
+	read := func(declared map[string]bool) map[string]string {
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "lab.auto.tfvars.json")
+		if err := writeTFVars(p, l, declared); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]string
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got, want := read(declared), map[string]string{"r_host": "198.19.254.2", "b_direct_addr": "198.18.99.20"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("with -tfvars-for: %v, want %v", got, want)
+	}
+	if got := read(nil); got["a_direct_addr"] != "198.18.99.10" || got["a_host"] != "198.19.254.6" || got["lab_private_key_file"] == "" {
+		t.Errorf("without -tfvars-for: %v, want every variable", got)
+	}
+	if _, err := declaredVariables(t.TempDir()); err == nil {
+		t.Error("declaredVariables of a directory without .tf files: no error")
 	}
 }
