@@ -93,7 +93,7 @@ func TestFixturesMeetInvariants(t *testing.T) {
 // accepted report has non-negative finite rates and, for TCP, a receiver
 // that got no more than the sender sent.
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"tcp_upload.json", "tcp_download.json", "udp.json", "udp_sum_only.json", "tcp_bidir.json", "error_refused.json", "error_server_busy.json"} {
+	for _, name := range []string{"tcp_upload.json", "tcp_download.json", "udp.json", "udp_sum_only.json", "tcp_bidir.json", "tcp_warmup_short.json", "error_refused.json", "error_server_busy.json"} {
 		raw, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)

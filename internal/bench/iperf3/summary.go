@@ -46,8 +46,26 @@ const bitsPerMbit = 1e6
 // totals, without retransmits).
 const SCTP bench.Protocol = "sctp"
 
-// Result summarises a parsed report.
+// Result summarises a parsed report. Where a TCP receiver counted more
+// than 2 % beyond its sender (see Warnings), the receiver's figure is the
+// sender's: over the same window it cannot have got more than was sent,
+// and the excess is the warm-up's data (or the ends' clocks), not
+// goodput.
 func (r *Report) Result() Summary {
+	s := r.rawResult()
+	if s.Protocol == bench.TCP || s.Protocol == SCTP {
+		if disagree(s.SenderMbps, s.ReceiverMbps) {
+			s.ReceiverMbps = s.SenderMbps
+		}
+		if disagree(s.ReverseSenderMbps, s.ReverseReceiverMbps) {
+			s.ReverseReceiverMbps = s.ReverseSenderMbps
+		}
+	}
+	return s
+}
+
+// rawResult is the report's figures as iperf3 printed them.
+func (r *Report) rawResult() Summary {
 	var s Summary
 	if r == nil {
 		return s
