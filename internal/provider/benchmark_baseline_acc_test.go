@@ -46,7 +46,12 @@ func TestAccBenchmark_baseline(t *testing.T) {
 		return labProvider(l) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "direct" {
   role             = "baseline"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.99.20" }]
+  pair {
+    name = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.99.20"
+  }
   lengths          = [64, 65536]
   duration_seconds = 3
   omit_seconds     = 1
@@ -54,7 +59,12 @@ resource "routerlab_benchmark_run" "direct" {
 }
 
 resource "routerlab_benchmark_run" "routed" {
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    name = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r"]
   lengths          = [64, 65536]
   duration_seconds = 3
@@ -125,11 +135,11 @@ resource "routerlab_benchmark_run" "routed" {
 						t.Fatalf("r eth2 after the change: %s", out)
 					}
 				},
-				Config:      cfg(`expect = { min_percent_of_baseline = 99 }`),
+				Config:      cfg(`expect { min_percent_of_baseline = 99 }`),
 				ExpectError: regexp.MustCompile(`(?s)Benchmark Expectations Not Met.*\|\s*2\s*\|\s*default,\s+-l\s+65536\s*\|\s*upload\s*\|\s*1\s*\|\s*A-B\s*\|\s*min_percent_of_baseline\s*\|\s*≥ 99\.0\s+%\s+of\s+[0-9.]+\s+Mbps\s*\|\s*[0-9.]+ %`),
 			},
 			{
-				Config: cfg(`expect = { min_percent_of_baseline = 40 }`),
+				Config: cfg(`expect { min_percent_of_baseline = 40 }`),
 				ConfigStateChecks: append(lengths(routed),
 					// 500 Mbit/s of a 1 Gbit/s wire: 470.7 of 941.5 Mbit/s.
 					statecheck.ExpectKnownValue(routed, result(1, "baseline_percent"), inRange(44, 52.5)),

@@ -19,7 +19,7 @@ func encapsulationValue(t *testing.T, tunnel string, vlan bool) types.Object {
 	t.Helper()
 	var resp resource.SchemaResponse
 	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
-	ot := resp.Schema.Attributes["encapsulation"].GetType().(types.ObjectType)
+	ot := resp.Schema.Blocks["encapsulation"].Type().(types.ObjectType)
 	v, diags := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
 		"timestamps": types.BoolValue(true), "vlan": types.BoolValue(vlan), "pppoe": types.BoolValue(false),
 		"tunnel": types.StringValue(tunnel), "esp_cipher": types.StringValue("aes128-sha1"), "esp_mode": types.StringValue("tunnel"),

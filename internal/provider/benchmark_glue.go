@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -88,6 +89,11 @@ func (powerMeterValidator) ValidateObject(ctx context.Context, req validator.Obj
 
 // validatePower checks a power_meter block as configured.
 func validatePower(pm *powerModel) error {
+	if pm.Type.IsNull() {
+		// Optional in the schema only because the framework would demand a
+		// required attribute of a single block even when the block is absent.
+		return fmt.Errorf("type is required in a power_meter block: one of %s", strings.Join(powerMeterTypes, ", "))
+	}
 	typ := pm.Type.ValueString()
 	var errs []error
 	for _, p := range []struct {

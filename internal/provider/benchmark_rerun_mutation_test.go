@@ -79,7 +79,13 @@ func TestAccBenchmark_simDUTConfigChangeReruns(t *testing.T) {
 	const addr = "routerlab_benchmark_run.sim"
 	cfg := sim.provider() + `
 resource "routerlab_benchmark_run" "sim" {
-  pairs            = [{ name = "lo", client = "local", server = "local", target = "127.0.0.1", port = 5597 }]
+  pair {
+    name = "lo"
+    client = "local"
+    server = "local"
+    target = "127.0.0.1"
+    port = 5597
+  }
   dut              = ["r"]
   duration_seconds = 1
   omit_seconds     = 0

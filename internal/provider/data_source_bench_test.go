@@ -38,7 +38,7 @@ data "routerlab_line_rate" "gbe" {
 data "routerlab_line_rate" "pppoe" {
   link_speed    = "1G"
   mss           = [1414]
-  encapsulation = { pppoe = true }
+  encapsulation { pppoe = true }
 }`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.routerlab_line_rate.gbe", tfjsonpath.New("rates").AtSliceIndex(0).AtMapKey("goodput_mbps"), near(941.48)),
@@ -60,7 +60,10 @@ data "routerlab_line_rate" "x" {
 data "routerlab_line_rate" "x" {
   link_speed    = "1gbit"
   mss           = [1400]
-  encapsulation = { tunnel = "ipsec", esp_cipher = "rot13" }
+  encapsulation {
+    tunnel = "ipsec"
+    esp_cipher = "rot13"
+  }
 }`, `(?s)rot13`)
 }
 

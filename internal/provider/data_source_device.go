@@ -38,7 +38,7 @@ func (d *deviceDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Facts of one device of the inventory, read over SSH: platform, host name, model, firmware, serial and CPU count.",
 		Attributes: map[string]schema.Attribute{
-			"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Name of the device in the provider's `devices` map."},
+			"device":    schema.StringAttribute{Required: true, MarkdownDescription: "Name of one of the provider's `device` blocks."},
 			"platform":  schema.StringAttribute{Computed: true, MarkdownDescription: "Platform from the inventory."},
 			"hostname":  schema.StringAttribute{Computed: true, MarkdownDescription: "Current host name."},
 			"model":     schema.StringAttribute{Computed: true, MarkdownDescription: "Hardware model as the device reports it."},

@@ -60,8 +60,22 @@ func (d *lineRateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			"mss": schema.ListAttribute{ElementType: types.Int64Type, Required: true,
 				Validators:          []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueInt64sAre(int64validator.Between(88, 9000))},
 				MarkdownDescription: "MSS values (iperf3 `-M` scale), e.g. `[1460, 1200, 800, 400]`."},
-			"encapsulation": schema.SingleNestedAttribute{Optional: true,
-				MarkdownDescription: "What wraps the segments; unset: plain Ethernet with TCP timestamps.",
+			"description": schema.StringAttribute{Computed: true, MarkdownDescription: "The encapsulation in words."},
+			"rates": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "One entry per MSS, in order.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"mss":             computed("MSS."),
+					"goodput_mbps":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Theoretical TCP goodput in Mbit/s."},
+					"payload_bytes":   computed("Payload per segment (MSS minus TCP options)."),
+					"ip_packet_bytes": computed("IP packet on the narrowest link, tunnel included: compare with the MTU."),
+					"wire_bytes":      computed("Bytes on the wire per segment, Ethernet framing included."),
+					"formula":         schema.StringAttribute{Computed: true, MarkdownDescription: "The calculation, e.g. `1000 Mbit/s × 1448 / 1538 = 941.5 Mbit/s`."},
+				}}},
+		},
+		// A block, so that a misspelt key is an error, not a silently
+		// different line rate (see the provider's ssh block).
+		Blocks: map[string]schema.Block{
+			"encapsulation": schema.SingleNestedBlock{
+				MarkdownDescription: "What wraps the segments; without the block: plain Ethernet with TCP timestamps.",
 				Attributes: map[string]schema.Attribute{
 					"timestamps":     schema.BoolAttribute{Optional: true, MarkdownDescription: "TCP timestamps option (default true)."},
 					"vlan":           schema.BoolAttribute{Optional: true, MarkdownDescription: "802.1Q tag (+4 bytes)."},
@@ -74,16 +88,6 @@ func (d *lineRateDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"openvpn_cipher": schema.StringAttribute{Optional: true, MarkdownDescription: "OpenVPN data cipher, e.g. `AES-256-GCM`."},
 				},
 			},
-			"description": schema.StringAttribute{Computed: true, MarkdownDescription: "The encapsulation in words."},
-			"rates": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "One entry per MSS, in order.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"mss":             computed("MSS."),
-					"goodput_mbps":    schema.Float64Attribute{Computed: true, MarkdownDescription: "Theoretical TCP goodput in Mbit/s."},
-					"payload_bytes":   computed("Payload per segment (MSS minus TCP options)."),
-					"ip_packet_bytes": computed("IP packet on the narrowest link, tunnel included: compare with the MTU."),
-					"wire_bytes":      computed("Bytes on the wire per segment, Ethernet framing included."),
-					"formula":         schema.StringAttribute{Computed: true, MarkdownDescription: "The calculation, e.g. `1000 Mbit/s × 1448 / 1538 = 941.5 Mbit/s`."},
-				}}},
 		},
 	}
 }
@@ -137,7 +141,7 @@ func (e encapsulationModel) toBench() bench.Encapsulation {
 		OpenVPNProto:  e.OpenVPNProto.ValueString(),
 		OpenVPNCipher: e.OpenVPNCipher.ValueString(),
 	}
-	if t := e.Tunnel.ValueString(); t != "none" {
+	if t := e.Tunnel.ValueString(); t != "none" && t != "" {
 		enc.Tunnel = t
 	}
 	return enc

@@ -31,7 +31,7 @@ func (d *runningConfigDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The normalised running configuration of a device and its SHA-256, for review and for keeping in git: stable line order, no timestamps, so the digest changes only when the configuration does.",
 		Attributes: map[string]schema.Attribute{
-			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Name of the device in the provider's `devices` map."},
+			"device": schema.StringAttribute{Required: true, MarkdownDescription: "Name of one of the provider's `device` blocks."},
 			"text":   schema.StringAttribute{Computed: true, MarkdownDescription: "Normalised running configuration."},
 			"sha256": schema.StringAttribute{Computed: true, MarkdownDescription: "Hex SHA-256 of `text`; equals `config_sha256` of `routerlab_router` on the same device."},
 		},

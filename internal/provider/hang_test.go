@@ -21,9 +21,17 @@ func TestPlanFailsOnDeviceThatNeverOpensASession(t *testing.T) {
 	srv := sshtest.New(t, sshtest.Options{User: "root", Password: "not-a-real-secret-4711", IgnoreSessionOpens: true})
 	config := fmt.Sprintf(`
 provider "routerlab" {
-  ssh = { username = "root", password = "not-a-real-secret-4711", command_timeout = "3s" }
-  devices = {
-    wedged = { platform = "linux", host = %q, port = %d, host_key = %q }
+  ssh {
+    username = "root"
+    password = "not-a-real-secret-4711"
+    command_timeout = "3s"
+  }
+  device {
+    name = "wedged"
+    platform = "linux"
+    host = %q
+    port = %d
+    host_key = %q
   }
 }
 data "routerlab_device" "w" { device = "wedged" }
@@ -51,7 +59,7 @@ func TestCancelledReadOfDeviceThatNeverOpensASession(t *testing.T) {
 	s := types.StringValue
 	dm := deviceModel{Platform: s("linux"), Host: s(srv.Host), HostKey: s(srv.HostKeyLine()),
 		sshModel: sshModel{Port: types.Int64Value(int64(srv.Port)), Username: s("root"), Password: s("pw"), CommandTimeout: s("10m")}}
-	inv, diags := buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"wedged": dm}})
+	inv, diags := buildInventory(context.Background(), providerModel{Devices: namedBlocks(map[string]deviceModel{"wedged": dm})})
 	if diags.HasError() {
 		t.Fatal(diags)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -32,6 +33,7 @@ type sshModel struct {
 
 type deviceModel struct {
 	sshModel
+	Name      types.String `tfsdk:"name"`
 	Platform  types.String `tfsdk:"platform"`
 	Host      types.String `tfsdk:"host"`
 	HostKey   types.String `tfsdk:"host_key"`
@@ -41,8 +43,8 @@ type deviceModel struct {
 }
 
 type providerModel struct {
-	SSH     *sshModel              `tfsdk:"ssh"`
-	Devices map[string]deviceModel `tfsdk:"devices"`
+	SSH     *sshModel     `tfsdk:"ssh"`
+	Devices []deviceModel `tfsdk:"device"`
 }
 
 // Inventory is the provider's configured state: every named device, each
@@ -77,11 +79,11 @@ func (inv *Inventory) Lookup(name string) (*Device, error) {
 	if d, ok := inv.devices[name]; ok {
 		return d, nil
 	}
-	known := "none: the provider's devices map is empty"
+	known := "none: the provider configuration has no device blocks"
 	if names := inv.Names(); len(names) > 0 {
 		known = strings.Join(names, ", ")
 	}
-	return nil, fmt.Errorf("device %q is not in the provider's devices map; known devices: %s", name, known)
+	return nil, fmt.Errorf("device %q is not one of the provider's device blocks; known devices: %s", name, known)
 }
 
 // Dials reports how many SSH connections this inventory opened.
@@ -99,10 +101,11 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		defaults = *cfg.SSH
 	}
 	inv := &Inventory{pool: sshx.NewPool(), devices: map[string]*Device{}}
+	models, paths := namedDevices(cfg.Devices, &diags)
 	endpoints := map[string]sshx.Endpoint{}
-	for _, name := range sortedNames(cfg.Devices) {
-		dm := cfg.Devices[name]
-		at := devicesPath.AtMapKey(name)
+	for _, name := range sortedNames(models) {
+		dm := models[name]
+		at := paths[name]
 		if name == command.LocalName {
 			// "local" names the machine running Terraform in benchmark
 			// pairs and power meters; a device of that name would be
@@ -131,16 +134,16 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		}
 		endpoints[name] = ep
 	}
-	for _, name := range sortedNames(cfg.Devices) {
+	for _, name := range sortedNames(models) {
 		ep, ok := endpoints[name]
 		if !ok {
 			continue
 		}
-		dm := cfg.Devices[name]
+		dm := models[name]
 		// Validated by the schema; empty means the client's default.
 		cmdTimeout, err := parseDuration(firstSet(dm.CommandTimeout, defaults.CommandTimeout, ""))
 		if err != nil {
-			diags.AddAttributeError(devicesPath.AtMapKey(name), "Invalid Device Configuration", fmt.Sprintf("device %q: command_timeout: %s", name, err))
+			diags.AddAttributeError(paths[name], "Invalid Device Configuration", fmt.Sprintf("device %q: command_timeout: %s", name, err))
 			continue
 		}
 		platform := device.Platform(dm.Platform.ValueString())
@@ -149,12 +152,12 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		// Only a console CLI with a privileged mode (RTX) takes one; the
 		// registry says which platforms that is.
 		if admin != "" && (dialect.Console == nil || dialect.Console.Enable == "") {
-			diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("administrator_password"), "Invalid Device Configuration",
+			diags.AddAttributeError(paths[name].AtName("administrator_password"), "Invalid Device Configuration",
 				fmt.Sprintf("device %q: administrator_password is for platform \"rtx\" (its privileged mode); platform %q has none", name, platform))
 			continue
 		}
 		if err := sshx.ValidateCredential("administrator_password", admin); err != nil {
-			diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("administrator_password"), "Invalid Device Configuration", fmt.Sprintf("device %q: %s", name, err))
+			diags.AddAttributeError(paths[name].AtName("administrator_password"), "Invalid Device Configuration", fmt.Sprintf("device %q: %s", name, err))
 			continue
 		}
 		c := sshx.Config{Endpoint: ep, CommandTimeout: cmdTimeout, Dialect: dialect, EnablePassword: admin, Warnf: func(format string, args ...any) {
@@ -163,8 +166,8 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		for _, hop := range dm.JumpHosts {
 			hep, ok := endpoints[hop]
 			if !ok {
-				diags.AddAttributeError(devicesPath.AtMapKey(name).AtName("jump_hosts"), "Unknown Jump Host",
-					fmt.Sprintf("device %q: jump host %q is not a valid device in the devices map; known devices: %s", name, hop, strings.Join(sortedNames(cfg.Devices), ", ")))
+				diags.AddAttributeError(paths[name].AtName("jump_hosts"), "Unknown Jump Host",
+					fmt.Sprintf("device %q: jump host %q is not a valid device block; known devices: %s", name, hop, strings.Join(sortedNames(models), ", ")))
 				continue
 			}
 			c.JumpHosts = append(c.JumpHosts, hep)
@@ -179,6 +182,30 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 		inv.devices[name] = &Device{Session: device.NewSession(name, drv, drvErr), Name: name, Platform: platform, client: client}
 	}
 	return inv, diags
+}
+
+// namedDevices indexes the device blocks by name, with the path of each for
+// diagnostics. A name given twice is an error at the second block (the
+// first wins, so the rest of the checks still run); a name known only at
+// apply is left out, and resources on it fail then.
+func namedDevices(blocks []deviceModel, diags *diag.Diagnostics) (map[string]deviceModel, map[string]path.Path) {
+	models := map[string]deviceModel{}
+	paths := map[string]path.Path{}
+	for i, dm := range blocks {
+		at := devicesPath.AtListIndex(i)
+		if dm.Name.IsUnknown() || dm.Name.IsNull() {
+			continue
+		}
+		name := dm.Name.ValueString()
+		if first, dup := paths[name]; dup {
+			diags.AddAttributeError(at.AtName("name"), "Duplicate Device Name",
+				fmt.Sprintf("device name %q is given by two device blocks (%s and %s); each device needs its own name.", name, first, at))
+			continue
+		}
+		models[name] = dm
+		paths[name] = at
+	}
+	return models, paths
 }
 
 // endpointFor merges a device's settings over the defaults.

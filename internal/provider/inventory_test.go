@@ -66,7 +66,7 @@ func TestBuildInventoryDiagnostics(t *testing.T) {
 	}
 	safe := dev(false)
 	safe.KnownHostsFile = s(known)
-	inv, diags := buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"lab": dev(true), "safe": safe}})
+	inv, diags := buildInventory(context.Background(), providerModel{Devices: namedBlocks(map[string]deviceModel{"lab": dev(true), "safe": safe})})
 	defer inv.Close()
 	if diags.HasError() || diags.WarningsCount() != 1 {
 		t.Fatalf("want exactly one warning: %v", diags)
@@ -75,7 +75,7 @@ func TestBuildInventoryDiagnostics(t *testing.T) {
 	if w.Summary() != "Host Key Not Verified" || !strings.Contains(w.Detail(), `device "lab"`) || !strings.Contains(w.Detail(), "198.18.0.1:22") {
 		t.Errorf("warning = %s: %s", w.Summary(), w.Detail())
 	}
-	_, diags = buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"local": safe}})
+	_, diags = buildInventory(context.Background(), providerModel{Devices: namedBlocks(map[string]deviceModel{"local": safe})})
 	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), `device name "local" is reserved`) {
 		t.Fatalf("device named local: %v", diags)
 	}
@@ -102,7 +102,7 @@ func TestBuildInventoryRefusesCredentialsWithLineBreaks(t *testing.T) {
 	} {
 		d := base()
 		set(&d)
-		inv, diags := buildInventory(context.Background(), providerModel{Devices: map[string]deviceModel{"rtx810": d}})
+		inv, diags := buildInventory(context.Background(), providerModel{Devices: namedBlocks(map[string]deviceModel{"rtx810": d})})
 		inv.Close()
 		if !diags.HasError() {
 			t.Errorf("%s: accepted", attr)
@@ -118,5 +118,36 @@ func TestBuildInventoryRefusesCredentialsWithLineBreaks(t *testing.T) {
 		if _, ok := inv.Lookup("rtx810"); ok == nil {
 			t.Errorf("%s: the device was registered anyway", attr)
 		}
+	}
+}
+
+// namedBlocks turns name → device into the provider's device blocks, in
+// name order.
+func namedBlocks(byName map[string]deviceModel) []deviceModel {
+	var blocks []deviceModel
+	for _, name := range sortedNames(byName) {
+		dm := byName[name]
+		dm.Name = types.StringValue(name)
+		blocks = append(blocks, dm)
+	}
+	return blocks
+}
+
+// A name given by two device blocks is an error naming both, and the rest
+// of the inventory is still checked.
+func TestDuplicateDeviceNameRefused(t *testing.T) {
+	dm := deviceModel{Name: types.StringValue("r"), Platform: types.StringValue("linux"), Host: types.StringValue("198.18.0.1"),
+		HostKey: types.StringValue(someHostKey), sshModel: sshModel{Password: types.StringValue("pw")}}
+	inv, diags := buildInventory(t.Context(), providerModel{Devices: []deviceModel{dm, dm}})
+	defer inv.Close()
+	if !diags.HasError() {
+		t.Fatal("two device blocks named r were accepted")
+	}
+	d := diags.Errors()[0]
+	if d.Summary() != "Duplicate Device Name" || !strings.Contains(d.Detail(), `"r"`) || !strings.Contains(d.Detail(), "device[0]") || !strings.Contains(d.Detail(), "device[1]") {
+		t.Errorf("error = %s: %s", d.Summary(), d.Detail())
+	}
+	if names := inv.Names(); len(names) != 1 || names[0] != "r" {
+		t.Errorf("inventory = %v, want the first block's r", names)
 	}
 }

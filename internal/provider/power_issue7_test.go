@@ -24,9 +24,9 @@ func powerMeterAttrs(t *testing.T) map[string]rschema.Attribute {
 	t.Helper()
 	var resp resource.SchemaResponse
 	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
-	pm, ok := resp.Schema.Attributes["power_meter"].(rschema.SingleNestedAttribute)
+	pm, ok := resp.Schema.Blocks["power_meter"].(rschema.SingleNestedBlock)
 	if !ok {
-		t.Fatal("power_meter is not a single nested attribute")
+		t.Fatal("power_meter is not a single nested block")
 	}
 	return pm.Attributes
 }
@@ -59,24 +59,45 @@ func TestPowerMeterSchemaSecrets(t *testing.T) {
 // The power_meter block is checked as configured, write-only values
 // included, since the plan holds those as null.
 func TestPlanValidationPowerMeterWriteOnly(t *testing.T) {
-	devs := providerWith(fmt.Sprintf(`a = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey))
+	devs := providerWith(fmt.Sprintf(`device {
+    name = "a"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = 1
+    host_key = %q
+  }`, someHostKey))
 	bench := func(power string) string {
 		return devs + `resource "routerlab_benchmark_run" "x" {
-  pairs       = [{ client = "a", server = "local", target = "198.18.2.10" }]
-  power_meter = ` + power + `
+  pair {
+    client = "a"
+    server = "local"
+    target = "198.18.2.10"
+  }
+  power_meter {
+` + power + `
+  }
 }
 `
 	}
 	const secret = "tok-9f8e7d6c5b4a"
 	cases := []struct{ name, power, want string }{
-		{"url and url_wo", `{ type = "shelly", url = "http://plug", url_wo = "http://plug" }`, `power_meter: set url or url_wo, not both`},
-		{"command and command_wo", `{ type = "command", command = "echo 1", command_wo = "echo 1" }`, `power_meter: set command or command_wo, not both`},
-		{"neither url", `{ type = "http_json", json_path = "p" }`, `power_meter: type http_json needs url or url_wo`},
-		{"neither command", `{ type = "command" }`, `power_meter: type command needs command or command_wo`},
-		{"version without value", `{ type = "shelly", url = "http://plug", url_wo_version = 2 }`, `url_wo_version is set without url_wo`},
-		{"write-only of another type", `{ type = "shelly", url = "http://plug", command_wo = "echo 1" }`, `command_wo is not used by type shelly`},
+		{"url and url_wo", `type = "shelly"
+url = "http://plug"
+url_wo = "http://plug"`, `power_meter: set url or url_wo, not both`},
+		{"command and command_wo", `type = "command"
+command = "echo 1"
+command_wo = "echo 1"`, `power_meter: set command or command_wo, not both`},
+		{"neither url", `type = "http_json"
+json_path = "p"`, `power_meter: type http_json needs url or url_wo`},
+		{"neither command", `type = "command"`, `power_meter: type command needs command or command_wo`},
+		{"version without value", `type = "shelly"
+url = "http://plug"
+url_wo_version = 2`, `url_wo_version is set without url_wo`},
+		{"write-only of another type", `type = "shelly"
+url = "http://plug"
+command_wo = "echo 1"`, `command_wo is not used by type shelly`},
 		// The validator sees the write-only value itself.
-		{"bad url_wo", `{ type = "tasmota", url_wo = "ftp://` + secret + `@plug/" }`, `power_meter: power meter tasmota: url must start with http:// or https://`},
+		{"bad url_wo", "type = \"tasmota\"\nurl_wo = \"ftp://" + secret + "@plug/\"", `power_meter: power meter tasmota: url must start with http:// or https://`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { planError(t, bench(c.power), c.want) })
@@ -84,8 +105,8 @@ func TestPlanValidationPowerMeterWriteOnly(t *testing.T) {
 
 	// Valid write-only meters plan.
 	for _, power := range []string{
-		`{ type = "http_json", url_wo = "https://m/api/` + secret + `/status", url_wo_version = 1, json_path = "power" }`,
-		`{ type = "command", command_wo = "curl -H 'Authorization: Bearer ` + secret + `' http://m/", command_wo_version = 3 }`,
+		"type = \"http_json\"\nurl_wo = \"https://m/api/" + secret + "/status\"\nurl_wo_version = 1\njson_path = \"power\"",
+		"type = \"command\"\ncommand_wo = \"curl -H 'Authorization: Bearer " + secret + "' http://m/\"\ncommand_wo_version = 3",
 	} {
 		tfresource.UnitTest(t, tfresource.TestCase{
 			ProtoV6ProviderFactories: testProviders,
@@ -116,7 +137,7 @@ func TestPlanValidationPowerMeterWriteOnly(t *testing.T) {
 // quotes the command (it may carry a token).
 func TestPowerMeterErrorHidesCommand(t *testing.T) {
 	const secret = "tok-0a1b2c3d4e5f6a7b"
-	inv, diags := buildInventory(t.Context(), providerModel{Devices: map[string]deviceModel{}})
+	inv, diags := buildInventory(t.Context(), providerModel{Devices: namedBlocks(map[string]deviceModel{})})
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
@@ -144,12 +165,23 @@ func TestAccBenchmark_powerMeterWriteOnly(t *testing.T) {
 	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 	const addr = "routerlab_benchmark_run.wo"
 	cfg := func(watts string, version int) string {
-		return providerWith(fmt.Sprintf(`a = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey)) + fmt.Sprintf(`
+		return providerWith(fmt.Sprintf(`device {
+    name = "a"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = 1
+    host_key = %q
+  }`, someHostKey)) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "wo" {
-  pairs            = [{ client = "local", server = "local", target = "127.0.0.1", port = 5593 }]
+  pair {
+    client = "local"
+    server = "local"
+    target = "127.0.0.1"
+    port = 5593
+  }
   duration_seconds = 1
   omit_seconds     = 0
-  power_meter = {
+  power_meter {
     type               = "command"
     command_wo         = "echo %s # token-not-in-state-4711"
     command_wo_version = %d

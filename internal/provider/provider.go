@@ -104,6 +104,11 @@ func sshFields(forDevice bool) map[string]schema.Attribute {
 
 func (p *routerlabProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	deviceAttrs := sshFields(true)
+	deviceAttrs["name"] = schema.StringAttribute{
+		Required:            true,
+		MarkdownDescription: "The device's name, by which resources, data sources, `jump_hosts` and benchmark pairs refer to it, e.g. `r1`. Unique among the `device` blocks; `local` is reserved for the machine running Terraform.",
+		Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+	}
 	deviceAttrs["platform"] = schema.StringAttribute{
 		Required:            true,
 		MarkdownDescription: "Device platform: one of `routeros`, `edgeos`, `vyos`, `rtx`, `linux`. `vyos` runs on the EdgeOS driver with router settings and WireGuard tunnels for now.",
@@ -127,20 +132,22 @@ func (p *routerlabProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	deviceAttrs["jump_hosts"] = schema.ListAttribute{
 		ElementType:         types.StringType,
 		Optional:            true,
-		MarkdownDescription: "Names of other devices in `devices` to hop through, in order (the first is dialled directly). Each hop uses its own credentials and host key.",
+		MarkdownDescription: "Names of other `device` blocks to hop through, in order (the first is dialled directly). Each hop uses its own credentials and host key.",
 	}
+	// Blocks, not nested attributes: Terraform drops a key it does not know
+	// from a nested attribute's object silently (hashicorp/terraform#33570),
+	// so `ssh = { connect_timeoutt = "3s" }` would plan as if unset; a block
+	// refuses it with "Did you mean …".
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Configures routers of a benchmark lab over SSH and runs iperf3 benchmarks through them. Name every device once in `devices`; resources refer to devices by name.",
-		Attributes: map[string]schema.Attribute{
-			"ssh": schema.SingleNestedAttribute{
-				Optional:            true,
+		MarkdownDescription: "Configures routers of a benchmark lab over SSH and runs iperf3 benchmarks through them. Name every device once in a `device` block; resources refer to devices by name.",
+		Blocks: map[string]schema.Block{
+			"ssh": schema.SingleNestedBlock{
 				MarkdownDescription: "SSH settings shared by every device.",
 				Attributes:          sshFields(false),
 			},
-			"devices": schema.MapNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "The lab inventory: device name → connection. Connections are opened lazily, one per device, only when a resource or data source uses the device.",
-				NestedObject:        schema.NestedAttributeObject{Attributes: deviceAttrs},
+			"device": schema.ListNestedBlock{
+				MarkdownDescription: "One block per device of the lab inventory: its name and connection. Connections are opened lazily, one per device, only when a resource or data source uses the device.",
+				NestedObject:        schema.NestedBlockObject{Attributes: deviceAttrs},
 			},
 		},
 	}
@@ -189,4 +196,4 @@ func inventoryFrom(data any) (*Inventory, error) {
 	return inv, nil
 }
 
-var devicesPath = path.Root("devices")
+var devicesPath = path.Root("device")

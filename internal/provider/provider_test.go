@@ -71,12 +71,12 @@ func startLab(t *testing.T, name string, mgmtNet int) *lab.Lab {
 // lab's generated client key and known_hosts file.
 func labProvider(l *lab.Lab) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh = {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    timeout = \"5s\"\n  }\n  devices = {\n",
+	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    timeout = \"5s\"\n  }\n",
 		l.ClientKeyPath(), l.KnownHostsPath())
 	for _, n := range l.Nodes() {
-		fmt.Fprintf(&b, "    %s = { platform = \"linux\", host = %q }\n", n.Name, n.MgmtAddr)
+		b.WriteString(linuxDevice(n.Name, n.MgmtAddr))
 	}
-	b.WriteString("  }\n}\n")
+	b.WriteString("}\n")
 	return b.String()
 }
 
@@ -90,4 +90,9 @@ func labExec(t *testing.T, l *lab.Lab, node string, args ...string) string {
 		t.Fatalf("%s: %v: %s", strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(out)
+}
+
+// linuxDevice is a provider device block for a Linux device at host.
+func linuxDevice(name, host string) string {
+	return fmt.Sprintf("  device {\n    name     = %q\n    platform = \"linux\"\n    host     = %q\n  }\n", name, host)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
@@ -23,7 +22,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -48,7 +46,7 @@ type benchmarkRunResource struct{ inv *Inventory }
 type benchmarkRunModel struct {
 	ID              types.String   `tfsdk:"id"`
 	Name            types.String   `tfsdk:"name"`
-	Pairs           []pairModel    `tfsdk:"pairs"`
+	Pairs           []pairModel    `tfsdk:"pair"`
 	DUT             []string       `tfsdk:"dut"`
 	DurationSeconds types.Int64    `tfsdk:"duration_seconds"`
 	OmitSeconds     types.Int64    `tfsdk:"omit_seconds"`
@@ -144,22 +142,22 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
 	}
 	encAttrs := map[string]schema.Attribute{
-		"timestamps": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true), PlanModifiers: replaceB,
+		"timestamps": schema.BoolAttribute{Optional: true, PlanModifiers: replaceB,
 			MarkdownDescription: "TCP timestamps option (Linux default): 12 bytes of every segment. Default true."},
-		"vlan": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
-			MarkdownDescription: "802.1Q tag on the narrowest link (+4 bytes)."},
-		"pppoe": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
-			MarkdownDescription: "PPPoE session on the narrowest link (+8 bytes), as seed 002."},
-		"tunnel": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("none"), PlanModifiers: replaceS,
+		"vlan": schema.BoolAttribute{Optional: true, PlanModifiers: replaceB,
+			MarkdownDescription: "802.1Q tag on the narrowest link (+4 bytes). Default false."},
+		"pppoe": schema.BoolAttribute{Optional: true, PlanModifiers: replaceB,
+			MarkdownDescription: "PPPoE session on the narrowest link (+8 bytes), as seed 002. Default false."},
+		"tunnel": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 			Validators:          []validator.String{stringvalidator.OneOf("none", "ipsec", "l2tp_ipsec", "wireguard", "openvpn")},
-			MarkdownDescription: "Tunnel carrying the traffic: `none`, `ipsec`, `l2tp_ipsec`, `wireguard`, `openvpn`."},
+			MarkdownDescription: "Tunnel carrying the traffic: `none` (default), `ipsec`, `l2tp_ipsec`, `wireguard`, `openvpn`."},
 		"esp_cipher": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 			MarkdownDescription: "ESP suite for `ipsec`/`l2tp_ipsec`, e.g. `aes128-sha1`, `aes256-sha256`, `aes128gcm16`."},
 		"esp_mode": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 			Validators:          []validator.String{stringvalidator.OneOf("tunnel", "transport")},
 			MarkdownDescription: "`tunnel` (default for `ipsec`) or `transport` (always for `l2tp_ipsec`)."},
-		"nat_t": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(false), PlanModifiers: replaceB,
-			MarkdownDescription: "ESP inside UDP 4500 (+8 bytes)."},
+		"nat_t": schema.BoolAttribute{Optional: true, PlanModifiers: replaceB,
+			MarkdownDescription: "ESP inside UDP 4500 (+8 bytes). Default false."},
 		"openvpn_proto": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 			Validators:          []validator.String{stringvalidator.OneOf("udp", "tcp")},
 			MarkdownDescription: "OpenVPN transport: `udp` (default) or `tcp`."},
@@ -177,24 +175,6 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
 			"name": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "Label of the run in tables and comparisons, e.g. `offload on`."},
-			"pairs": schema.ListNestedAttribute{
-				Required:      true,
-				PlanModifiers: replaceL,
-				Validators:    []validator.List{listvalidator.SizeAtLeast(1)},
-				MarkdownDescription: "iperf3 client/server pairs. All pairs run at the same moment in every step (seed 004: A-B and C-D together). " +
-					"Each pair gets its own one-off server (`iperf3 -s -1`) on its own port.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name": schema.StringAttribute{Optional: true, MarkdownDescription: "Label, e.g. `A-B`; default `<client>-<server>`."},
-					"client": schema.StringAttribute{Required: true,
-						MarkdownDescription: "Device that runs the iperf3 client, or `local` for the machine running Terraform."},
-					"server": schema.StringAttribute{Required: true,
-						MarkdownDescription: "Device that runs the iperf3 server, or `local`."},
-					"target": schema.StringAttribute{Required: true, Validators: []validator.String{ipValidator},
-						MarkdownDescription: "Address the client connects to: the server's address on the far side of the DUT."},
-					"port": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.Between(1, 65535)},
-						MarkdownDescription: "Server port; default 5201 + the pair's index."},
-				}},
-			},
 			"dut": schema.ListAttribute{ElementType: types.StringType, Optional: true, PlanModifiers: replaceL,
 				MarkdownDescription: "Devices under test: their CPU is sampled about once a second inside each measured window, and their model, firmware and `config_sha256` are recorded. A change of a DUT's running configuration plans a new run. Every platform's configuration is read; a DUT whose driver cannot read it (unsupported) is still sampled, with model, firmware and digest left empty."},
 			"duration_seconds": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(10), PlanModifiers: replaceI,
@@ -228,61 +208,6 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Repetitions of every step; tables show the mean and the range. Default 1."},
 			"link_speed": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("1gbit"), PlanModifiers: replaceS,
 				MarkdownDescription: "Speed of the narrowest link on the path, for the theoretical line rate: `100M`, `1gbit`, `2.5G`, `10g`. Default `1gbit`."},
-			"encapsulation": schema.SingleNestedAttribute{
-				Optional: true, Computed: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
-				Default:             objectdefault.StaticValue(encapsulationDefault(encAttrs)),
-				MarkdownDescription: "What wraps the TCP segments on the measured path, for the theoretical goodput. Default: plain Ethernet with TCP timestamps.",
-				Attributes:          encAttrs,
-			},
-			"power_meter": schema.SingleNestedAttribute{
-				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
-				Validators: []validator.Object{powerMeterValidator{}},
-				MarkdownDescription: "Power meter for the DUT: an idle baseline before the run, average and maximum during each step, and Mbps per watt. " +
-					"Errors name the meter type, the device and a URL's scheme and host only: never the command, nor a URL's user information, path or query.",
-				Attributes: map[string]schema.Attribute{
-					"type": schema.StringAttribute{Required: true,
-						Validators:          []validator.String{stringvalidator.OneOf("shelly", "tasmota", "http_json", "command", "routeros_health", "manual")},
-						MarkdownDescription: "`shelly` (Gen1 `/status`, Gen2 `/rpc/Switch.GetStatus`), `tasmota` (`Status 8`), `http_json` (`url` + `json_path`), `command` (prints watts), `routeros_health` (`/system health` power-consumption of `device`), `manual` (fixed figures read off a meter by eye)."},
-					"url": schema.StringAttribute{Optional: true, Sensitive: true,
-						MarkdownDescription: "Base URL of the meter (`shelly`, `tasmota`) or the JSON document (`http_json`); one of `url` and `url_wo` is required for these types. " +
-							"Sensitive: it may carry credentials (`http://user:password@host/`, a token in the path or query), but it is kept in the state; `url_wo` is not. " +
-							"Redirects are followed only to the same scheme, host and port."},
-					"url_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
-						MarkdownDescription: "Write-only `url` (Terraform 1.11 and later): used for the run, never stored in the plan or the state. Set `url` or `url_wo`, not both. " +
-							"Since Terraform cannot tell when a write-only value changed, change `url_wo_version` to run the benchmark again with a new one."},
-					"url_wo_version": schema.Int64Attribute{Optional: true,
-						MarkdownDescription: "Any number, kept in the state: changing it runs the benchmark again with the current `url_wo`. Only with `url_wo`."},
-					"json_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Dotted path to the watts in the `http_json` document, e.g. `emeters.0.power`."},
-					"command": schema.StringAttribute{Optional: true, Sensitive: true,
-						MarkdownDescription: "Command that prints the watts (`command`); runs on `device`, or locally without one. One of `command` and `command_wo` is required for type `command`. " +
-							"Sensitive: it may carry credentials (`curl -H 'Authorization: Bearer …'`), but it is kept in the state; `command_wo` is not. Errors never quote it."},
-					"command_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
-						MarkdownDescription: "Write-only `command` (Terraform 1.11 and later): used for the run, never stored in the plan or the state. Set `command` or `command_wo`, not both. " +
-							"Change `command_wo_version` to run the benchmark again with a new one."},
-					"command_wo_version": schema.Int64Attribute{Optional: true,
-						MarkdownDescription: "Any number, kept in the state: changing it runs the benchmark again with the current `command_wo`. Only with `command_wo`."},
-					"device":  schema.StringAttribute{Optional: true, MarkdownDescription: "Device that runs `command`, or the RouterOS device for `routeros_health`."},
-					"gen":     schema.Int64Attribute{Optional: true, MarkdownDescription: "Shelly generation (1, or 2 and later); unset: try Gen2, then Gen1."},
-					"channel": schema.Int64Attribute{Optional: true, MarkdownDescription: "Relay/meter channel (default 0)."},
-					"idle_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
-						MarkdownDescription: "`manual`: watts at idle, as read off the meter."},
-					"load_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
-						MarkdownDescription: "`manual`: watts under load, as read off the meter."},
-				},
-			},
-			"expect": schema.SingleNestedAttribute{
-				Optional: true, PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
-				MarkdownDescription: "Thresholds every step must meet; a miss fails the apply with a table of what missed (the results are still written to `archive_dir`).",
-				Attributes: map[string]schema.Attribute{
-					"min_mbps":              schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum receiver Mbps of every pair."},
-					"max_cpu_percent":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Maximum average CPU % of every DUT."},
-					"max_retransmits":       schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum TCP retransmits of every pair."},
-					"min_line_rate_percent": schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum share of the theoretical goodput, in %."},
-					"min_percent_of_baseline": schema.Float64Attribute{Optional: true,
-						Validators:          []validator.Float64{float64validator.Between(0, 1000)},
-						MarkdownDescription: "Minimum receiver Mbps of every pair as a share of what the `baseline` run measured at the same MSS, length and direction, in % (e.g. `95`: fail when a firmware is more than 5 % slower). Needs `baseline`, and the baseline must have measured every step."},
-				},
-			},
 			"triggers": schema.MapAttribute{ElementType: types.StringType, Optional: true,
 				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
 				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
@@ -294,7 +219,6 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"baseline": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "An archived baseline run to compare with: its id in `archive_dir` (e.g. `20261130T021500Z-1a2b3c4d`), or the path of its directory or `run.json`. " +
 					"Tables then show \"% of baseline\" next to each step, and `expect.min_percent_of_baseline` can fail the apply. Read at plan time: a missing run or another protocol is a plan error."},
-			"timeouts": describedTimeouts(ctx),
 
 			"started":        computedS("Start of the run, RFC 3339 UTC with sub-second precision."),
 			"finished":       computedS("End of the run, RFC 3339 UTC with sub-second precision."),
@@ -323,6 +247,85 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"csv":          computedS("One row per step and pair (CSV)."),
 			"svg":          computedS("Bar chart of receiver Mbps per MSS and direction with the theoretical line rate (SVG)."),
 			"archive_path": computedS("Directory this run was archived in, when `archive_dir` is set."),
+		},
+		// Blocks, not nested attributes: Terraform drops a key it does not
+		// know from a nested attribute's object silently
+		// (hashicorp/terraform#33570), so `expect = { min_line_rate_percnt =
+		// 200 }` planned as no expectation at all; a block refuses the typo
+		// with "Did you mean …".
+		Blocks: map[string]schema.Block{
+			"pair": schema.ListNestedBlock{
+				PlanModifiers: replaceL,
+				Validators:    []validator.List{listvalidator.IsRequired(), listvalidator.SizeAtLeast(1)},
+				MarkdownDescription: "One block per iperf3 client/server pair; at least one. All pairs run at the same moment in every step (seed 004: A-B and C-D together). " +
+					"Each pair gets its own one-off server (`iperf3 -s -1`) on its own port.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"name": schema.StringAttribute{Optional: true, MarkdownDescription: "Label, e.g. `A-B`; default `<client>-<server>`."},
+					"client": schema.StringAttribute{Required: true,
+						MarkdownDescription: "Device that runs the iperf3 client, or `local` for the machine running Terraform."},
+					"server": schema.StringAttribute{Required: true,
+						MarkdownDescription: "Device that runs the iperf3 server, or `local`."},
+					"target": schema.StringAttribute{Required: true, Validators: []validator.String{ipValidator},
+						MarkdownDescription: "Address the client connects to: the server's address on the far side of the DUT."},
+					"port": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.Between(1, 65535)},
+						MarkdownDescription: "Server port; default 5201 + the pair's index."},
+				}},
+			},
+			"encapsulation": schema.SingleNestedBlock{
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				MarkdownDescription: "What wraps the TCP segments on the measured path, for the theoretical goodput. Without the block: plain Ethernet with TCP timestamps.",
+				Attributes:          encAttrs,
+			},
+			"power_meter": schema.SingleNestedBlock{
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				Validators:    []validator.Object{powerMeterValidator{}},
+				MarkdownDescription: "Power meter for the DUT: an idle baseline before the run, average and maximum during each step, and Mbps per watt. " +
+					"Errors name the meter type, the device and a URL's scheme and host only: never the command, nor a URL's user information, path or query.",
+				Attributes: map[string]schema.Attribute{
+					"type": schema.StringAttribute{Optional: true,
+						Validators:          []validator.String{stringvalidator.OneOf(powerMeterTypes...)},
+						MarkdownDescription: "Required in the block: `shelly` (Gen1 `/status`, Gen2 `/rpc/Switch.GetStatus`), `tasmota` (`Status 8`), `http_json` (`url` + `json_path`), `command` (prints watts), `routeros_health` (`/system health` power-consumption of `device`), `manual` (fixed figures read off a meter by eye)."},
+					"url": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "Base URL of the meter (`shelly`, `tasmota`) or the JSON document (`http_json`); one of `url` and `url_wo` is required for these types. " +
+							"Sensitive: it may carry credentials (`http://user:password@host/`, a token in the path or query), but it is kept in the state; `url_wo` is not. " +
+							"Redirects are followed only to the same scheme, host and port."},
+					"url_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
+						MarkdownDescription: "Write-only `url` (Terraform 1.11 and later): used for the run, never stored in the plan or the state. Set `url` or `url_wo`, not both. " +
+							"Since Terraform cannot tell when a write-only value changed, change `url_wo_version` to run the benchmark again with a new one."},
+					"url_wo_version": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: "Any number, kept in the state: changing it runs the benchmark again with the current `url_wo`. Only with `url_wo`."},
+					"json_path": schema.StringAttribute{Optional: true, MarkdownDescription: "Dotted path to the watts in the `http_json` document, e.g. `emeters.0.power`."},
+					"command": schema.StringAttribute{Optional: true, Sensitive: true,
+						MarkdownDescription: "Command that prints the watts (`command`); runs on `device`, or locally without one. One of `command` and `command_wo` is required for type `command`. " +
+							"Sensitive: it may carry credentials (`curl -H 'Authorization: Bearer …'`), but it is kept in the state; `command_wo` is not. Errors never quote it."},
+					"command_wo": schema.StringAttribute{Optional: true, Sensitive: true, WriteOnly: true,
+						MarkdownDescription: "Write-only `command` (Terraform 1.11 and later): used for the run, never stored in the plan or the state. Set `command` or `command_wo`, not both. " +
+							"Change `command_wo_version` to run the benchmark again with a new one."},
+					"command_wo_version": schema.Int64Attribute{Optional: true,
+						MarkdownDescription: "Any number, kept in the state: changing it runs the benchmark again with the current `command_wo`. Only with `command_wo`."},
+					"device":  schema.StringAttribute{Optional: true, MarkdownDescription: "Device that runs `command`, or the RouterOS device for `routeros_health`."},
+					"gen":     schema.Int64Attribute{Optional: true, MarkdownDescription: "Shelly generation (1, or 2 and later); unset: try Gen2, then Gen1."},
+					"channel": schema.Int64Attribute{Optional: true, MarkdownDescription: "Relay/meter channel (default 0)."},
+					"idle_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
+						MarkdownDescription: "`manual`: watts at idle, as read off the meter."},
+					"load_watts": schema.Float64Attribute{Optional: true, PlanModifiers: replaceF,
+						MarkdownDescription: "`manual`: watts under load, as read off the meter."},
+				},
+			},
+			"expect": schema.SingleNestedBlock{
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+				MarkdownDescription: "Thresholds every step must meet; a miss fails the apply with a table of what missed (the results are still written to `archive_dir`).",
+				Attributes: map[string]schema.Attribute{
+					"min_mbps":              schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum receiver Mbps of every pair."},
+					"max_cpu_percent":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Maximum average CPU % of every DUT."},
+					"max_retransmits":       schema.Int64Attribute{Optional: true, MarkdownDescription: "Maximum TCP retransmits of every pair."},
+					"min_line_rate_percent": schema.Float64Attribute{Optional: true, MarkdownDescription: "Minimum share of the theoretical goodput, in %."},
+					"min_percent_of_baseline": schema.Float64Attribute{Optional: true,
+						Validators:          []validator.Float64{float64validator.Between(0, 1000)},
+						MarkdownDescription: "Minimum receiver Mbps of every pair as a share of what the `baseline` run measured at the same MSS, length and direction, in % (e.g. `95`: fail when a firmware is more than 5 % slower). Needs `baseline`, and the baseline must have measured every step."},
+				},
+			},
+			"timeouts": describedTimeouts(ctx),
 		},
 	}
 }
@@ -431,8 +434,8 @@ func (r *benchmarkRunResource) checkDevices(plan benchmarkRunModel) diag.Diagnos
 		}
 	}
 	for i, p := range plan.Pairs {
-		check(path.Root("pairs").AtListIndex(i).AtName("client"), p.Client.ValueString())
-		check(path.Root("pairs").AtListIndex(i).AtName("server"), p.Server.ValueString())
+		check(path.Root("pair").AtListIndex(i).AtName("client"), p.Client.ValueString())
+		check(path.Root("pair").AtListIndex(i).AtName("server"), p.Server.ValueString())
 	}
 	for i, d := range plan.DUT {
 		if d == bench.LocalHost {
@@ -547,12 +550,18 @@ func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRe
 func (r *benchmarkRunResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
 }
 
+// powerMeterTypes are power_meter.type's values, for its validator and
+// the error when it is missing.
+var powerMeterTypes = []string{"shelly", "tasmota", "http_json", "command", "routeros_health", "manual"}
+
 // describedTimeouts is the timeouts block with descriptions for the docs.
-func describedTimeouts(ctx context.Context) schema.Attribute {
-	a := timeouts.Attributes(ctx, timeouts.Opts{Create: true})
-	nested, ok := a.(schema.SingleNestedAttribute)
+// A block, as the other nested settings: `timeouts { craete = "2h" }` is
+// refused, where the attribute form dropped the typo and kept 60 minutes.
+func describedTimeouts(ctx context.Context) schema.Block {
+	b := timeouts.Block(ctx, timeouts.Opts{Create: true})
+	nested, ok := b.(schema.SingleNestedBlock)
 	if !ok {
-		return a
+		return b
 	}
 	nested.MarkdownDescription = "How long the whole run may take."
 	if c, ok := nested.Attributes["create"].(schema.StringAttribute); ok {
@@ -560,22 +569,4 @@ func describedTimeouts(ctx context.Context) schema.Attribute {
 		nested.Attributes["create"] = c
 	}
 	return nested
-}
-
-// encapsulationDefault is plain Ethernet with TCP timestamps, typed from
-// the block's own attributes so that no second description of them exists.
-func encapsulationDefault(attrs map[string]schema.Attribute) types.Object {
-	ot, ok := schema.SingleNestedAttribute{Attributes: attrs}.GetType().(types.ObjectType)
-	if !ok {
-		panic("routerlab_benchmark_run: encapsulation is not an object") // a schema edit broke this function
-	}
-	v, diags := types.ObjectValueFrom(context.Background(), ot.AttrTypes, encapsulationModel{
-		Timestamps: types.BoolValue(true), VLAN: types.BoolValue(false), PPPoE: types.BoolValue(false),
-		Tunnel: types.StringValue("none"), ESPCipher: types.StringNull(), ESPMode: types.StringNull(),
-		NATT: types.BoolValue(false), OpenVPNProto: types.StringNull(), OpenVPNCipher: types.StringNull(),
-	})
-	if diags.HasError() {
-		panic(fmt.Sprintf("routerlab_benchmark_run: encapsulation default: %v", diags))
-	}
-	return v
 }

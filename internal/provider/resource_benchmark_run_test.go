@@ -70,7 +70,12 @@ func TestAccBenchmark_sweep(t *testing.T) {
 	cfg := labProvider(l) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "sweep" {
   name             = "sweep"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    name = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r"]
   mss              = [1460, 800]
   directions       = ["upload", "download"]
@@ -158,10 +163,18 @@ func TestAccBenchmark_pairsDriftExpect(t *testing.T) {
 	cfg := func(expect string) string {
 		return labProvider(l) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "pairs" {
-  pairs = [
-    { name = "A-B", client = "a", server = "b", target = "198.18.2.10" },
-    { name = "C-D", client = "c", server = "d", target = "198.18.4.10" },
-  ]
+  pair {
+    name = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
+  pair {
+    name = "C-D"
+    client = "c"
+    server = "d"
+    target = "198.18.4.10"
+  }
   dut              = ["r"]
   duration_seconds = 3
   omit_seconds     = 1
@@ -203,7 +216,7 @@ resource "routerlab_benchmark_run" "pairs" {
 				},
 			},
 			{
-				Config:      cfg(`expect = { min_mbps = 5000 }`),
+				Config:      cfg(`expect { min_mbps = 5000 }`),
 				ExpectError: regexp.MustCompile(`(?s)Benchmark Expectations Not Met.*\| 1 \| default \| upload \| 1 \| A-B \| min_mbps \| ≥ 5000.0 Mbps`),
 			},
 		},
@@ -222,7 +235,11 @@ func TestAccBenchmark_iperf3Missing(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: labProvider(l) + `
 resource "routerlab_benchmark_run" "missing" {
-  pairs            = [{ client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   duration_seconds = 2
 }`,
 			ExpectError: regexp.MustCompile(`(?s)iperf3 is not installed on b.*apt-get install iperf3`),
@@ -286,7 +303,11 @@ func TestAccBenchmark_cancel(t *testing.T) {
 	l := startRoutingLab(t, "accbc", 228, 2)
 	terraform := terraformWorkdir(t, labProvider(l)+`
 resource "routerlab_benchmark_run" "long" {
-  pairs            = [{ client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   duration_seconds = 60
   omit_seconds     = 0
 }
@@ -384,10 +405,14 @@ func writeFile(t *testing.T, path, content string) {
 // configuration.)
 func TestAccBenchmark_dutOfAnotherPlatform(t *testing.T) {
 	l := startRoutingLab(t, "accbe", 229, 2)
-	cfg := strings.Replace(labProvider(l), "  devices = {\n",
-		fmt.Sprintf("  devices = {\n    er6p = { platform = \"edgeos\", host = %q }\n", l.Node("r").MgmtAddr), 1) + `
+	edgeos := strings.Replace(linuxDevice("er6p", l.Node("r").MgmtAddr), `platform = "linux"`, `platform = "edgeos"`, 1)
+	cfg := strings.Replace(labProvider(l), "  device {\n", edgeos+"  device {\n", 1) + `
 resource "routerlab_benchmark_run" "edgeos" {
-  pairs            = [{ client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["er6p"]
   duration_seconds = 3
   omit_seconds     = 1

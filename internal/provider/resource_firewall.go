@@ -84,7 +84,7 @@ func (r *firewallResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The device name, also the import ID.", PlanModifiers: keepString},
 			"device": schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				MarkdownDescription: "Name of the device in the provider's `devices` map."},
+				MarkdownDescription: "Name of one of the provider's `device` blocks."},
 			"preset": schema.StringAttribute{Required: true, Validators: []validator.String{stringvalidator.OneOf(device.FirewallPresets()...)},
 				MarkdownDescription: "`none`: no filter rules at all. `allow_all`: filter chains that every packet traverses and that accept everything. " +
 					"`stateful`: on `wan_interfaces` only replies to connections from inside are let in (to the router and through it) and invalid packets are dropped; other interfaces are not filtered."},

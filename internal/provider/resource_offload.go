@@ -86,7 +86,7 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The device name, also the import ID.", PlanModifiers: keepString},
 			"device": schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				MarkdownDescription: "Name of the device in the provider's `devices` map."},
+				MarkdownDescription: "Name of one of the provider's `device` blocks."},
 			"settings": schema.MapAttribute{Required: true, ElementType: types.MapType{ElemType: types.BoolType},
 				Validators:          []validator.Map{mapvalidator.SizeAtLeast(1)},
 				MarkdownDescription: "Group → key → on. Linux: `{ eth1 = { gro = false, gso = false, tso = false } }`; EdgeOS: `{ ipv4 = { forwarding = true, pppoe = true } }`; RouterOS: `{ ip = { fasttrack = true } }`."},

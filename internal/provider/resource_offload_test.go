@@ -99,7 +99,12 @@ resource "routerlab_offload" "r" {
 
 resource "routerlab_benchmark_run" "gro" {
   name             = "GRO %[1]t"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    name = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r"]
   directions       = ["upload"]
   duration_seconds = 3

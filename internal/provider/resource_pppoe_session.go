@@ -133,7 +133,7 @@ func (r *pppoeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 	attrs := map[string]schema.Attribute{
 		"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<device>/<name>`, also the import ID.", PlanModifiers: keepString},
 		"device": schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			MarkdownDescription: "Name of the device in the provider's `devices` map."},
+			MarkdownDescription: "Name of one of the provider's `device` blocks."},
 		"name": schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			MarkdownDescription: "Name of the session on the device (also its PPP interface on Linux): a lower-case letter, then up to 14 lower-case letters, digits, `_` or `-`.",
 			Validators:          []validator.String{stringCheck{desc: "a session name", check: device.ValidateObjectName}}},

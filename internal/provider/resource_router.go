@@ -56,7 +56,7 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"device": schema.StringAttribute{
 				Required:            true,
-				MarkdownDescription: "Name of the device in the provider's `devices` map. Changing it replaces the resource.",
+				MarkdownDescription: "Name of one of the provider's `device` blocks. Changing it replaces the resource.",
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"hostname": schema.StringAttribute{

@@ -409,17 +409,18 @@ func TestAccProvider_connectionsPerOperation(t *testing.T) {
 
 	var devs strings.Builder
 	for i := 0; i < 47; i++ {
-		fmt.Fprintf(&devs, "    unused%02d = { platform = \"linux\", host = \"127.0.0.1\", port = %d, host_key = %q }\n", i, idle.port(), l.Node("a").HostKey)
+		fmt.Fprintf(&devs, "  device {\n    name = \"unused%02d\"\n    platform = \"linux\"\n    host = \"127.0.0.1\"\n    port = %d\n    host_key = %q\n  }\n", i, idle.port(), l.Node("a").HostKey)
 	}
 	for _, n := range []string{"a", "r", "b"} {
-		fmt.Fprintf(&devs, "    %s = { platform = \"linux\", host = \"127.0.0.1\", port = %d, host_key = %q }\n", n, proxies[n].port(), l.Node(n).HostKey)
+		fmt.Fprintf(&devs, "  device {\n    name = %q\n    platform = \"linux\"\n    host = \"127.0.0.1\"\n    port = %d\n    host_key = %q\n  }\n", n, proxies[n].port(), l.Node(n).HostKey)
 	}
 	cfg := fmt.Sprintf(`
 provider "routerlab" {
-  ssh = { username = "root", private_key = file(%q) }
-  devices = {
-%s  }
-}
+  ssh {
+    username = "root"
+    private_key = file(%q)
+  }
+%s}
 resource "routerlab_router" "a" {
   device        = "a"
   ip_forwarding = false

@@ -178,7 +178,7 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "`<device>/<name>`, also the import ID.", PlanModifiers: keepString},
 			"device": schema.StringAttribute{Required: true, PlanModifiers: replace,
-				MarkdownDescription: "Name of the device in the provider's `devices` map. Changing it replaces the tunnel."},
+				MarkdownDescription: "Name of one of the provider's `device` blocks. Changing it replaces the tunnel."},
 			"name": schema.StringAttribute{Required: true, PlanModifiers: replace,
 				MarkdownDescription: "Name of the tunnel on the device (files, connection and interface names): a lower-case letter, then up to 14 lower-case letters, digits, `_` or `-`.",
 				Validators:          []validator.String{stringCheck{desc: "a tunnel name", check: device.ValidateObjectName}}},

@@ -44,9 +44,7 @@ func TestAccRouter_interruptedApply(t *testing.T) {
 
 	terraform := terraformWorkdir(t, `
 provider "routerlab" {
-  devices = {
-`+simProvider("r", dev)+`  }
-}
+`+simProvider("r", dev)+`}
 resource "routerlab_router" "r" {
   device        = "r"
   hostname      = "interrupted"

@@ -96,12 +96,20 @@ func newSimTargetWith(t *testing.T, opts linuxsim.Options) *simTarget {
 }
 
 func simProvider(name string, d *devicesim.Device) string {
-	return fmt.Sprintf("    %s = { platform = \"linux\", host = %q, port = %d, username = %q, password = %q, host_key = %q }\n",
-		name, d.Host, d.Port, d.User, d.Password, strings.TrimSpace(d.HostKeyLine()))
+	return fmt.Sprintf(`  device {
+    name     = %q
+    platform = "linux"
+    host     = %q
+    port     = %d
+    username = %q
+    password = %q
+    host_key = %q
+  }
+`, name, d.Host, d.Port, d.User, d.Password, strings.TrimSpace(d.HostKeyLine()))
 }
 
 func (s *simTarget) provider() string {
-	return "provider \"routerlab\" {\n  ssh = { timeout = \"5s\" }\n  devices = {\n" + simProvider("r", s.dev) + "  }\n}\n"
+	return "provider \"routerlab\" {\n  ssh { timeout = \"5s\" }\n" + simProvider("r", s.dev) + "}\n"
 }
 func (s *simTarget) endpoint() sshx.Endpoint { return s.dev.Endpoint() }
 func (s *simTarget) setMTU(t *testing.T, ifname string, mtu int) {
@@ -146,8 +154,14 @@ func (s *simTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
 	wrong := strings.TrimSpace(s.other.HostKeyLine())
 	cfg := fmt.Sprintf(`
 provider "routerlab" {
-  devices = {
-    r = { platform = "linux", host = %q, port = %d, username = %q, password = %q, host_key = %q }
+  device {
+    name = "r"
+    platform = "linux"
+    host = %q
+    port = %d
+    username = %q
+    password = %q
+    host_key = %q
   }
 }
 `, s.dev.Host, s.dev.Port, s.dev.User, s.dev.Password, wrong)
@@ -200,8 +214,13 @@ func (lt *labTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
 	wrong := lt.l.Node("a").HostKey // a real key, but not r's
 	cfg := fmt.Sprintf(`
 provider "routerlab" {
-  devices = {
-    r = { platform = "linux", host = %q, username = "root", private_key = file(%q), host_key = %q }
+  device {
+    name = "r"
+    platform = "linux"
+    host = %q
+    username = "root"
+    private_key = file(%q)
+    host_key = %q
   }
 }
 `, lt.l.Node("r").MgmtAddr, lt.l.ClientKeyPath(), wrong)

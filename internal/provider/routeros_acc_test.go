@@ -52,13 +52,13 @@ func exportRestored(sim *rossim.Sim, before string) resource.TestCheckFunc {
 	}
 }
 
-// routerosDevice is a devices-map entry for a simulated RouterOS router.
+// routerosDevice is a device block for a simulated RouterOS router.
 func routerosDevice(name string, d *devicesim.Device) string {
 	return strings.Replace(simProvider(name, d), `platform = "linux"`, `platform = "routeros"`, 1)
 }
 
 func routerosProvider(d *devicesim.Device) string {
-	return "provider \"routerlab\" {\n  ssh = { timeout = \"5s\" }\n  devices = {\n" + routerosDevice("rb", d) + "  }\n}\n"
+	return "provider \"routerlab\" {\n  ssh { timeout = \"5s\" }\n" + routerosDevice("rb", d) + "}\n"
 }
 
 // simRouterOSVar is the examples' variable for a simulated RouterOS router.

@@ -54,9 +54,16 @@ func startRTXSim(t *testing.T, config []string) (*rtxsim.Sim, *devicesim.Device)
 // rtxProvider is a provider block with the simulated RTX810 as "rtx810".
 func rtxProvider(d *devicesim.Device) string {
 	return fmt.Sprintf(`provider "routerlab" {
-  ssh = { timeout = "5s" }
-  devices = {
-    rtx810 = { platform = "rtx", host = %q, port = %d, username = %q, password = %q, host_key = %q, administrator_password = %q }
+  ssh { timeout = "5s" }
+  device {
+    name = "rtx810"
+    platform = "rtx"
+    host = %q
+    port = %d
+    username = %q
+    password = %q
+    host_key = %q
+    administrator_password = %q
   }
 }
 `, d.Host, d.Port, d.User, d.Password, strings.TrimSpace(d.HostKeyLine()), rtxSimAdminPassword)

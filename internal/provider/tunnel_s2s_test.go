@@ -36,7 +36,12 @@ func tunnelBenchmark(name, encapsulation string) string {
 	return fmt.Sprintf(`
 resource "routerlab_benchmark_run" "through" {
   name             = %q
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    name = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r1", "r2"]
   directions       = ["upload", "download"]
   duration_seconds = 3

@@ -38,48 +38,97 @@ func wrapTolerant(want string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(want, " ", `\s+`))
 }
 
+// providerWith is a provider block with shared SSH credentials and the
+// given device blocks.
 func providerWith(device string) string {
 	return fmt.Sprintf(`
 provider "routerlab" {
-  ssh = { username = "root", password = "not-a-real-secret-4711" }
-  devices = {
-    %s
+  ssh {
+    username = "root"
+    password = "not-a-real-secret-4711"
   }
+  %s
 }
 `, device)
 }
 
 func TestPlanValidation(t *testing.T) {
-	okDevice := fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey)
+	okDevice := fmt.Sprintf(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = 1
+    host_key = %q
+  }`, someHostKey)
 	cases := []struct {
 		name, config, want string
 	}{
 		{"unknown platform",
-			providerWith(`r = { platform = "cisco", host = "127.0.0.1" }`) + `data "routerlab_device" "r" { device = "r" }`,
-			`(?s)devices\["r"\].platform.*value must be one of:.*"edgeos".*"linux".*"routeros".*"rtx".*got: "cisco"`},
+			providerWith(`device {
+    name = "r"
+    platform = "cisco"
+    host = "127.0.0.1"
+  }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)device\[0\].platform.*value must be one of:.*"edgeos".*"linux".*"routeros".*"rtx".*got: "cisco"`},
 		{"empty host",
-			providerWith(`r = { platform = "linux", host = "" }`) + `data "routerlab_device" "r" { device = "r" }`,
-			`(?s)devices\["r"\].host.*string length must be at least 1`},
+			providerWith(`device {
+    name = "r"
+    platform = "linux"
+    host = ""
+  }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)device\[0\].host.*string length must be at least 1`},
 		{"port out of range",
-			providerWith(`r = { platform = "linux", host = "127.0.0.1", port = 70000 }`) + `data "routerlab_device" "r" { device = "r" }`,
-			`(?s)devices\["r"\].port.*value must be between 1 and 65535, got: 70000`},
+			providerWith(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = 70000
+  }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)device\[0\].port.*value must be between 1 and 65535, got: 70000`},
 		{"bad host key",
-			providerWith(`r = { platform = "linux", host = "127.0.0.1", host_key = "ssh-ed25519 not-base64!" }`) + `data "routerlab_device" "r" { device = "r" }`,
-			`(?s)devices\["r"\].host_key`},
+			providerWith(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    host_key = "ssh-ed25519 not-base64!"
+  }`) + `data "routerlab_device" "r" { device = "r" }`,
+			`(?s)device\[0\].host_key`},
 		{"bad duration",
-			providerWith(`r = { platform = "linux", host = "127.0.0.1", timeout = "soon" }`) + `data "routerlab_device" "r" { device = "r" }`,
+			providerWith(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    timeout = "soon"
+  }`) + `data "routerlab_device" "r" { device = "r" }`,
 			`(?s)"soon" is not a positive duration`},
 		{"unknown device",
 			providerWith(okDevice) + `resource "routerlab_router" "x" { device = "nope" }`,
-			`(?s)device "nope" is not in the provider's devices map; known devices: r`},
+			`(?s)device "nope" is not one of the provider's device blocks; known devices: r`},
 		{"unknown jump host",
-			providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", host_key = %q, jump_hosts = ["bastion"] }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
+			providerWith(fmt.Sprintf(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    host_key = %q
+    jump_hosts = ["bastion"]
+  }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
 			`(?s)jump host "bastion" is not a valid device`},
 		{"administrator password off rtx",
-			providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", host_key = %q, administrator_password = "not-shown-anywhere" }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
+			providerWith(fmt.Sprintf(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    host_key = %q
+    administrator_password = "not-shown-anywhere"
+  }`, someHostKey)) + `data "routerlab_device" "r" { device = "r" }`,
 			`(?s)administrator_password is for platform "rtx"`},
 		{"platform without driver",
-			providerWith(fmt.Sprintf(`vy = { platform = "vyos", host = "127.0.0.1", host_key = %q }`, someHostKey)) + `resource "routerlab_firewall" "x" {
+			providerWith(fmt.Sprintf(`device {
+    name = "vy"
+    platform = "vyos"
+    host = "127.0.0.1"
+    host_key = %q
+  }`, someHostKey)) + `resource "routerlab_firewall" "x" {
   device = "vy"
   preset = "allow_all"
 }`,
@@ -145,8 +194,11 @@ func TestPlanValidation(t *testing.T) {
 func TestPlanValidationNoAuth(t *testing.T) {
 	planError(t, `
 provider "routerlab" {
-  devices = {
-    r = { platform = "linux", host = "127.0.0.1", host_key = "`+someHostKey+`" }
+  device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    host_key = "`+someHostKey+`"
   }
 }
 data "routerlab_device" "r" { device = "r" }
@@ -161,7 +213,14 @@ func TestPlanUnreachableHost(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close() // nothing listens there now
-	cfg := providerWith(fmt.Sprintf(`r = { platform = "linux", host = "127.0.0.1", port = %d, host_key = %q, timeout = "2s" }`, port, someHostKey)) +
+	cfg := providerWith(fmt.Sprintf(`device {
+    name = "r"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = %d
+    host_key = %q
+    timeout = "2s"
+  }`, port, someHostKey)) +
 		`data "routerlab_device" "r" { device = "r" }`
 	want := fmt.Sprintf(`(?s)127\.0\.0\.1:%d.*refused`, port)
 	resource.UnitTest(t, resource.TestCase{
@@ -180,7 +239,7 @@ func TestErrorsHideSecrets(t *testing.T) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	const secret = "hunter2-very-secret"
-	inv, diags := buildInventory(t.Context(), providerModel{Devices: map[string]deviceModel{
+	inv, diags := buildInventory(t.Context(), providerModel{Devices: namedBlocks(map[string]deviceModel{
 		"r": {
 			sshModel: sshModel{Password: types.StringValue(secret), Port: types.Int64Value(int64(port)), Timeout: types.StringValue("2s")},
 			Platform: types.StringValue("linux"), Host: types.StringValue("127.0.0.1"), HostKey: types.StringValue(someHostKey),
@@ -189,7 +248,7 @@ func TestErrorsHideSecrets(t *testing.T) {
 			sshModel: sshModel{PrivateKey: types.StringValue("-----BEGIN OPENSSH PRIVATE KEY-----\n" + secret + "\n-----END OPENSSH PRIVATE KEY-----\n")},
 			Platform: types.StringValue("linux"), Host: types.StringValue("127.0.0.1"), HostKey: types.StringValue(someHostKey),
 		},
-	}})
+	})})
 	for _, d := range diags {
 		if strings.Contains(d.Detail(), secret) || strings.Contains(d.Summary(), secret) {
 			t.Errorf("diagnostic leaks the secret: %s", d.Detail())
@@ -214,34 +273,68 @@ func TestErrorsHideSecrets(t *testing.T) {
 // Benchmark inputs the engine would refuse fail at plan, before anything
 // runs on a host.
 func TestPlanValidationBenchmark(t *testing.T) {
-	devs := providerWith(fmt.Sprintf(`a = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }
-    b = { platform = "linux", host = "127.0.0.1", port = 1, host_key = %q }`, someHostKey, someHostKey))
+	devs := providerWith(fmt.Sprintf(`device {
+    name = "a"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = 1
+    host_key = %q
+  }
+    device {
+    name = "b"
+    platform = "linux"
+    host = "127.0.0.1"
+    port = 1
+    host_key = %q
+  }`, someHostKey, someHostKey))
 	bench := func(body string) string {
 		return devs + "resource \"routerlab_benchmark_run\" \"x\" {\n" + body + "\n}\n"
 	}
-	pair := `pairs = [{ client = "a", server = "b", target = "198.18.2.10" }]`
+	pair := `pair {
+	  client = "a"
+	  server = "b"
+	  target = "198.18.2.10"
+	}`
 	cases := []struct{ name, config, want string }{
-		{"unknown client", bench(`pairs = [{ client = "nope", server = "b", target = "198.18.2.10" }]`),
-			`(?s)pairs\[0\].client.*device "nope" is not in the provider's devices map; known devices: a, b`},
+		{"unknown client", bench(`pair {
+		  client = "nope"
+		  server = "b"
+		  target = "198.18.2.10"
+		}`),
+			`(?s)pair\[0\].client.*device "nope" is not one of the provider's device blocks; known devices: a, b`},
 		{"local DUT", bench(pair + "\n dut = [\"local\"]"), `(?s)a DUT must be a device of the inventory`},
-		{"same port twice", bench(`pairs = [
-  { name = "one", client = "a", server = "b", target = "198.18.2.10", port = 5300 },
-  { name = "two", client = "a", server = "b", target = "198.18.2.11", port = 5300 },
-]`), `(?s)pairs one and two both use port 5300 on b`},
+		{"same port twice", bench(`pair {
+		  name = "one"
+		  client = "a"
+		  server = "b"
+		  target = "198.18.2.10"
+		  port = 5300
+		}
+		pair {
+		  name = "two"
+		  client = "a"
+		  server = "b"
+		  target = "198.18.2.11"
+		  port = 5300
+		}`), `(?s)pairs one and two both use port 5300 on b`},
 		{"bad link speed", bench(pair + "\n link_speed = \"fast\""), `(?s)link_speed`},
-		{"bad ESP cipher", bench(pair + "\n encapsulation = { tunnel = \"ipsec\", esp_cipher = \"rot13\" }"), `(?s)encapsulation: .*rot13`},
+		{"bad ESP cipher", bench(pair + "\n encapsulation {\n tunnel = \"ipsec\"\n esp_cipher = \"rot13\"\n }"), `(?s)encapsulation: .*rot13`},
 		{"MSS below iperf3 minimum", bench(pair + "\n mss = [60]"), `(?s)mss 60: allowed are 0 \(default\) or 88 to 9216`},
-		{"target not an address", bench(`pairs = [{ client = "a", server = "b", target = "198.18.2.10; reboot" }]`), `(?s)is not an IP address`},
-		{"shelly without url", bench(pair + "\n power_meter = { type = \"shelly\" }"), `(?s)power_meter: .*url`},
+		{"target not an address", bench(`pair {
+		  client = "a"
+		  server = "b"
+		  target = "198.18.2.10; reboot"
+		}`), `(?s)is not an IP address`},
+		{"shelly without url", bench(pair + "\n power_meter { type = \"shelly\" }"), `(?s)power_meter: .*url`},
 		{"unknown direction", bench(pair + "\n directions = [\"sideways\"]"), `(?s)directions.*sideways`},
-		{"routeros_health without device", bench(pair + "\n power_meter = { type = \"routeros_health\" }"), `(?s)power_meter: device is required for type routeros_health`},
+		{"routeros_health without device", bench(pair + "\n power_meter { type = \"routeros_health\" }"), `(?s)power_meter: device is required for type routeros_health`},
 		{"length 0", bench(pair + "\n lengths = [64, 0]"), `(?s)lengths\[1\].*value must be between 1 and 65536, got: 0`},
 		{"length above 64 KiB", bench(pair + "\n lengths = [70000]"), `(?s)lengths\[0\].*value must be between 1 and 65536, got: 70000`},
 		{"baseline not in the archive", bench(pair + "\n archive_dir = \"" + baselineArchive(t) + "\"\n baseline = \"20261130T000000Z-deadbeef\""),
 			`(?s)baseline "20261130T000000Z-deadbeef": no archived run.*holds:\s+20261101T000000Z-0000base`},
 		{"baseline of another protocol", bench(pair + "\n protocol = \"udp\"\n archive_dir = \"" + baselineArchive(t) + "\"\n baseline = \"20261101T000000Z-0000base\""),
 			`(?s)baseline run 20261101T000000Z-0000base measured tcp, this run measures\s+udp`},
-		{"min_percent_of_baseline without baseline", bench(pair + "\n expect = { min_percent_of_baseline = 95 }"), `(?s)expect.min_percent_of_baseline needs a baseline run`},
+		{"min_percent_of_baseline without baseline", bench(pair + "\n expect { min_percent_of_baseline = 95 }"), `(?s)expect.min_percent_of_baseline needs a baseline run`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { planError(t, c.config, c.want) })

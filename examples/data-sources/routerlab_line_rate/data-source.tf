@@ -7,7 +7,7 @@ data "routerlab_line_rate" "gbe" {
 data "routerlab_line_rate" "l2tp_ipsec" {
   link_speed = "1gbit"
   mss        = [1310, 1200, 800, 400]
-  encapsulation = {
+  encapsulation {
     tunnel     = "l2tp_ipsec"
     esp_cipher = "aes128-sha1"
   }

@@ -2,25 +2,28 @@
 # receiver (download) and sender (upload) per MSS, CPU and watts.
 resource "routerlab_benchmark_run" "pppoe" {
   name = "forwarding=enable pppoe=enable"
-  pairs = [
-    { name = "A-B", client = "client_a", server = "server_b", target = "198.18.20.10" },
-  ]
+  pair {
+    name   = "A-B"
+    client = "client_a"
+    server = "server_b"
+    target = "198.18.20.10"
+  }
   dut              = ["er6p"]
   mss              = [0, 1200, 800, 400] # 0 = iperf3's default (1414 after clamping)
   directions       = ["download", "upload"]
   duration_seconds = 60
   omit_seconds     = 3
   link_speed       = "1gbit"
-  encapsulation    = { pppoe = true }
+  encapsulation { pppoe = true }
 
-  power_meter = {
+  power_meter {
     type = "shelly"
     url  = "http://198.18.0.50"
   }
 
   # Fail the apply (e.g. in a lab's CI after a firmware upgrade) when any
   # step falls short.
-  expect = {
+  expect {
     min_line_rate_percent = 90
     max_cpu_percent       = 80
   }
@@ -32,9 +35,7 @@ resource "routerlab_benchmark_run" "pppoe" {
 
   archive_dir = "${path.module}/results"
 
-  timeouts = {
-    create = "30m"
-  }
+  timeouts { create = "30m" }
 }
 
 data "routerlab_device" "er6p" {

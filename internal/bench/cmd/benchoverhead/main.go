@@ -170,7 +170,7 @@ func writeConfig(work, binDir string, l *lab.Lab, duration, omit, mss, steps int
 	}
 	var devs strings.Builder
 	for _, n := range l.Nodes() {
-		fmt.Fprintf(&devs, "    %s = { platform = \"linux\", host = %q }\n", n.Name, n.MgmtAddr)
+		fmt.Fprintf(&devs, "  device {\n    name     = %q\n    platform = \"linux\"\n    host     = %q\n  }\n", n.Name, n.MgmtAddr)
 	}
 	cfg := fmt.Sprintf(`terraform {
   required_providers {
@@ -178,12 +178,18 @@ func writeConfig(work, binDir string, l *lab.Lab, duration, omit, mss, steps int
   }
 }
 provider "routerlab" {
-  ssh = { username = "root", private_key = file(%q), known_hosts_file = %q }
-  devices = {
-%s  }
-}
+  ssh {
+    username         = "root"
+    private_key      = file(%q)
+    known_hosts_file = %q
+  }
+%s}
 resource "routerlab_benchmark_run" "one" {
-  pairs            = [{ client = "a", server = "b", target = "198.18.2.10" }]
+  pair {
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r"]
   mss              = [%d]
   duration_seconds = %d

@@ -588,14 +588,16 @@ variable "devices" {
 }
 
 provider "routerlab" {
-  devices = {
-    for name, d in var.devices : name => {
+  dynamic "device" {
+    for_each = var.devices
+    content {
+      name     = device.key
       platform = "linux"
       host     = "127.0.0.1"
-      port     = d.port
+      port     = device.value.port
       username = "root"
-      password = d.password
-      host_key = d.host_key
+      password = device.value.password
+      host_key = device.value.host_key
     }
   }
 }
