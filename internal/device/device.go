@@ -60,6 +60,19 @@ type Facts struct {
 	// Missing lists the tools the driver uses that the device lacks (on
 	// Linux: nft), so a configuration needing one fails at plan.
 	Missing []string
+	// SharedKernel, when not empty, says that the device is no machine of
+	// its own but shares its kernel with processes outside it, and how the
+	// driver knows (Linux: its network namespace is not PID 1's, as in
+	// routerlab's namespace lab). Its CPU counters (/proc/stat) are then
+	// the whole machine's, and no per-device figure exists: forwarding runs
+	// in softirq context, charged to whichever task is on the CPU. "" when
+	// the driver saw no sign of it or cannot tell.
+	SharedKernel string
+	// BootID identifies the running kernel (Linux: /proc/sys/kernel/random/boot_id,
+	// the same in every namespace): two devices with one BootID are one
+	// machine, so the CPU read on one counts the other's processes too
+	// (an iperf3 endpoint on the DUT's kernel). "" where unknown.
+	BootID string
 }
 
 // Snapshot is everything one read of a device yields: its facts, a parsed

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -70,7 +71,47 @@ command -v pppd >/dev/null 2>&1 || echo pppd
 command -v pppoe-server >/dev/null 2>&1 || echo pppoe-server
 test -c /dev/ppp || echo /dev/ppp
 test -d /sys/module/wireguard || modprobe -n wireguard 2>/dev/null || echo wireguard-module
+` + kernelScript
+
+// kernelScript prints the "##kernel" section (parseKernel): the kernel's
+// boot id, and whether the shell's network namespace is that of PID 1
+// (init) and PID 2 (kthreadd, whose kernel threads all live in the initial
+// network namespace): netns-shared when it differs from either,
+// netns-own when it is theirs, netns-unknown when neither can be read
+// (/proc/PID/ns is readable only to whoever may ptrace PID; some
+// sandboxes' PID 1 refuses even root, kthreadd does not). test -ef
+// compares the namespaces' nsfs inodes (dash and BusyBox test have it). A
+// router in a network namespace of its own but in the host's PID
+// namespace (routerlab's lab: ip netns exec) is netns-shared. In a PID
+// namespace of its own (a container), PIDs 1 and 2 are the container's,
+// in its network namespace: netns-own, though a container's /proc/stat is
+// its host's too; that case is not detected.
+const kernelScript = `echo '##kernel'
+cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo
+ns=unknown; for p in 1 2; do if [ -e /proc/$p/ns/net ] && [ -e /proc/self/ns/net ]; then if [ /proc/$p/ns/net -ef /proc/self/ns/net ]; then [ "$ns" = shared ] || ns=own; else ns=shared; fi; fi; done; echo "netns-$ns"
 `
+
+// SharedNetns is Facts.SharedKernel of a Linux device whose network
+// namespace is not that of PIDs 1 and 2.
+const SharedNetns = "it is a network namespace on a kernel it shares with the processes outside it (its network namespace is not init's)"
+
+// bootIDRE is the form of /proc/sys/kernel/random/boot_id: a random UUID.
+var bootIDRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// parseKernel fills the facts the "##kernel" section tells: its lines are
+// read by their form, since an empty boot id line is trimmed away with
+// the section. A capture without the section (older scripts, the
+// simulator) tells nothing, and says nothing is shared.
+func parseKernel(s string, f *device.Facts) {
+	for _, line := range strings.Split(s, "\n") {
+		switch line = strings.TrimSpace(line); {
+		case bootIDRE.MatchString(line):
+			f.BootID = line
+		case line == "netns-shared":
+			f.SharedKernel = SharedNetns
+		}
+	}
+}
 
 // snapshotPart is what one resource kind adds to the single snapshot read:
 // commands printing its own "##name" sections, and a parser that fills its
@@ -213,6 +254,7 @@ func ParseSnapshot(out string) (*device.Snapshot, error) {
 	// Tools a managed key needs but the device lacks (an older capture
 	// without the section knows of none).
 	facts.Missing = strings.Fields(sec["missing"])
+	parseKernel(sec["kernel"], &facts)
 	status, err := parseStatus(sec["link"])
 	if err != nil {
 		return nil, err
