@@ -62,7 +62,7 @@ type Facts struct {
 	Missing []string
 	// SharedKernel, when not empty, says that the device is no machine of
 	// its own but shares its kernel with processes outside it, and how the
-	// driver knows (Linux: its network namespace is not PID 1's, as in
+	// driver knows (Linux: its network namespace is not init's, as in
 	// routerlab's namespace lab). Its CPU counters (/proc/stat) are then
 	// the whole machine's, and no per-device figure exists: forwarding runs
 	// in softirq context, charged to whichever task is on the CPU. "" when
