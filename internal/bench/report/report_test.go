@@ -210,12 +210,15 @@ func TestMarkdownMSSAndLength(t *testing.T) {
 	if !strings.Contains(SVG(r), ">MSS/length (bytes)</text>") {
 		t.Error("no MSS/length axis")
 	}
-	// A comparison of runs with and without lengths keeps every row.
+	// A comparison of runs with and without lengths keeps every row: a
+	// row per run, a column per MSS and length (per pair and the total
+	// where pairs ran at once).
 	cmp := CompareMarkdown([]bench.Run{seed004(), r})
 	for _, want := range []string{
-		"| MSS | Length | A-B, C-D simultaneous (ipv4 forwarding=enable) line rate |",
-		"| 1460 (default) | default | 941.5 | A-B 942 / C-D 942 | 23% | 8.7 W | - | - | - |",
-		"| 800 | 1460 | - | - | - | - | 897.5 | ↑524 ↓522 | 100% |",
+		"| run | MSS 1460 (default), length default A-B | MSS 1460 (default), length default C-D | MSS 1460 (default), length default total | MSS 1200, length default A-B |",
+		"| A-B, C-D simultaneous (ipv4 forwarding=enable) | 942 | 942 | 1884 | 930 | 930 | 1860 |",
+		"| run | MSS 1460, length 64 | MSS 1460, length 512 | MSS 1460, length 1460 | MSS 800, length 64 | MSS 800, length 512 | MSS 800, length 1460 |",
+		"| RB1100 C/t, f/w | ↑182 ↓180 | ↑525 ↓523 | ↑524 ↓522 | ↑182 ↓180 | ↑525 ↓523 | ↑524 ↓522 |",
 	} {
 		if !strings.Contains(cmp, want) {
 			t.Errorf("comparison: no %q in\n%s", want, cmp)
@@ -336,22 +339,22 @@ func TestCSVColumns(t *testing.T) {
 		t.Errorf("%d rows, want 8 + header", len(recs)-1)
 	}
 	// The columns added later come last, so that positions stay.
-	if got := strings.Join(recs[0][len(recs[0])-4:], ","); got != "default_mss,length,baseline_mbps,baseline_percent" {
+	if got := strings.Join(recs[0][len(recs[0])-5:], ","); got != "default_mss,length,baseline_mbps,baseline_percent,warnings" {
 		t.Errorf("last columns %s", got)
 	}
 	// The default step's MSS on the -M scale.
-	if recs[1][1] != "1460" || recs[1][len(recs[1])-4] != "true" || recs[3][1] != "1200" {
+	if recs[1][1] != "1460" || recs[1][len(recs[1])-5] != "true" || recs[3][1] != "1200" {
 		t.Errorf("rows %v %v", recs[1], recs[3])
 	}
-	// No length, no baseline: empty.
-	if got := strings.Join(recs[1][len(recs[1])-3:], ","); got != ",," {
-		t.Errorf("length and baseline %q without them", got)
+	// No length, no baseline, no warnings: empty.
+	if got := strings.Join(recs[1][len(recs[1])-4:], ","); got != ",,," {
+		t.Errorf("length, baseline and warnings %q without them", got)
 	}
 	recs, err = csv.NewReader(strings.NewReader(mustCSV(t, seed003()))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(recs[1][len(recs[1])-3:], ","); got != "64,627,29.027113237639554" {
+	if got := strings.Join(recs[1][len(recs[1])-4:len(recs[1])-1], ","); got != "64,627,29.027113237639554" {
 		t.Errorf("length and baseline %q", got)
 	}
 }
@@ -571,7 +574,7 @@ func assertAllSet(t *testing.T, v reflect.Value, path string) {
 func TestJSONRoundTrip(t *testing.T) {
 	full := fullRun()
 	assertAllSet(t, reflect.ValueOf(full), "Run")
-	for _, r := range []bench.Run{full, seed000(), seed004(), udpRun(), {ID: "empty"}, {ID: "empty-slices", DUTs: []bench.DUTInfo{}, Steps: []bench.StepResult{}}} {
+	for _, r := range []bench.Run{full, seed000(), seed004(), udpRun(), {ID: "empty", Status: bench.RunComplete}, {ID: "empty-slices", Status: bench.RunFailed, DUTs: []bench.DUTInfo{}, Steps: []bench.StepResult{}}} {
 		data := mustJSON(t, r)
 		back, err := FromJSON([]byte(data))
 		if err != nil {
