@@ -12,5 +12,6 @@ mkdir -p "$out"
 lab_start rlct 205 -rate 1gbit
 cp "$here/conntrack.tftest.hcl" .
 echo "lab up: host a — router r — host b, router links shaped to 1 Gbit/s"
-terraform test -no-color -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
+lab_test -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
 lab_compare "$out" 4
+lab_done "runs archived in ${out#"$top"/}, comparison above"

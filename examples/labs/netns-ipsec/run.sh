@@ -13,5 +13,6 @@ mkdir -p "$out"
 lab_start rlsec 206 -spec s2s -rate 1gbit
 cp "$here/ipsec.tftest.hcl" .
 echo "lab up: host a — router r1 — router r2 — host b, links shaped to 1 Gbit/s"
-terraform test -no-color -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
+lab_test -var "duration_seconds=${DURATION:-10}" -var "archive_dir=$out"
 lab_compare "$out" 4
+lab_done "runs archived in ${out#"$top"/}, comparison above"

@@ -8,8 +8,8 @@ source "$(dirname "$0")/../lab.sh"
 lab_start rldemo 200
 echo "lab up: host a — router r — host b"
 lab_apply
-grep -E '^(routerlab_router|Apply complete)' apply.log
 echo "== what the router reports =="
 terraform output -no-color
 echo "== plan after apply (expect no changes) =="
 terraform plan -detailed-exitcode -input=false -no-color >/dev/null && echo "No changes: the router matches the configuration."
+lab_done "router r configured, outputs above"
