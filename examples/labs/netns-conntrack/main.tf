@@ -13,19 +13,6 @@ variable "lab_private_key_file" { type = string }
 variable "a_host" { type = string }
 variable "r_host" { type = string }
 variable "b_host" { type = string }
-# Written by labctl as aliases; unused here.
-variable "router_host" {
-  type    = string
-  default = ""
-}
-variable "host_a" {
-  type    = string
-  default = ""
-}
-variable "host_b" {
-  type    = string
-  default = ""
-}
 
 variable "connection_tracking" {
   type    = bool

@@ -16,19 +16,6 @@ variable "a_host" { type = string }
 variable "r1_host" { type = string }
 variable "r2_host" { type = string }
 variable "b_host" { type = string }
-# Written by labctl as aliases; unused here.
-variable "router_host" {
-  type    = string
-  default = ""
-}
-variable "host_a" {
-  type    = string
-  default = ""
-}
-variable "host_b" {
-  type    = string
-  default = ""
-}
 
 variable "esp" {
   description = "The ESP suite of this run: aes128-sha1, aes256-sha1, aes128-sha256 or aes256-sha256 (seed 001)."

@@ -2,8 +2,8 @@
 # 1460) once over a direct link between the hosts (the baseline, seed 003's
 # "Direct Connection") and once through router r, whose table then shows
 # each step as a share of the baseline. Every link is shaped to 1 Gbit/s.
-# `labctl up -lans 2 -rate 1gbit -direct a,b -tfvars lab.auto.tfvars.json`
-# writes the variables; `make demo-lengths` does all of it.
+# `labctl up -lans 2 -rate 1gbit -direct a,b -tfvars lab.auto.tfvars.json
+# -tfvars-for .` writes the variables; `make demo-lengths` does all of it.
 terraform {
   required_providers {
     routerlab = { source = "routerlab/routerlab" }
@@ -17,23 +17,6 @@ variable "a_host" { type = string }
 variable "b_host" { type = string }
 # b's address on the direct link a — b (198.18.99.20), bypassing r.
 variable "b_direct_addr" { type = string }
-# Written by labctl too; unused here.
-variable "a_direct_addr" {
-  type    = string
-  default = ""
-}
-variable "router_host" {
-  type    = string
-  default = ""
-}
-variable "host_a" {
-  type    = string
-  default = ""
-}
-variable "host_b" {
-  type    = string
-  default = ""
-}
 
 variable "duration_seconds" {
   type    = number

@@ -1,5 +1,6 @@
 # The built-in network-namespace lab: host a — router r — host b, each with
-# its own sshd. `labctl up -tfvars lab.auto.tfvars.json` writes the variables.
+# its own sshd. `labctl up -tfvars lab.auto.tfvars.json -tfvars-for .` writes
+# the variables.
 terraform {
   required_providers {
     routerlab = { source = "routerlab/routerlab" }
@@ -11,19 +12,6 @@ variable "lab_private_key_file" { type = string }
 variable "a_host" { type = string }
 variable "r_host" { type = string }
 variable "b_host" { type = string }
-# Written by labctl as aliases; unused here.
-variable "router_host" {
-  type    = string
-  default = ""
-}
-variable "host_a" {
-  type    = string
-  default = ""
-}
-variable "host_b" {
-  type    = string
-  default = ""
-}
 
 provider "routerlab" {
   ssh = {

@@ -1,8 +1,8 @@
 # Seed 004 on the built-in lab: router r between four LANs, hosts a, b, c, d,
 # every router link shaped to 1 Gbit/s. Two pairs (A-B and C-D) run at the
 # same moment through r for MSS 1460/1200/800/400, upload and download.
-# `labctl up -lans 4 -rate 1gbit -tfvars lab.auto.tfvars.json` writes the
-# variables; `make demo` does all of it.
+# `labctl up -lans 4 -rate 1gbit -tfvars lab.auto.tfvars.json -tfvars-for .`
+# writes the variables; `make demo` does all of it.
 terraform {
   required_providers {
     routerlab = { source = "routerlab/routerlab" }
@@ -16,27 +16,6 @@ variable "a_host" { type = string }
 variable "b_host" { type = string }
 variable "c_host" { type = string }
 variable "d_host" { type = string }
-# Written by labctl as aliases; unused here.
-variable "router_host" {
-  type    = string
-  default = ""
-}
-variable "host_a" {
-  type    = string
-  default = ""
-}
-variable "host_b" {
-  type    = string
-  default = ""
-}
-variable "host_c" {
-  type    = string
-  default = ""
-}
-variable "host_d" {
-  type    = string
-  default = ""
-}
 
 variable "duration_seconds" {
   type    = number
