@@ -63,6 +63,11 @@ type Plan struct {
 	// LinkMbps and Encapsulation feed the theoretical line rate.
 	LinkMbps      float64
 	Encapsulation Encapsulation
+	// LinkMTU is the MTU of the measured Ethernet links, the largest IP
+	// packet they carry unfragmented (over PPPoE 8 bytes less);
+	// 0 = DefaultLinkMTU. The line-rate formula assumes every segment
+	// fits it whole: a step whose packet does not is warned about.
+	LinkMTU int
 	// Role says what the run is for: RoleMeasurement (default) or
 	// RoleBaseline, the same hosts without the router (seed 003's
 	// "Direct Connection"), which other runs are compared with.
@@ -258,6 +263,12 @@ const (
 	// measured before, Run.Error the reason.
 	RunFailed RunStatus = "failed"
 )
+
+// DefaultLinkMTU is Plan.LinkMTU when the plan gives none: Ethernet's
+// standard 1500 bytes, the MTU of every lab link, and what the line-rate
+// formula's Ethernet framing describes unless the links carry jumbo
+// frames.
+const DefaultLinkMTU = 1500
 
 // DefaultPort is the first iperf3 server port: pair i listens on
 // DefaultPort+i unless it names its own.

@@ -101,6 +101,9 @@ func Validate(p bench.Plan) error {
 			errs = append(errs, fmt.Sprintf("mss %d: allowed are 0 (default) or %d to %d", mss, iperf3.MinMSS, iperf3.MaxMSS))
 		}
 	}
+	if p.LinkMTU != 0 && (p.LinkMTU < minLinkMTU || p.LinkMTU > maxLinkMTU) {
+		errs = append(errs, fmt.Sprintf("link MTU %d: allowed are 0 (the Ethernet default, %d) or %d to %d", p.LinkMTU, bench.DefaultLinkMTU, minLinkMTU, maxLinkMTU))
+	}
 	for _, l := range p.Lengths {
 		if l < 0 || l > bench.MaxLength {
 			errs = append(errs, fmt.Sprintf("length %d: allowed are 1 to %d bytes (64 KiB)", l, bench.MaxLength))
@@ -117,6 +120,13 @@ func Validate(p bench.Plan) error {
 	}
 	return nil
 }
+
+// The link MTUs a plan may state: IPv4's minimum datagram every host
+// must take (RFC 791), up to the largest jumbo frames NICs accept.
+const (
+	minLinkMTU = 576
+	maxLinkMTU = 16000
+)
 
 // concurrencyErrors names every device on which a step would keep more
 // long-running commands going at once than command.MaxConcurrentPerDevice
@@ -247,21 +257,50 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 			step.Index+1, len(steps), step.Direction, mssLabel(step.MSS), mssLabel(step.Length), step.Repeat+1, len(plan.Pairs), plan.Duration, plan.Omit)
 		res, err := runStep(ctx, plan, step, clients, servers)
 		if err != nil {
+			err = fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
+			// The steps measured before keep their CPU and power
+			// figures and warnings: a failed run is archived too.
+			// Not when the run was cancelled: waiting for samples
+			// would not end.
+			if ctx.Err() == nil && len(run.Steps) > 0 {
+				if serr := summariseSamples(ctx, run, plan, env, samplers, idle); serr != nil {
+					env.logf("after the failure, the measured steps' CPU and power could not be summarised: %v", serr)
+				}
+				recordSamplerCost(run, samplers)
+			}
+			finishWarnings(run)
 			run.Finished = env.now().UTC()
-			return run, fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
+			return run, err
 		}
 		run.Steps = append(run.Steps, *res)
 		env.logf("step %d/%d done: %s", step.Index+1, len(steps), stepSummary(*res))
+		for _, w := range res.Warnings {
+			env.logf("warning, step %d/%d: %s", step.Index+1, len(steps), w)
+		}
 	}
 	// CPU and power figures are summarised once at the end: waiting for
 	// the sample that closes each window after every step would add up to
 	// a second per step.
 	if err := summariseSamples(ctx, run, plan, env, samplers, idle); err != nil {
+		finishWarnings(run)
 		return run, err
 	}
 	recordSamplerCost(run, samplers)
+	finishWarnings(run)
 	run.Finished = env.now().UTC()
 	return run, nil
+}
+
+// finishWarnings adds the warnings only the whole run can tell: a DUT's
+// CPU saturated in a step's window (summarised after the last step) and
+// an MSS that changed between steps that should have measured alike.
+func finishWarnings(run *bench.Run) {
+	byStep := mssWarnings(run.Steps)
+	for i := range run.Steps {
+		s := &run.Steps[i]
+		addWarnings(s, cpuWarnings(*s)...)
+		addWarnings(s, byStep[s.Index]...)
+	}
 }
 
 // recordSamplerCost notes what each DUT's CPU sampler cost the DUT itself,
@@ -365,7 +404,8 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 		return nil, err
 	}
 	for i, pair := range plan.Pairs {
-		pr := reports[i].Result().PairResult(pair.Name)
+		sum := reports[i].Result()
+		pr := sum.PairResult(pair.Name)
 		if step.MSS > 0 {
 			pr.MSS = step.MSS // what -M set
 		} else {
@@ -388,6 +428,7 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 		}
 		res.Pairs = append(res.Pairs, pr)
 		res.TotalReceiverMbps += pr.ReceiverMbps + pr.ReverseReceiverMbps
+		addWarnings(res, pairWarnings(plan, step, sum, reports[i], pr)...)
 	}
 	return res, nil
 }
