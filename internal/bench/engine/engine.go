@@ -85,7 +85,9 @@ func Validate(req Request) error {
 
 // Run normalises the request, runs every step, renders the results and
 // archives them, and checks the expectations. A run that failed part-way
-// returns what it measured (Outcome.Run may have steps) with the error; a
+// returns what it measured (Outcome.Run may have steps) with the error,
+// and is archived with Status bench.RunFailed and the error as its
+// Error; a run that measured every step has Status bench.RunComplete. A
 // run that measured but missed expectations returns no error and the
 // misses in Outcome.Misses.
 //
@@ -105,6 +107,12 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 		return Outcome{}, err
 	}
 	run.Name = req.Name
+	// Whether every step was measured is recorded with the run, which
+	// is archived either way: a failed run must never read as whole.
+	run.Status, run.Error = bench.RunComplete, ""
+	if err != nil {
+		run.Status, run.Error = bench.RunFailed, err.Error()
+	}
 	if req.Baseline != nil {
 		bench.CompareWithBaseline(run, *req.Baseline)
 	}
