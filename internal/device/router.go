@@ -455,3 +455,45 @@ func CheckInterfacesExist(desired RouterConfig, observed RouterState) error {
 	}
 	return fmt.Errorf("interface %s not found on the device; it has: %s", strings.Join(missing, ", "), strings.Join(SortedKeys(observed.Interfaces), ", "))
 }
+
+// InterfacesWithAddress names the interfaces of st that hold addr, sorted:
+// given the address routerlab's SSH session reached the device on, the
+// interfaces whose addresses or MTU an edit could cut that session with.
+func (st RouterState) InterfacesWithAddress(addr netip.Addr) []string {
+	var names []string
+	for name, ifc := range st.Interfaces {
+		for _, cidr := range ifc.Addresses {
+			if p, err := netip.ParsePrefix(cidr); err == nil && p.Addr() == addr {
+				names = append(names, name)
+				break
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// CutsSession reports whether applying want to the interface have would
+// change what a session over it depends on: its addresses (when managed
+// and not the same set) or its MTU (when managed and different).
+func (want InterfaceConfig) CutsSession(have InterfaceState) bool {
+	if want.MTU != nil && *want.MTU != have.MTU {
+		return true
+	}
+	if want.Addresses == nil {
+		return false
+	}
+	if len(want.Addresses) != len(have.Addresses) {
+		return true
+	}
+	has := map[string]bool{}
+	for _, a := range have.Addresses {
+		has[a] = true
+	}
+	for _, a := range want.Addresses {
+		if !has[a] {
+			return true
+		}
+	}
+	return false
+}

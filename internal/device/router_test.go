@@ -1,7 +1,9 @@
 package device
 
 import (
+	"net/netip"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,5 +113,37 @@ func TestDropVanished(t *testing.T) {
 	// The input is not changed underneath its owner.
 	if _, ok := c.Interfaces["eth9"]; !ok {
 		t.Error("DropVanished changed its input")
+	}
+}
+
+func TestInterfacesWithAddressAndCutsSession(t *testing.T) {
+	st := RouterState{Interfaces: map[string]InterfaceState{
+		"eth1":  {Name: "eth1", Addresses: []string{"198.18.1.1/24"}, MTU: 1500},
+		"mgmt0": {Name: "mgmt0", Addresses: []string{"198.18.9.1/24", "198.19.240.6/30"}, MTU: 1500},
+		"lo":    {Name: "lo", Addresses: []string{"127.0.0.1/8"}, MTU: 65536},
+	}}
+	if got := st.InterfacesWithAddress(netip.MustParseAddr("198.19.240.6")); !slices.Equal(got, []string{"mgmt0"}) {
+		t.Errorf("InterfacesWithAddress(198.19.240.6) = %v, want [mgmt0]", got)
+	}
+	if got := st.InterfacesWithAddress(netip.MustParseAddr("198.19.240.5")); got != nil {
+		t.Errorf("an address in the subnet but not held: %v, want none", got)
+	}
+	have := st.Interfaces["mgmt0"]
+	mtu := ptr[int]
+	for _, c := range []struct {
+		name string
+		want InterfaceConfig
+		cuts bool
+	}{
+		{"description only", InterfaceConfig{Description: new(string)}, false},
+		{"same addresses, other order", InterfaceConfig{Addresses: []string{"198.19.240.6/30", "198.18.9.1/24"}}, false},
+		{"same MTU", InterfaceConfig{MTU: mtu(1500)}, false},
+		{"address removed", InterfaceConfig{Addresses: []string{"198.18.9.1/24"}}, true},
+		{"address replaced", InterfaceConfig{Addresses: []string{"198.18.9.1/24", "198.19.240.10/30"}}, true},
+		{"MTU changed", InterfaceConfig{MTU: mtu(1400)}, true},
+	} {
+		if got := c.want.CutsSession(have); got != c.cuts {
+			t.Errorf("%s: CutsSession = %t, want %t", c.name, got, c.cuts)
+		}
 	}
 }

@@ -134,7 +134,7 @@ func parseResult(ctx context.Context, parsed device.ParsedConfig) (types.Object,
 	for name := range snap.Router.Interfaces {
 		names = append(names, name)
 	}
-	router := fromDevice(adoptTemplate(routerModel{ID: noDevice, Device: noDevice, RestoreValues: types.StringNull()}, names, snap.Router), snap, true)
+	router := fromDevice(adoptTemplate(routerModel{ID: noDevice, Device: noDevice, RestoreValues: types.StringNull()}, names, snap.Router, nil), snap, true)
 	if snap.Facts.CPUCount == 0 {
 		router.CPUCount = types.Int64Null() // only a device knows it
 	}

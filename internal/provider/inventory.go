@@ -64,6 +64,20 @@ type Device struct {
 	client   *sshx.Client
 }
 
+// sessionInterfaces names the interfaces of st that carry routerlab's own
+// SSH session to d: those holding the address the connection reached the
+// device on. None while no connection is open.
+func (d *Device) sessionInterfaces(st device.RouterState) []string {
+	if d.client == nil {
+		return nil
+	}
+	addr, ok := d.client.ServerAddr()
+	if !ok {
+		return nil
+	}
+	return st.InterfacesWithAddress(addr)
+}
+
 // Names returns the device names, sorted, for error messages.
 func (inv *Inventory) Names() []string {
 	names := make([]string, 0, len(inv.devices))

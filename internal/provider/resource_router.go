@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -231,6 +232,12 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if err := rs.CheckRouter(desired, snap); err != nil {
 		resp.Diagnostics.AddError("Router Configuration Not Possible", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
 	}
+	for _, name := range dev.sessionInterfaces(snap.Router) {
+		if want, ok := desired.Interfaces[name]; ok && want.CutsSession(snap.Router.Interfaces[name]) {
+			resp.Diagnostics.AddAttributeWarning(path.Root("interfaces").AtMapKey(name), "Change to the Session's Interface",
+				fmt.Sprintf("device %q: interface %s carries routerlab's SSH session to the router; this plan changes its addresses or MTU, which may cut the session (and every later step of this apply) off the router.", dev.Name, name))
+		}
+	}
 	if !req.State.Raw.IsNull() {
 		var state routerModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -278,7 +285,9 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 		return
 	}
 	if adopting {
-		state = adoptTemplate(state, adopt, snap.Router)
+		session := dev.sessionInterfaces(snap.Router)
+		state = adoptTemplate(state, adopt, snap.Router, session)
+		warnSessionAdoption(&resp.Diagnostics, dev, adopt, session)
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateAdopt, nil)...)
 	}
 	m := fromDevice(state, snap, adopting)
@@ -412,7 +421,25 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 }
 
-// ImportState takes "<device>" (adopt every interface but lo) or
+// warnSessionAdoption tells, on import, what became of the interfaces that
+// carry routerlab's own session: left out of a whole-device import, or
+// adopted because the import ID named them.
+func warnSessionAdoption(diags *diag.Diagnostics, dev *Device, named, session []string) {
+	for _, name := range session {
+		if len(named) == 0 {
+			diags.AddWarning("Session Interface Not Adopted",
+				fmt.Sprintf("device %q: interface %s carries routerlab's SSH session to the router, so the import left it out: managed authoritatively, its addresses and MTU are one edit away from cutting routerlab off the router. To adopt it anyway, import with the ID \"%s:<interface>,…\" naming it.", dev.Name, name, dev.Name))
+			continue
+		}
+		if slices.Contains(named, name) {
+			diags.AddWarning("Session Interface Adopted",
+				fmt.Sprintf("device %q: interface %s carries routerlab's SSH session to the router; its addresses and MTU are now managed, and a change to them may cut the session.", dev.Name, name))
+		}
+	}
+}
+
+// ImportState takes "<device>" (adopt every interface but lo and those
+// carrying routerlab's own session) or
 // "<device>:<if>,<if>" (adopt only those interfaces).
 func (r *routerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	name, ifList, _ := strings.Cut(req.ID, ":")

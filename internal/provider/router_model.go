@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -198,23 +199,29 @@ func fromDevice(t routerModel, snap *device.Snapshot, adopting bool) routerModel
 }
 
 // adoptTemplate marks every key as managed for the first Read after import:
-// the interfaces named in the import ID (or all but the loopback) and every
-// route carrying routerlab's tag.
-func adoptTemplate(m routerModel, names []string, st device.RouterState) routerModel {
+// the interfaces named in the import ID (or all but the loopback and the
+// session's), and every route carrying routerlab's tag. An empty
+// description is adopted as unset (null), which is what Terraform's
+// generated configuration writes for it, so the import plans empty.
+func adoptTemplate(m routerModel, names []string, st device.RouterState, session []string) routerModel {
 	m.Hostname = types.StringValue("")
 	m.IPForwarding = types.BoolValue(false)
 	m.IPv6Forwarding = types.BoolValue(false)
 	m.ConnectionTracking = types.BoolValue(false)
 	if len(names) == 0 {
 		for name := range st.Interfaces {
-			if name != "lo" {
+			if name != "lo" && !slices.Contains(session, name) {
 				names = append(names, name)
 			}
 		}
 	}
 	m.Interfaces = map[string]interfaceModel{}
 	for _, name := range names {
-		m.Interfaces[name] = interfaceModel{Addresses: []string{}, MTU: types.Int64Value(0), Description: types.StringValue("")}
+		description := types.StringNull()
+		if have, ok := st.Interfaces[name]; ok && have.Description != "" {
+			description = types.StringValue("")
+		}
+		m.Interfaces[name] = interfaceModel{Addresses: []string{}, MTU: types.Int64Value(0), Description: description}
 	}
 	m.StaticRoutes = map[string]routeModel{}
 	for dst := range st.Routes {

@@ -120,7 +120,7 @@ func TestFromDevice(t *testing.T) {
 // every key, and converting that back gives exactly the device's state.
 func TestAdoptRoundTrip(t *testing.T) {
 	snap := routerSnapshot()
-	tmpl := adoptTemplate(routerModel{Device: types.StringValue("r")}, nil, snap.Router)
+	tmpl := adoptTemplate(routerModel{Device: types.StringValue("r")}, nil, snap.Router, nil)
 	m := fromDevice(tmpl, snap, true)
 	if _, ok := m.Interfaces["lo"]; ok {
 		t.Error("loopback adopted")
@@ -139,9 +139,34 @@ func TestAdoptRoundTrip(t *testing.T) {
 		t.Errorf("gateway route = %+v", r)
 	}
 	// Only the named interfaces with an explicit list.
-	only := adoptTemplate(routerModel{}, []string{"eth2"}, snap.Router)
+	only := adoptTemplate(routerModel{}, []string{"eth2"}, snap.Router, nil)
 	if len(only.Interfaces) != 1 {
 		t.Errorf("adopted %v", only.Interfaces)
+	}
+}
+
+// Import leaves out the interfaces carrying routerlab's session unless the
+// ID names them, and adopts an empty description as unset: Terraform's
+// generated configuration writes null for it, and "" in state planned a
+// change on every interface (issue 20, point 5).
+func TestAdoptLeavesSessionOutAndEmptyDescriptionUnset(t *testing.T) {
+	snap := routerSnapshot()
+	snap.Router.Interfaces["mgmt0"] = device.InterfaceState{Name: "mgmt0", Addresses: []string{"198.19.240.6/30"}, MTU: 1500}
+	m := fromDevice(adoptTemplate(routerModel{}, nil, snap.Router, []string{"mgmt0"}), snap, true)
+	if _, ok := m.Interfaces["mgmt0"]; ok {
+		t.Error("the session's interface was adopted by a whole-device import")
+	}
+	if d := m.Interfaces["eth1"].Description; d.ValueString() != "LAN A" {
+		t.Errorf("eth1 description = %s, want LAN A", d)
+	}
+	snap.Router.Interfaces["eth2"] = device.InterfaceState{Name: "eth2", MTU: 1500}
+	m = fromDevice(adoptTemplate(routerModel{}, nil, snap.Router, []string{"mgmt0"}), snap, true)
+	if d := m.Interfaces["eth2"].Description; !d.IsNull() {
+		t.Errorf("empty description adopted as %s, want null", d)
+	}
+	named := fromDevice(adoptTemplate(routerModel{}, []string{"mgmt0"}, snap.Router, []string{"mgmt0"}), snap, true)
+	if ifc, ok := named.Interfaces["mgmt0"]; !ok || ifc.MTU.ValueInt64() != 1500 {
+		t.Errorf("mgmt0 named in the import ID: %+v, %t", ifc, ok)
 	}
 }
 

@@ -3,6 +3,7 @@ package sshx
 import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx/internal/groupsh"
+	"net/netip"
 
 	"bytes"
 	"context"
@@ -83,6 +84,25 @@ func NewClient(name string, cfg Config, dialCounter *atomic.Int64) *Client {
 
 // Name is the device name given to NewClient.
 func (c *Client) Name() string { return c.name }
+
+// ServerAddr is the device's end of the current connection: the address
+// the SSH server answered on (through jump hosts too, as the last hop
+// dialled it), and false while no connection is open. It tells which of
+// the device's interfaces carries routerlab's own session, so that an
+// import does not adopt it unasked.
+func (c *Client) ServerAddr() (netip.Addr, bool) {
+	c.mu.Lock()
+	cn := c.conn
+	c.mu.Unlock()
+	if cn == nil || cn.isDead() {
+		return netip.Addr{}, false
+	}
+	ap, err := netip.ParseAddrPort(cn.client.RemoteAddr().String())
+	if err != nil {
+		return netip.Addr{}, false
+	}
+	return ap.Addr().Unmap(), true
+}
 
 // Run runs a read-only command. If the connection is found dropped (EOF,
 // closed connection, session open failure), it re-dials once and runs the

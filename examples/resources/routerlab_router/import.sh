@@ -1,6 +1,6 @@
-# Adopt the router named "r" in the provider's devices map: every interface
-# but the loopback, the host name, forwarding, connection tracking and the
-# routes routerlab tagged.
+# Adopt the router of the provider's device block "r": every interface but
+# the loopback and the one carrying routerlab's SSH session, the host name,
+# forwarding, connection tracking and the routes routerlab tagged.
 terraform import routerlab_router.r r
 
 # Adopt only some interfaces.
