@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 )
@@ -16,7 +17,7 @@ import (
 //	<dut>_cpu_avg,<dut>_cpu_max,<dut>_cpu_max_core (per DUT),
 //	power_idle_w,power_avg_w,mbps_per_watt,
 //	reverse_sender_mbps,reverse_receiver_mbps,reverse_retransmits,default_mss,
-//	length,baseline_mbps,baseline_percent
+//	length,baseline_mbps,baseline_percent,warnings
 //
 // step and repeat are 0-based as in the JSON. mss is on the iperf3 -M
 // scale; for a step without -M it is the MSS the pair recorded (which the
@@ -36,6 +37,11 @@ import (
 // share of it, empty without a baseline. These three came after the
 // others and are appended at the end, so that a reader that finds
 // columns by position keeps working; read by header name where you can.
+//
+// warnings, appended last for the same reason, holds the step's
+// warnings that concern the pair (those naming another pair are left
+// out), joined by " | "; empty when there are none. A failed run's steps
+// not measured have no rows: the run's status and error are in the JSON.
 func CSV(r bench.Run) ([]byte, error) {
 	g := newGrid(r)
 	tcp := isTCP(r.Plan)
@@ -46,7 +52,7 @@ func CSV(r bench.Run) ([]byte, error) {
 	}
 	head = append(head, "power_idle_w", "power_avg_w", "mbps_per_watt",
 		"reverse_sender_mbps", "reverse_receiver_mbps", "reverse_retransmits", "default_mss",
-		"length", "baseline_mbps", "baseline_percent")
+		"length", "baseline_mbps", "baseline_percent", "warnings")
 
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -78,6 +84,7 @@ func CSV(r bench.Run) ([]byte, error) {
 				strconv.FormatBool(s.MSS == 0),
 				optInt(s.Length, s.Length > 0),
 				optNum(p.BaselineMbps, p.BaselineMbps > 0), optNum(p.BaselinePercent, p.BaselinePercent > 0),
+				pairWarnings(s, p.Pair),
 			)
 			if err := w.Write(row); err != nil {
 				return nil, fmt.Errorf("write CSV: %w", err)
@@ -89,6 +96,17 @@ func CSV(r bench.Run) ([]byte, error) {
 		return nil, fmt.Errorf("write CSV: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// pairWarnings are a step's warnings that concern pair, in one field.
+func pairWarnings(s bench.StepResult, pair string) string {
+	var ws []string
+	for _, w := range s.Warnings {
+		if concerns(w, pair) {
+			ws = append(ws, w)
+		}
+	}
+	return strings.Join(ws, " | ")
 }
 
 func linePercent(p bench.PairResult) float64 {

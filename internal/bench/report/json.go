@@ -32,6 +32,11 @@ type runJSON struct {
 	Hosts         []hostJSON `json:"hosts"`
 	Steps         []stepJSON `json:"steps"`
 	BaselineID    string     `json:"baseline_id,omitempty"`
+	// Status and Error: absent in runs archived before they were
+	// recorded, which FromJSON reads as complete when every step of
+	// the plan is there (see statusFromJSON).
+	Status string `json:"status,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 type planJSON struct {
@@ -49,6 +54,7 @@ type planJSON struct {
 	LinkMbps        float64           `json:"link_mbps"`
 	Encapsulation   encapsulationJSON `json:"encapsulation"`
 	Role            string            `json:"role,omitempty"`
+	LinkMTU         int               `json:"link_mtu,omitempty"` // absent: bench.DefaultLinkMTU
 }
 
 type pairJSON struct {
@@ -101,6 +107,9 @@ type stepJSON struct {
 	TotalReceiverMbps float64          `json:"total_receiver_mbps"`
 	CPU               []cpuJSON        `json:"cpu"`
 	Power             *powerJSON       `json:"power"`
+	// Warnings: absent when there are none (and in runs archived before
+	// they were recorded).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 type pairResultJSON struct {
@@ -171,6 +180,8 @@ func toJSON(r bench.Run) runJSON {
 		Iperf3Version: r.Iperf3Version,
 		Plan:          planToJSON(r.Plan),
 		BaselineID:    r.BaselineID,
+		Status:        string(r.Status),
+		Error:         r.Error,
 	}
 	v.DUTs = mapSlice(r.DUTs, func(d bench.DUTInfo) dutJSON { return dutJSON(d) })
 	v.Hosts = mapSlice(r.Hosts, func(h bench.HostInfo) hostJSON { return hostJSON(h) })
@@ -192,6 +203,7 @@ func planToJSON(p bench.Plan) planJSON {
 		LinkMbps:        p.LinkMbps,
 		Encapsulation:   encapsulationJSON(p.Encapsulation),
 		Role:            roleJSON(p.Role),
+		LinkMTU:         p.LinkMTU,
 	}
 	v.Pairs = mapSlice(p.Pairs, func(pr bench.Pair) pairJSON { return pairJSON(pr) })
 	v.Directions = mapSlice(p.Directions, func(d bench.Direction) string { return string(d) })
@@ -208,6 +220,7 @@ func stepToJSON(s bench.StepResult) stepJSON {
 		Started:           timeJSON(s.Started),
 		Finished:          timeJSON(s.Finished),
 		TotalReceiverMbps: s.TotalReceiverMbps,
+		Warnings:          s.Warnings,
 	}
 	v.Pairs = mapSlice(s.Pairs, func(p bench.PairResult) pairResultJSON { return pairResultJSON(p) })
 	v.CPU = mapSlice(s.CPU, func(c bench.CPUStats) cpuJSON { return cpuJSON(c) })
@@ -247,6 +260,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			LinkMbps:        v.Plan.LinkMbps,
 			Encapsulation:   bench.Encapsulation(v.Plan.Encapsulation),
 			Role:            bench.Role(v.Plan.Role),
+			LinkMTU:         v.Plan.LinkMTU,
 		},
 	}
 	r.Plan.Pairs = mapSlice(v.Plan.Pairs, func(p pairJSON) bench.Pair { return bench.Pair(p) })
@@ -261,6 +275,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 				TotalReceiverMbps: s.TotalReceiverMbps,
 				Started:           parse(fmt.Sprintf("steps[%d].started", i), s.Started),
 				Finished:          parse(fmt.Sprintf("steps[%d].finished", i), s.Finished),
+				Warnings:          s.Warnings,
 			}
 			if s.Pairs != nil {
 				st.Pairs = make([]bench.PairResult, len(s.Pairs))
@@ -284,7 +299,28 @@ func fromJSON(v runJSON) (bench.Run, error) {
 	if err := errors.Join(errs...); err != nil {
 		return bench.Run{}, fmt.Errorf("run JSON %s: %w", v.ID, err)
 	}
+	r.Status, r.Error = statusFromJSON(v, r)
 	return r, nil
+}
+
+// statusFromJSON is the run's status and error as written, or for a run
+// archived before they were recorded, what its steps show: complete when
+// it measured every step of its plan, else failed (routerlab archived
+// failed runs then too, without saying so), so that such a run is never
+// compared as if it were whole.
+func statusFromJSON(v runJSON, r bench.Run) (bench.RunStatus, string) {
+	if v.Status != "" {
+		return bench.RunStatus(v.Status), v.Error
+	}
+	planned := len(r.Plan.Normalized().Steps())
+	if len(r.Steps) >= planned {
+		return bench.RunComplete, v.Error
+	}
+	why := v.Error
+	if why == "" {
+		why = fmt.Sprintf("archived before routerlab recorded a run's status; it measured %d of the plan's %d steps, so it stopped early for a reason not recorded", len(r.Steps), planned)
+	}
+	return bench.RunFailed, why
 }
 
 // lengthsJSON leaves out a length sweep that is only the default, so runs

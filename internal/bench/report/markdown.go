@@ -22,19 +22,124 @@ import (
 // the share of the theoretical line rate and the baseline's Mbps. Columns
 // without data (no power meter, no line rate, no baseline) are left out;
 // repeated steps show the mean and the min–max.
+//
+// A failed run says so first, "Run failed at step N of M: <reason>", and
+// its steps not measured read "not measured", not the "-" of a figure a
+// run does not have. A row whose steps carry warnings is marked ⚠n in
+// both tables (the details only for the pair a warning names), and the
+// warnings are listed under the notes.
 func Markdown(r bench.Run) string {
 	g := newGrid(r)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", md(runTitle(r)))
+	if line := failedLine(r); line != "" {
+		b.WriteString("**" + md(line) + "**\n\n")
+	}
 	writeHeader(&b, g)
+	notes := &warningNotes{}
 	for _, d := range g.dirs {
 		b.WriteString("\n")
-		writeDirection(&b, g, d)
+		writeDirection(&b, g, d, notes)
 	}
-	writeDetails(&b, g)
+	writeDetails(&b, g, notes)
 	b.WriteString("\n")
 	writeNotes(&b, g)
+	notes.write(&b)
 	return b.String()
+}
+
+// failedLine says where and why a failed run stopped: "Run failed at
+// step 3 of 8: <error>", or after its last step when the failure came
+// later (summarising the CPU samples); "" for a run that did not fail.
+func failedLine(r bench.Run) string {
+	if r.Status != bench.RunFailed {
+		return ""
+	}
+	why := r.Error
+	if why == "" {
+		why = "no reason recorded"
+	}
+	planned := len(r.Plan.Steps())
+	if len(r.Steps) < planned {
+		return fmt.Sprintf("Run failed at step %d of %d: %s", len(r.Steps)+1, planned, why)
+	}
+	return fmt.Sprintf("Run failed after measuring all %d steps: %s", planned, why)
+}
+
+// notMeasured is the cell of a step a failed run never reached.
+const notMeasured = "not measured"
+
+// emptyCell is what a cell without steps reads: "not measured" in a
+// failed run (the plan had the step), else "-".
+func emptyCell(g *grid) string {
+	if g.run.Status == bench.RunFailed {
+		return notMeasured
+	}
+	return "-"
+}
+
+// warningNotes numbers the warnings of a results table: each distinct
+// sentence once, ⚠n in the rows whose steps carry it, and under the
+// notes "⚠n (steps 1, 3): <sentence>".
+type warningNotes struct {
+	texts []string
+	steps [][]int // 1-based step numbers per text
+}
+
+// mark is the ⚠ mark for the warnings of steps that concern pair (""
+// for every pair), recording them; "" when there are none.
+func (n *warningNotes) mark(steps []bench.StepResult, pair string) string {
+	var ids []string
+	for _, s := range steps {
+		for _, w := range s.Warnings {
+			if pair != "" && !concerns(w, pair) {
+				continue
+			}
+			i := slices.Index(n.texts, w)
+			if i < 0 {
+				i = len(n.texts)
+				n.texts = append(n.texts, w)
+				n.steps = append(n.steps, nil)
+			}
+			if !slices.Contains(n.steps[i], s.Index+1) {
+				n.steps[i] = append(n.steps[i], s.Index+1)
+			}
+			if id := "⚠" + strconv.Itoa(i+1); !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return strings.Join(ids, " ")
+}
+
+// concerns reports whether warning w is about pair: the runner starts a
+// pair's warnings with "pair <name>"; the others (a DUT's CPU) concern
+// every pair.
+func concerns(w, pair string) bool {
+	rest, ok := strings.CutPrefix(w, "pair ")
+	if !ok {
+		return true
+	}
+	after, ok := strings.CutPrefix(rest, pair)
+	return ok && (strings.HasPrefix(after, " ") || strings.HasPrefix(after, ":"))
+}
+
+func (n *warningNotes) write(b *strings.Builder) {
+	if len(n.texts) == 0 {
+		return
+	}
+	b.WriteString("\nWarnings (⚠ in the tables): figures to doubt, not errors.\n\n")
+	for i, w := range n.texts {
+		steps := mapSlice(n.steps[i], strconv.Itoa)
+		fmt.Fprintf(b, "- ⚠%d (step%s %s): %s\n", i+1, pluralSuffix(len(steps)), strings.Join(steps, ", "), md(w))
+	}
+}
+
+func pluralSuffix(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 // runTitle is a run's name, else "Benchmark run <id>"; a baseline run
@@ -274,7 +379,7 @@ func (g *grid) compactColumns(d bench.Direction) []column {
 	return cols
 }
 
-func writeDirection(b *strings.Builder, g *grid, d bench.Direction) {
+func writeDirection(b *strings.Builder, g *grid, d bench.Direction, notes *warningNotes) {
 	fmt.Fprintf(b, "### %s\n\n", md(directionTitle(d)))
 	cols := g.compactColumns(d)
 	head := g.keys.head()
@@ -286,7 +391,14 @@ func writeDirection(b *strings.Builder, g *grid, d bench.Direction) {
 		steps := g.cells[cellKey{row, d}]
 		cells := g.keys.cells(row)
 		for _, c := range cols {
+			if len(steps) == 0 {
+				cells = append(cells, emptyCell(g))
+				continue
+			}
 			cells = append(cells, c.cell(steps))
+		}
+		if m := notes.mark(steps, ""); m != "" {
+			cells[0] += " " + m
 		}
 		rows = append(rows, cells)
 	}
@@ -313,7 +425,7 @@ func (g *grid) detailFigures() []figure {
 // writeDetails writes a row per direction × step × pair, so that the
 // table stays narrow however many pairs ran; the direction and pair
 // columns only when there are several.
-func writeDetails(b *strings.Builder, g *grid) {
+func writeDetails(b *strings.Builder, g *grid, notes *warningNotes) {
 	if len(g.pairs) == 0 {
 		return
 	}
@@ -339,12 +451,25 @@ func writeDetails(b *strings.Builder, g *grid) {
 				if len(g.dirs) > 1 {
 					cells = append(cells, string(d))
 				}
-				cells = append(cells, g.keys.cells(row)...)
+				keys := g.keys.cells(row)
+				if m := notes.mark(steps, pair); m != "" {
+					keys[0] += " " + m
+				}
+				cells = append(cells, keys...)
 				if len(g.pairs) > 1 {
 					cells = append(cells, pair)
 				}
-				for _, f := range figs {
-					cells = append(cells, orDash(pairValue(steps, pair, d, f)))
+				for i, f := range figs {
+					// A step a failed run never reached reads "not
+					// measured" once per row, not as a row of dashes.
+					switch {
+					case len(steps) > 0 || g.run.Status != bench.RunFailed:
+						cells = append(cells, orDash(pairValue(steps, pair, d, f)))
+					case i == 0:
+						cells = append(cells, notMeasured)
+					default:
+						cells = append(cells, "")
+					}
 				}
 				rows = append(rows, cells)
 			}
