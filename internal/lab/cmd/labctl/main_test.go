@@ -157,7 +157,7 @@ variable "b_direct_addr" {
 		t.Errorf("declaredVariables = %v, want %v", declared, want)
 	}
 	l := loadState(t, map[string]any{
-		"nodes": []map[string]any{{"name": "r", "role": "router", "mgmt_addr": "198.19.254.2"}, {"name": "a", "role": "host", "mgmt_addr": "198.19.254.6"}, {"name": "b", "role": "host", "mgmt_addr": "198.19.254.10"}},
+		"nodes":        []map[string]any{{"name": "r", "role": "router", "mgmt_addr": "198.19.254.2"}, {"name": "a", "role": "host", "mgmt_addr": "198.19.254.6"}, {"name": "b", "role": "host", "mgmt_addr": "198.19.254.10"}},
 		"direct_links": []map[string]any{{"a": "a", "a_if": "eth2", "a_addr": "198.18.99.10/24", "b": "b", "b_if": "eth2", "b_addr": "198.18.99.20/24", "wire_namespace": "x-a-b"}},
 	})
 	read := func(declared map[string]bool) map[string]string {
