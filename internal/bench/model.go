@@ -223,6 +223,12 @@ type DUTInfo struct {
 	// SamplerCPUPercent is what the CPU sampler itself cost the DUT, in
 	// percent of one core, over the run; -1 when the platform cannot tell.
 	SamplerCPUPercent float64
+	// SharedCPU, when not empty, says why the DUT's CPU figures are its
+	// host's, not its own (device.Facts.SharedKernel, and which iperf3
+	// endpoints run on the same kernel): every process of that kernel is
+	// counted, forwarding included wherever it was charged. "" when the
+	// DUT's counters are its own, as far as its driver can tell.
+	SharedCPU string
 }
 
 // HostInfo records an iperf3 endpoint.

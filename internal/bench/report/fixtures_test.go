@@ -338,6 +338,7 @@ func fullRun() bench.Run {
 	s.Pairs[0].BaselineMbps, s.Pairs[0].BaselinePercent = 941.5, 97.5
 	for i := range r.DUTs {
 		r.DUTs[i].SamplerCPUPercent = 0.25 * float64(i+1)
+		r.DUTs[i].SharedCPU = "a network namespace on a shared kernel"
 		r.DUTs[i].Offload = map[string]map[string]bool{"eth1": {"gro": i == 0, "tso": true}}
 	}
 	r.BaselineID = "20261101T000000Z-00000000"

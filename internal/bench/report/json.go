@@ -87,6 +87,9 @@ type dutJSON struct {
 	Offload map[string]map[string]bool `json:"offload,omitempty"`
 	// SamplerCPUPercent: absent in runs archived before it was measured.
 	SamplerCPUPercent float64 `json:"sampler_cpu_percent,omitempty"`
+	// SharedCPU: absent where the DUT's CPU is its own, and in runs
+	// archived before it was recorded.
+	SharedCPU string `json:"shared_cpu,omitempty"`
 }
 
 type hostJSON struct {

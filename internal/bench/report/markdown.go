@@ -518,6 +518,12 @@ func writeNotes(b *strings.Builder, g *grid) {
 	if len(g.duts) > 0 {
 		notes = append(notes, "CPU: the DUT's average over the measured window (after the omitted warm-up); the busiest single core in parentheses where the platform reports cores.")
 	}
+	// A namespace lab's router reads its host's /proc/stat (issue 20).
+	for _, d := range g.run.DUTs {
+		if d.SharedCPU != "" {
+			notes = append(notes, fmt.Sprintf("CPU of DUT %s is the whole host's, not the router's own: %s.", md(d.Device), md(d.SharedCPU)))
+		}
+	}
 	if g.hasPower() {
 		notes = append(notes, "W: the power meter's average during the step.")
 	}
