@@ -31,7 +31,7 @@ func configRestored(sim *edgeossim.Device, before string) resource.TestCheckFunc
 // edgeosProvider is a provider block with one simulated EdgeRouter, "er6p".
 func edgeosProvider(d *devicesim.Device) string {
 	line := strings.Replace(simProvider("er6p", d), `platform = "linux"`, `platform = "edgeos"`, 1)
-	return "provider \"routerlab\" {\n  ssh { timeout = \"5s\" }\n" + line + "}\n"
+	return "provider \"routerlab\" {\n  ssh { connect_timeout = \"5s\" }\n" + line + "}\n"
 }
 
 // Seed 002's EdgeRouter as configuration: the PPPoE client (MTU 1454), the

@@ -27,7 +27,7 @@ type sshModel struct {
 	UseAgent              types.Bool   `tfsdk:"use_agent"`
 	KnownHostsFile        types.String `tfsdk:"known_hosts_file"`
 	InsecureIgnoreHostKey types.Bool   `tfsdk:"insecure_ignore_host_key"`
-	Timeout               types.String `tfsdk:"timeout"`
+	Timeout               types.String `tfsdk:"connect_timeout"`
 	CommandTimeout        types.String `tfsdk:"command_timeout"`
 }
 
@@ -226,7 +226,7 @@ func namedDevices(blocks []deviceModel, diags *diag.Diagnostics) (map[string]dev
 func endpointFor(dm deviceModel, def sshModel) (sshx.Endpoint, error) {
 	timeout, err := parseDuration(firstSet(dm.Timeout, def.Timeout, ""))
 	if err != nil {
-		return sshx.Endpoint{}, fmt.Errorf("timeout: %w", err)
+		return sshx.Endpoint{}, fmt.Errorf("connect_timeout: %w", err)
 	}
 	port := int64(sshx.DefaultPort)
 	for _, p := range []types.Int64{def.Port, dm.Port} {

@@ -89,9 +89,9 @@ func sshFields(forDevice bool) map[string]schema.Attribute {
 			Optional:            true,
 			MarkdownDescription: "Accept any host key. Explicit opt-in only, for throw-away labs; every connection logs a warning. " + scope,
 		},
-		"timeout": schema.StringAttribute{
+		"connect_timeout": schema.StringAttribute{
 			Optional:            true,
-			MarkdownDescription: "Connect timeout as a Go duration, e.g. `10s` (default). " + scope,
+			MarkdownDescription: "How long the TCP connect and SSH handshake may take (each jump host's too), as a Go duration (default `10s`). " + scope,
 			Validators:          []validator.String{durationValidator{}},
 		},
 		"command_timeout": schema.StringAttribute{

@@ -71,7 +71,7 @@ func startLab(t *testing.T, name string, mgmtNet int) *lab.Lab {
 // lab's generated client key and known_hosts file.
 func labProvider(l *lab.Lab) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    timeout = \"5s\"\n  }\n",
+	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    connect_timeout = \"5s\"\n  }\n",
 		l.ClientKeyPath(), l.KnownHostsPath())
 	for _, n := range l.Nodes() {
 		b.WriteString(linuxDevice(n.Name, n.MgmtAddr))

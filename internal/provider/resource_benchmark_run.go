@@ -190,8 +190,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Validators:          []validator.String{stringvalidator.RegexMatches(udpRateRE, "must be an iperf3 rate such as 500M or 1G")},
 				MarkdownDescription: "Target rate for UDP (iperf3 `-b`), e.g. `950M`. Default `1G` for UDP."},
 			"mss": schema.ListAttribute{ElementType: types.Int64Type, Optional: true, PlanModifiers: replaceL,
-				Validators:          []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(0, 9216))},
-				MarkdownDescription: "MSS sweep (iperf3 `-M`); `0` means the default MSS, as the seeds' \"1460(指定なし)\". Default: one step at the default MSS."},
+				Validators:          []validator.List{listvalidator.ValueInt64sAre(mssValidator{})},
+				MarkdownDescription: "MSS sweep (iperf3 `-M`, TCP only): each `0`, the default MSS (the seeds' \"1460(指定なし)\"), or 88 to 9216 (88 is Linux's smallest). Default: one step at the default MSS."},
 			"lengths": schema.ListAttribute{ElementType: types.Int64Type, Optional: true, PlanModifiers: replaceL,
 				Validators: []validator.List{listvalidator.ValueInt64sAre(int64validator.Between(1, bench.MaxLength)), listvalidator.UniqueValues()},
 				MarkdownDescription: "Write-size sweep (iperf3 `-l`): bytes per write for TCP, datagram payload for UDP, 1 to 65536, as seed 003 sweeps `iperf -l 64` … `1460`. " +

@@ -109,7 +109,7 @@ func simProvider(name string, d *devicesim.Device) string {
 }
 
 func (s *simTarget) provider() string {
-	return "provider \"routerlab\" {\n  ssh { timeout = \"5s\" }\n" + simProvider("r", s.dev) + "}\n"
+	return "provider \"routerlab\" {\n  ssh { connect_timeout = \"5s\" }\n" + simProvider("r", s.dev) + "}\n"
 }
 func (s *simTarget) endpoint() sshx.Endpoint { return s.dev.Endpoint() }
 func (s *simTarget) setMTU(t *testing.T, ifname string, mtu int) {

@@ -58,7 +58,7 @@ func routerosDevice(name string, d *devicesim.Device) string {
 }
 
 func routerosProvider(d *devicesim.Device) string {
-	return "provider \"routerlab\" {\n  ssh { timeout = \"5s\" }\n" + routerosDevice("rb", d) + "}\n"
+	return "provider \"routerlab\" {\n  ssh { connect_timeout = \"5s\" }\n" + routerosDevice("rb", d) + "}\n"
 }
 
 // simRouterOSVar is the examples' variable for a simulated RouterOS router.

@@ -54,7 +54,7 @@ func startRTXSim(t *testing.T, config []string) (*rtxsim.Sim, *devicesim.Device)
 // rtxProvider is a provider block with the simulated RTX810 as "rtx810".
 func rtxProvider(d *devicesim.Device) string {
 	return fmt.Sprintf(`provider "routerlab" {
-  ssh { timeout = "5s" }
+  ssh { connect_timeout = "5s" }
   device {
     name = "rtx810"
     platform = "rtx"

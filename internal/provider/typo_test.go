@@ -47,12 +47,12 @@ func TestTypoInNestedSettingsFails(t *testing.T) {
 		{"encapsulation", run(pair + "\n  encapsulation { tunel = \"ipsec\" }"), "tunnel"},
 		{"timeouts", run(pair + "\n  timeouts { craete = \"2h\" }"), "create"},
 		{"provider ssh", `provider "routerlab" {
-  ssh { timeoutt = "3s" }
+  ssh { connect_timeoutt = "3s" }
 }
 data "routerlab_line_rate" "x" {
   link_speed = "1gbit"
   mss        = [1460]
-}`, "timeout"},
+}`, "connect_timeout"},
 		{"device", `provider "routerlab" {
   device {
     name     = "r"

@@ -98,7 +98,7 @@ func TestPlanValidation(t *testing.T) {
     name = "r"
     platform = "linux"
     host = "127.0.0.1"
-    timeout = "soon"
+    connect_timeout = "soon"
   }`) + `data "routerlab_device" "r" { device = "r" }`,
 			`(?s)"soon" is not a positive duration`},
 		{"unknown device",
@@ -219,7 +219,7 @@ func TestPlanUnreachableHost(t *testing.T) {
     host = "127.0.0.1"
     port = %d
     host_key = %q
-    timeout = "2s"
+    connect_timeout = "2s"
   }`, port, someHostKey)) +
 		`data "routerlab_device" "r" { device = "r" }`
 	want := fmt.Sprintf(`(?s)127\.0\.0\.1:%d.*refused`, port)

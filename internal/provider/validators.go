@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/iperf3"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
@@ -27,6 +28,23 @@ func (v stringCheck) ValidateString(_ context.Context, req validator.StringReque
 	}
 	if err := v.check(req.ConfigValue.ValueString()); err != nil {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid value", fmt.Sprintf("%s: %s", req.Path, err))
+	}
+}
+
+// mssValidator is iperf3.CheckMSS for each element of an MSS list, so that
+// the schema and the engine allow the same values.
+type mssValidator struct{}
+
+func (mssValidator) Description(context.Context) string {
+	return fmt.Sprintf("0 (iperf3's default) or %d to %d", iperf3.MinMSS, iperf3.MaxMSS)
+}
+func (v mssValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (mssValidator) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := iperf3.CheckMSS(int(req.ConfigValue.ValueInt64())); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid MSS", fmt.Sprintf("%s: %s", req.Path, err))
 	}
 }
 

@@ -112,8 +112,8 @@ func ClientCommand(o ClientOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if o.MSS != 0 && (o.MSS < MinMSS || o.MSS > MaxMSS) {
-		return "", fmt.Errorf("iperf3 MSS %d is out of range %d..%d (0 = default)", o.MSS, MinMSS, MaxMSS)
+	if err := CheckMSS(o.MSS); err != nil {
+		return "", err
 	}
 	if o.Length < 0 || o.Length > bench.MaxLength {
 		return "", fmt.Errorf("iperf3 length %d is out of range 1..%d (0 = default)", o.Length, bench.MaxLength)
@@ -167,4 +167,13 @@ func ClientCommand(o ClientOptions) (string, error) {
 	}
 	args = append(args, "--connect-timeout", strconv.FormatInt(ct.Milliseconds(), 10))
 	return strings.Join(args, " "), nil
+}
+
+// CheckMSS is the one rule for an MSS (iperf3 -M): 0, iperf3's default,
+// or MinMSS to MaxMSS. The engine and the provider's schema both use it.
+func CheckMSS(mss int) error {
+	if mss != 0 && (mss < MinMSS || mss > MaxMSS) {
+		return fmt.Errorf("mss %d: allowed are 0 (default) or %d to %d", mss, MinMSS, MaxMSS)
+	}
+	return nil
 }

@@ -97,9 +97,13 @@ func Validate(p bench.Plan) error {
 		}
 	}
 	for _, mss := range p.MSS {
-		if mss != 0 && (mss < iperf3.MinMSS || mss > iperf3.MaxMSS) {
-			errs = append(errs, fmt.Sprintf("mss %d: allowed are 0 (default) or %d to %d", mss, iperf3.MinMSS, iperf3.MaxMSS))
+		if err := iperf3.CheckMSS(mss); err != nil {
+			errs = append(errs, err.Error())
 		}
+	}
+	if p.Protocol == bench.UDP && slices.ContainsFunc(p.MSS, func(m int) bool { return m != 0 }) {
+		// iperf3 ignores -M for UDP: the steps would differ in name only.
+		errs = append(errs, "mss applies to TCP only: a UDP run's packet size is set by lengths (the datagram payload); remove mss or use protocol tcp")
 	}
 	if p.LinkMTU != 0 && (p.LinkMTU < minLinkMTU || p.LinkMTU > maxLinkMTU) {
 		errs = append(errs, fmt.Sprintf("link MTU %d: allowed are 0 (the Ethernet default, %d) or %d to %d", p.LinkMTU, bench.DefaultLinkMTU, minLinkMTU, maxLinkMTU))

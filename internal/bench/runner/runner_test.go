@@ -144,4 +144,15 @@ func TestValidate(t *testing.T) {
 	if err := Validate(bench.Plan{}); err == nil || !strings.Contains(err.Error(), "at least one pair") {
 		t.Errorf("empty plan: %v", err)
 	}
+	// iperf3 ignores -M for UDP: a UDP sweep over MSS would measure one
+	// thing under several names (issue 20, point 7).
+	udp := plan(5201)
+	udp.Protocol, udp.UDPBitrate, udp.MSS = bench.UDP, "1G", []int{0, 1200}
+	if err := Validate(udp); err == nil || !strings.Contains(err.Error(), "mss applies to TCP only") {
+		t.Errorf("UDP with mss 1200: %v", err)
+	}
+	udp.MSS = []int{0}
+	if err := Validate(udp); err != nil {
+		t.Errorf("UDP at the default MSS: %v", err)
+	}
 }
