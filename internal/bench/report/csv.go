@@ -19,7 +19,7 @@ import (
 //	reverse_sender_mbps,reverse_receiver_mbps,reverse_retransmits,default_mss,
 //	length,baseline_mbps,baseline_percent,warnings
 //
-// step and repeat are 0-based as in the JSON. mss is on the iperf3 -M
+// step and repeat count from 1, as in the tables, the JSON and Terraform state. mss is on the iperf3 -M
 // scale; for a step without -M it is the MSS the pair recorded (which the
 // runner converts from iperf3's tcp_mss_default with
 // linerate.DefaultMSS), and default_mss is true. An empty
@@ -66,7 +66,7 @@ func CSV(r bench.Run) ([]byte, error) {
 				mss = p.MSS
 			}
 			row := []string{
-				strconv.Itoa(s.Index), optInt(mss, mss > 0), string(s.Direction), strconv.Itoa(s.Repeat), p.Pair,
+				strconv.Itoa(s.Index+1), optInt(mss, mss > 0), string(s.Direction), strconv.Itoa(s.Repeat+1), p.Pair,
 				num(p.SenderMbps), num(p.ReceiverMbps), optInt(p.Retransmits, tcp),
 				optNum(p.JitterMs, !tcp), optNum(p.LossPercent, !tcp),
 				optNum(p.LineRateMbps, p.LineRateMbps > 0), optNum(linePercent(p), p.LineRateMbps > 0),

@@ -12,8 +12,13 @@ import (
 )
 
 // SchemaVersion is the version of the JSON document JSON writes. A reader
-// refuses other versions rather than guess.
-const SchemaVersion = 1
+// refuses other versions rather than guess. Version 2 counts a step's
+// "step" and "repeat" from 1, as the tables, the CSV and Terraform state
+// do; version 1 (still read) had a 0-based "index" and "repeat".
+const SchemaVersion = 2
+
+// oldestSchemaVersion is the oldest document FromJSON still reads.
+const oldestSchemaVersion = 1
 
 // The export structs fix the JSON field names (snake_case) independently
 // of the Go names in package bench. Times are RFC 3339 in UTC with
@@ -99,7 +104,10 @@ type hostJSON struct {
 }
 
 type stepJSON struct {
-	Index             int              `json:"index"`
+	// Step and Repeat count from 1. Index is version 1's 0-based step,
+	// only read.
+	Step              int              `json:"step"`
+	Index             int              `json:"index,omitempty"`
 	MSS               int              `json:"mss"`
 	Length            int              `json:"length,omitempty"`
 	Direction         string           `json:"direction"`
@@ -167,8 +175,14 @@ func FromJSON(data []byte) (bench.Run, error) {
 	if err := dec.Decode(&v); err != nil {
 		return bench.Run{}, fmt.Errorf("decode run JSON: %w", err)
 	}
-	if v.SchemaVersion != SchemaVersion {
-		return bench.Run{}, fmt.Errorf("run JSON has schema_version %d; this provider reads version %d", v.SchemaVersion, SchemaVersion)
+	if v.SchemaVersion < oldestSchemaVersion || v.SchemaVersion > SchemaVersion {
+		return bench.Run{}, fmt.Errorf("run JSON has schema_version %d; this provider reads versions %d to %d", v.SchemaVersion, oldestSchemaVersion, SchemaVersion)
+	}
+	if v.SchemaVersion == 1 {
+		for i := range v.Steps {
+			s := &v.Steps[i]
+			s.Step, s.Repeat, s.Index = s.Index+1, s.Repeat+1, 0
+		}
 	}
 	return fromJSON(v)
 }
@@ -215,11 +229,11 @@ func planToJSON(p bench.Plan) planJSON {
 
 func stepToJSON(s bench.StepResult) stepJSON {
 	v := stepJSON{
-		Index:             s.Index,
+		Step:              s.Index + 1,
 		MSS:               s.MSS,
 		Length:            s.Length,
 		Direction:         string(s.Direction),
-		Repeat:            s.Repeat,
+		Repeat:            s.Repeat + 1,
 		Started:           timeJSON(s.Started),
 		Finished:          timeJSON(s.Finished),
 		TotalReceiverMbps: s.TotalReceiverMbps,
@@ -274,7 +288,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 		r.Steps = make([]bench.StepResult, len(v.Steps))
 		for i, s := range v.Steps {
 			st := bench.StepResult{
-				Step:              bench.Step{Index: s.Index, MSS: s.MSS, Length: s.Length, Direction: bench.Direction(s.Direction), Repeat: s.Repeat},
+				Step:              bench.Step{Index: s.Step - 1, MSS: s.MSS, Length: s.Length, Direction: bench.Direction(s.Direction), Repeat: s.Repeat - 1},
 				TotalReceiverMbps: s.TotalReceiverMbps,
 				Started:           parse(fmt.Sprintf("steps[%d].started", i), s.Started),
 				Finished:          parse(fmt.Sprintf("steps[%d].finished", i), s.Finished),

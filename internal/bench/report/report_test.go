@@ -608,7 +608,7 @@ func TestJSONErrors(t *testing.T) {
 		t.Error("NaN encoded")
 	}
 	for _, c := range []struct{ doc, want string }{
-		{`{"schema_version": 2, "id": "x"}`, "schema_version 2"},
+		{`{"schema_version": 3, "id": "x"}`, "schema_version 3"},
 		{`{"id": "x"}`, "schema_version 0"},
 		{`not json`, "decode run JSON"},
 		{`{"schema_version": 1, "id": "x", "started": "yesterday"}`, "started"},

@@ -171,7 +171,7 @@ func TestWarningsShownInEveryRendering(t *testing.T) {
 	for _, rec := range recs[1:] {
 		byRow[rec[0]+"/"+rec[4]] = rec[last]
 	}
-	if byRow["0/A-B"] != lineRate || byRow["0/C-D"] != "" || byRow["3/A-B"] != cpuSat || byRow["3/C-D"] != cpuSat || byRow["1/A-B"] != "" {
+	if byRow["1/A-B"] != lineRate || byRow["1/C-D"] != "" || byRow["4/A-B"] != cpuSat || byRow["4/C-D"] != cpuSat || byRow["2/A-B"] != "" {
 		t.Errorf("CSV warnings %q", byRow)
 	}
 
@@ -202,5 +202,28 @@ func TestConcerns(t *testing.T) {
 		if got := concerns(c.w, c.pair); got != c.want {
 			t.Errorf("concerns(%q, %q) = %v", c.w, c.pair, got)
 		}
+	}
+}
+
+// run.json version 2 counts step and repeat from 1, as the tables, the CSV
+// and state do (issue 20 point 7); version 1 archives, 0-based, still read
+// as the same steps.
+func TestRunJSONStepsCountFromOne(t *testing.T) {
+	v1 := `{"schema_version": 1, "id": "20261101T000000Z-00000001", "plan": {"duration_seconds": 10, "omit_seconds": 2, "mss": [0], "directions": ["upload"], "repeat": 2},
+	  "steps": [{"index": 1, "mss": 0, "direction": "upload", "repeat": 1, "started": "", "finished": "", "pairs": [], "cpu": [], "power": null}]}`
+	r, err := FromJSON([]byte(v1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Steps[0]; s.Index != 1 || s.Repeat != 1 {
+		t.Fatalf("version 1 step read as index %d repeat %d, want 1 and 1", s.Index, s.Repeat)
+	}
+	js := mustJSON(t, r)
+	if !strings.Contains(js, `"step": 2,`) || !strings.Contains(js, `"repeat": 2,`) || strings.Contains(js, `"index"`) {
+		t.Errorf("version 2 does not count from 1:\n%s", js)
+	}
+	back, err := FromJSON([]byte(js))
+	if err != nil || back.Steps[0].Index != 1 || back.Steps[0].Repeat != 1 {
+		t.Errorf("version 2 read back: %+v, %v", back.Steps[0].Step, err)
 	}
 }
