@@ -7,6 +7,7 @@
 package bench
 
 import (
+	"strings"
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
@@ -338,4 +339,16 @@ func (p Plan) PairPort(i int) int {
 		return port
 	}
 	return DefaultPort + i
+}
+
+// WarningConcerns reports whether a step's warning w concerns pair: a
+// warning about one pair starts "pair <name> " (or "pair <name>:"); any
+// other (a DUT's CPU) concerns every pair of the step.
+func WarningConcerns(w, pair string) bool {
+	rest, ok := strings.CutPrefix(w, "pair ")
+	if !ok {
+		return true
+	}
+	after, ok := strings.CutPrefix(rest, pair)
+	return ok && (strings.HasPrefix(after, " ") || strings.HasPrefix(after, ":"))
 }

@@ -66,7 +66,7 @@ func CSV(r bench.Run) ([]byte, error) {
 				mss = p.MSS
 			}
 			row := []string{
-				strconv.Itoa(s.Index+1), optInt(mss, mss > 0), string(s.Direction), strconv.Itoa(s.Repeat+1), p.Pair,
+				strconv.Itoa(s.Index + 1), optInt(mss, mss > 0), string(s.Direction), strconv.Itoa(s.Repeat + 1), p.Pair,
 				num(p.SenderMbps), num(p.ReceiverMbps), optInt(p.Retransmits, tcp),
 				optNum(p.JitterMs, !tcp), optNum(p.LossPercent, !tcp),
 				optNum(p.LineRateMbps, p.LineRateMbps > 0), optNum(linePercent(p), p.LineRateMbps > 0),

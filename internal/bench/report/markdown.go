@@ -115,14 +115,7 @@ func (n *warningNotes) mark(steps []bench.StepResult, pair string) string {
 // concerns reports whether warning w is about pair: the runner starts a
 // pair's warnings with "pair <name>"; the others (a DUT's CPU) concern
 // every pair.
-func concerns(w, pair string) bool {
-	rest, ok := strings.CutPrefix(w, "pair ")
-	if !ok {
-		return true
-	}
-	after, ok := strings.CutPrefix(rest, pair)
-	return ok && (strings.HasPrefix(after, " ") || strings.HasPrefix(after, ":"))
-}
+func concerns(w, pair string) bool { return bench.WarningConcerns(w, pair) }
 
 func (n *warningNotes) write(b *strings.Builder) {
 	if len(n.texts) == 0 {
