@@ -40,6 +40,7 @@ type dutInfoModel struct {
 	ConfigSHA256      types.String  `tfsdk:"config_sha256"`
 	SamplerCPUPercent types.Float64 `tfsdk:"sampler_cpu_percent"`
 	Offload           types.Map     `tfsdk:"offload"`
+	SharedCPU         types.String  `tfsdk:"shared_cpu"`
 }
 
 type hostInfoModel struct {
@@ -82,6 +83,7 @@ type resultModel struct {
 	PowerAvgWatts       types.Float64  `tfsdk:"power_avg_watts"`
 	PowerMaxWatts       types.Float64  `tfsdk:"power_max_watts"`
 	MbpsPerWatt         types.Float64  `tfsdk:"mbps_per_watt"`
+	Warnings            []string       `tfsdk:"warnings"`
 	Started             types.String   `tfsdk:"started"`
 	Finished            types.String   `tfsdk:"finished"`
 }
@@ -99,6 +101,7 @@ func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.
 		UDPBitrate:      m.UDPBitrate.ValueString(),
 		ParallelStreams: int(m.ParallelStreams.ValueInt64()),
 		Repeat:          int(m.Repeat.ValueInt64()),
+		LinkMTU:         int(m.LinkMTU.ValueInt64()),
 	}
 	for _, pm := range m.Pairs {
 		p.Pairs = append(p.Pairs, bench.Pair{
@@ -171,6 +174,8 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 	m.Started = rfc3339(run.Started)
 	m.Finished = rfc3339(run.Finished)
 	m.Iperf3Version = types.StringValue(run.Iperf3Version)
+	m.Status = types.StringValue(string(run.Status))
+	m.Error = types.StringValue(run.Error)
 
 	duts := make([]dutInfoModel, 0, len(run.DUTs))
 	for _, d := range run.DUTs {
@@ -179,6 +184,7 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 			Firmware: types.StringValue(d.Firmware), ConfigSHA256: types.StringValue(d.ConfigSHA256),
 			SamplerCPUPercent: types.Float64Value(d.SamplerCPUPercent),
 			Offload:           offloadMap(d.Offload),
+			SharedCPU:         types.StringValue(d.SharedCPU),
 		})
 	}
 	hosts := make([]hostInfoModel, 0, len(run.Hosts))
@@ -213,7 +219,8 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 				BaselineMbps: types.Float64Value(p.BaselineMbps), BaselinePercent: types.Float64Value(p.BaselinePercent),
 				CPU:            cpus,
 				PowerIdleWatts: types.Float64Null(), PowerAvgWatts: types.Float64Null(), PowerMaxWatts: types.Float64Null(), MbpsPerWatt: types.Float64Null(),
-				Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
+				Warnings: pairWarnings(s.Warnings, p.Pair),
+				Started:  rfc3339(s.Started), Finished: rfc3339(s.Finished),
 			}
 			if pw := s.Power; pw != nil {
 				r.PowerIdleWatts, r.PowerAvgWatts = types.Float64Value(pw.IdleWatts), types.Float64Value(pw.AvgWatts)
@@ -257,4 +264,17 @@ func offloadMap(m map[string]map[string]bool) types.Map {
 		groups[g] = types.MapValueMust(types.BoolType, vals)
 	}
 	return types.MapValueMust(elem, groups)
+}
+
+// pairWarnings are the step's warnings that concern pair: those naming it
+// and those naming no pair (a DUT's CPU), never another pair's. Never nil,
+// so that state holds [] rather than null for a step without any.
+func pairWarnings(warnings []string, pair string) []string {
+	out := []string{}
+	for _, w := range warnings {
+		if bench.WarningConcerns(w, pair) {
+			out = append(out, w)
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -192,8 +193,12 @@ func runBenchmark(ctx context.Context, inv *Inventory, m benchmarkRunModel) (eng
 			tflog.Info(ctx, "benchmark: "+fmt.Sprintf(format, args...))
 		},
 	}
+	var hosts []string
+	for _, pr := range req.Plan.Pairs {
+		hosts = append(hosts, pr.Client, pr.Server)
+	}
 	for _, name := range req.Plan.DUTs {
-		dut, err := inv.dut(ctx, name)
+		dut, err := inv.dut(ctx, name, hosts)
 		if err != nil {
 			return engine.Outcome{}, err
 		}
@@ -252,7 +257,7 @@ func (inv *Inventory) powerRecorder(pm *powerModel) (runner.PowerSampler, error)
 // can still be benchmarked: its CPU is sampled through its driver's probe,
 // but model, firmware and config digest stay empty, so a hand-made change
 // cannot plan a re-run.
-func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) {
+func (inv *Inventory) dut(ctx context.Context, name string, hosts []string) (runner.DUT, error) {
 	dev, err := inv.Lookup(name)
 	if err != nil {
 		return runner.DUT{}, err
@@ -269,6 +274,7 @@ func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) 
 		if info.Offload == nil {
 			info.Offload = snap.Offload.Settings
 		}
+		info.SharedCPU = inv.sharedCPU(ctx, snap.Facts, hosts)
 	case errors.Is(err, device.ErrUnsupported):
 		tflog.Warn(ctx, "DUT has no configuration driver: its model, firmware and config digest are not recorded", map[string]any{"device": name, "platform": string(dev.Platform)})
 	default:
@@ -283,4 +289,37 @@ func (inv *Inventory) dut(ctx context.Context, name string) (runner.DUT, error) 
 		return runner.DUT{}, err
 	}
 	return runner.DUT{Info: info, CPU: cpu.NewSource(h, cr.CPUProbe(), 0)}, nil
+}
+
+// sharedCPU says why a DUT's CPU figures are not its own ("" when they
+// are): a router that is a network namespace on a shared kernel reads the
+// whole machine's /proc/stat (device.Facts.SharedKernel), and iperf3
+// endpoints booted from the same kernel (the same boot id) add their load
+// to it. Forwarding in a namespace runs in softirq context charged to
+// whatever task is on the CPU, so no per-namespace count would separate
+// it; the tables say so instead.
+func (inv *Inventory) sharedCPU(ctx context.Context, f device.Facts, hosts []string) string {
+	var same []string
+	if f.BootID != "" {
+		for _, h := range hosts {
+			if h == bench.LocalHost || slices.Contains(same, h) {
+				continue
+			}
+			dev, err := inv.Lookup(h)
+			if err != nil {
+				continue
+			}
+			if snap, err := dev.Snapshot(ctx); err == nil && snap.Facts.BootID == f.BootID {
+				same = append(same, h)
+			}
+		}
+	}
+	var why []string
+	if f.SharedKernel != "" {
+		why = append(why, f.SharedKernel)
+	}
+	if len(same) > 0 {
+		why = append(why, "the iperf3 endpoints "+strings.Join(same, ", ")+" run on the same kernel (the same boot id), so their load is in it")
+	}
+	return strings.Join(why, "; ")
 }

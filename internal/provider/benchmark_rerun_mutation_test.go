@@ -102,7 +102,11 @@ resource "routerlab_benchmark_run" "sim" {
 	})
 	sha := tfjsonpath.New("duts").AtSliceIndex(0).AtMapKey("config_sha256")
 	var firstID, firstSHA string
-	rerun := regexp.MustCompile(`^Benchmark will re-run: The running configuration of DUT "r" changed since run (\S+);`)
+	rerun := regexp.MustCompile(`^Benchmark Will Re-run: The running configuration of a DUT changed since run (\S+), `)
+	// The warning names the lines that changed, not only the DUT.
+	mtuLines := func(from, to int) *regexp.Regexp {
+		return regexp.MustCompile(fmt.Sprintf(`(?s)DUT "r", lines changed since the run:.*\n  - [^\n]*eth1[^\n]*%d.*\n  \+ [^\n]*eth1[^\n]*%d`, from, to))
+	}
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: warnings.factories(),
@@ -156,14 +160,36 @@ resource "routerlab_benchmark_run" "sim" {
 					}
 					var found []string
 					for _, w := range warnings.all() {
-						if m := rerun.FindStringSubmatch(w); m != nil && m[1] == firstID {
+						if m := rerun.FindStringSubmatch(w); m != nil && m[1] == firstID && mtuLines(1500, 1400).MatchString(w) {
 							found = append(found, w)
 						}
 					}
 					if len(found) == 0 {
 						return fmt.Errorf("no re-run warning naming DUT r and run %s; warnings: %q", firstID, warnings.all())
 					}
+					firstID = res.ID
 					return senderReceiverConsistent(res.Attributes)
+				},
+			},
+			{
+				// With rerun_on_dut_change = false a later change only
+				// warns, naming the lines; the run is kept.
+				PreConfig: func() { sim.setMTU(t, "eth1", 1300) },
+				Config:    strings.Replace(cfg, "  dut              = [\"r\"]\n", "  dut              = [\"r\"]\n  rerun_on_dut_change = false\n", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(s *terraform.State) error {
+					if id := s.RootModule().Resources[addr].Primary.ID; id != firstID {
+						return fmt.Errorf("run id %s, want %s kept: rerun_on_dut_change = false re-ran the benchmark", id, firstID)
+					}
+					for _, w := range warnings.all() {
+						if strings.HasPrefix(w, "DUT Changed Since the Run: Run "+firstID+" is kept") && mtuLines(1400, 1300).MatchString(w) {
+							return nil
+						}
+					}
+					return fmt.Errorf("no warning naming the changed lines while keeping run %s; warnings: %q", firstID, warnings.all())
 				},
 			},
 		},

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -39,6 +40,8 @@ type archivedRunInfo struct {
 	Started  types.String `tfsdk:"started"`
 	Finished types.String `tfsdk:"finished"`
 	Steps    types.Int64  `tfsdk:"steps"`
+	Status   types.String `tfsdk:"status"`
+	Error    types.String `tfsdk:"error"`
 	Markdown types.String `tfsdk:"markdown"`
 }
 
@@ -58,7 +61,7 @@ func (d *benchmarkArchiveDataSource) Schema(_ context.Context, _ datasource.Sche
 			"ids": schema.ListAttribute{ElementType: types.StringType, Optional: true,
 				MarkdownDescription: "Only these run ids, in this order."},
 			"names": schema.ListAttribute{ElementType: types.StringType, Optional: true,
-				MarkdownDescription: "Only runs with these names (the latest run of each name), in this order."},
+				MarkdownDescription: "Only runs with these names, in this order: the latest complete run of each name (a failed re-run does not hide the run before it), or its latest failed run when none is complete."},
 			"last": schema.Int64Attribute{Optional: true, Validators: []validator.Int64{int64validator.AtLeast(1)},
 				MarkdownDescription: "Only the newest N of the selected runs."},
 			"runs": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "The selected runs, oldest first unless `ids`/`names` give the order.",
@@ -67,7 +70,9 @@ func (d *benchmarkArchiveDataSource) Schema(_ context.Context, _ datasource.Sche
 					"name":     s("Run name."),
 					"started":  s("Start, RFC 3339 UTC."),
 					"finished": s("End, RFC 3339 UTC."),
-					"steps":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of steps."},
+					"steps":    schema.Int64Attribute{Computed: true, MarkdownDescription: "Number of steps measured."},
+					"status":   s("`complete`, or `failed` for a run that stopped before its last step (marked in the comparison and left out of its chart)."),
+					"error":    s("Why a `failed` run stopped."),
 					"markdown": s("The run's own results table."),
 				}}},
 			"comparison_markdown": s("One table comparing the selected runs: a row per MSS (and length), a column group per run."),
@@ -99,8 +104,13 @@ func (d *benchmarkArchiveDataSource) Read(ctx context.Context, req datasource.Re
 		m.Runs = append(m.Runs, archivedRunInfo{
 			ID: types.StringValue(r.ID), Name: types.StringValue(r.Name),
 			Started: types.StringValue(r.Started.UTC().Format(time.RFC3339)), Finished: types.StringValue(r.Finished.UTC().Format(time.RFC3339)),
-			Steps: types.Int64Value(int64(len(r.Steps))), Markdown: types.StringValue(report.Markdown(r)),
+			Steps: types.Int64Value(int64(len(r.Steps))), Status: types.StringValue(string(r.Status)), Error: types.StringValue(r.Error),
+			Markdown: types.StringValue(report.Markdown(r)),
 		})
+		if r.Status == bench.RunFailed {
+			resp.Diagnostics.AddWarning("Failed Run in the Comparison",
+				fmt.Sprintf("run %s (%s) failed: %s. It is marked in comparison_markdown, its missing steps as not measured, and left out of comparison_svg's bars.", r.ID, r.Name, r.Error))
+		}
 	}
 	m.ComparisonMarkdown = types.StringValue(report.CompareMarkdown(runs))
 	m.ComparisonSVG = types.StringValue(report.CompareSVG(runs))
@@ -122,12 +132,20 @@ func selectRuns(all []bench.Run, ids, names []string, last int) (runs []bench.Ru
 		}
 	case len(names) > 0:
 		for _, name := range names {
-			// The latest run of that name: all is oldest first.
-			i := -1
+			// The latest complete run of that name, else the latest
+			// failed one: all is oldest first.
+			i, failed := -1, -1
 			for j, r := range all {
-				if r.Name == name {
+				switch {
+				case r.Name != name:
+				case r.Status == bench.RunFailed:
+					failed = j
+				default:
 					i = j
 				}
+			}
+			if i < 0 {
+				i = failed
 			}
 			if i < 0 {
 				missing = append(missing, "a run named "+name)

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -15,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/float64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
@@ -58,6 +61,8 @@ type benchmarkRunModel struct {
 	ParallelStreams types.Int64    `tfsdk:"parallel_streams"`
 	Repeat          types.Int64    `tfsdk:"repeat"`
 	LinkSpeed       types.String   `tfsdk:"link_speed"`
+	LinkMTU         types.Int64    `tfsdk:"link_mtu"`
+	RerunOnDUT      types.Bool     `tfsdk:"rerun_on_dut_change"`
 	Encapsulation   types.Object   `tfsdk:"encapsulation"`
 	PowerMeter      *powerModel    `tfsdk:"power_meter"`
 	Expect          *expectModel   `tfsdk:"expect"`
@@ -70,6 +75,8 @@ type benchmarkRunModel struct {
 	Started       types.String `tfsdk:"started"`
 	Finished      types.String `tfsdk:"finished"`
 	Iperf3Version types.String `tfsdk:"iperf3_version"`
+	Status        types.String `tfsdk:"status"`
+	Error         types.String `tfsdk:"error"`
 	DUTs          types.List   `tfsdk:"duts"`
 	Hosts         types.List   `tfsdk:"hosts"`
 	Results       types.List   `tfsdk:"results"`
@@ -178,8 +185,9 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"dut": schema.ListAttribute{ElementType: types.StringType, Optional: true, PlanModifiers: replaceL,
 				MarkdownDescription: "Devices under test: their CPU is sampled about once a second inside each measured window, and their model, firmware and `config_sha256` are recorded. A change of a DUT's running configuration plans a new run. Every platform's configuration is read; a DUT whose driver cannot read it (unsupported) is still sampled, with model, firmware and digest left empty."},
 			"duration_seconds": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(10), PlanModifiers: replaceI,
-				Validators:          []validator.Int64{int64validator.Between(1, 86400)},
-				MarkdownDescription: "Measured seconds per step (iperf3 `-t`); the seeds used 60. Default 10."},
+				Validators: []validator.Int64{int64validator.Between(1, 86400)},
+				MarkdownDescription: "Measured seconds per step (iperf3 `-t`); the seeds used 60. Default 10. " +
+					"Below 5 s a TCP step's two ends can disagree by several percent (data sent during the `omit_seconds` warm-up and still in flight is counted by the receiver only), so such a step is kept with the sender's figure and a warning: use at least 5 s, and 10 s or more for figures within 1 %."},
 			"omit_seconds": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(2), PlanModifiers: replaceI,
 				Validators:          []validator.Int64{int64validator.Between(0, 600)},
 				MarkdownDescription: "Warm-up seconds left out of the results and of CPU sampling (iperf3 `-O`). Default 2."},
@@ -207,7 +215,13 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Validators:          []validator.Int64{int64validator.Between(1, 100)},
 				MarkdownDescription: "Repetitions of every step; tables show the mean and the range. Default 1."},
 			"link_speed": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("1gbit"), PlanModifiers: replaceS,
-				MarkdownDescription: "Speed of the narrowest link on the path, for the theoretical line rate: `100M`, `1gbit`, `2.5G`, `10g`. Default `1gbit`."},
+				MarkdownDescription: "Speed of the narrowest link on the path, for the theoretical line rate: `100M`, `1gbit`, `2.5G`, `10g`. Default `1gbit`. " +
+					"A step whose receiver gets more than 102 % of the line rate is marked with a warning: the path is faster than this says (e.g. links not shaped)."},
+			"link_mtu": schema.Int64Attribute{Optional: true, PlanModifiers: replaceI,
+				Validators:          []validator.Int64{int64validator.Between(576, 16000)},
+				MarkdownDescription: "MTU of the narrowest link, 576 to 16000 (default 1500). A step whose line-rate formula assumes a larger IP packet (MSS + headers + tunnel) is marked with a warning: the real packets were clamped or fragmented."},
+			"rerun_on_dut_change": schema.BoolAttribute{Optional: true, Computed: true, Default: booldefault.StaticBool(true),
+				MarkdownDescription: "Whether a change of a DUT's running configuration since the run plans a new run (default true). With `false`, a plan only warns, naming the changed lines, and keeps the recorded run, which then describes the configuration it ran with, not the current one."},
 			"triggers": schema.MapAttribute{ElementType: types.StringType, Optional: true,
 				PlanModifiers:       []planmodifier.Map{mapplanmodifier.RequiresReplace()},
 				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
@@ -220,6 +234,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "An archived baseline run to compare with: its id in `archive_dir` (e.g. `20261130T021500Z-1a2b3c4d`), or the path of its directory or `run.json`. " +
 					"Tables then show \"% of baseline\" next to each step, and `expect.min_percent_of_baseline` can fail the apply. Read at plan time: a missing run or another protocol is a plan error."},
 
+			"status":         computedS("`complete`, or `failed` when the run stopped before its last step (what it measured is kept, and the resource is tainted)."),
+			"error":          computedS("Why a `failed` run stopped; empty for a complete run."),
 			"started":        computedS("Start of the run, RFC 3339 UTC with sub-second precision."),
 			"finished":       computedS("End of the run, RFC 3339 UTC with sub-second precision."),
 			"iperf3_version": computedS("iperf3 version of the first client."),
@@ -229,7 +245,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"platform":      computedS("Platform."),
 					"model":         computedS("Model."),
 					"firmware":      computedS("Firmware or kernel."),
-					"config_sha256": computedS("Digest of the normalised running configuration; a change plans a new run."),
+					"config_sha256": computedS("Digest of the normalised running configuration; a change plans a new run (see `rerun_on_dut_change`)."),
+					"shared_cpu":    computedS("Why the DUT's CPU figures are not its own, empty when they are: e.g. a router that is a network namespace on a shared kernel (the built-in lab) reads the whole machine's CPU, iperf3 endpoints included."),
 					"sampler_cpu_percent": schema.Float64Attribute{Computed: true,
 						MarkdownDescription: "What routerlab's own CPU sampling cost the DUT over the run, in % of one core; -1 where the platform cannot tell."},
 					"offload": schema.MapAttribute{Computed: true, ElementType: types.MapType{ElemType: types.BoolType},
@@ -375,8 +392,10 @@ func resultsSchema() schema.ListNestedAttribute {
 			"power_avg_watts":  f("Average watts during the step."),
 			"power_max_watts":  f("Maximum watts during the step."),
 			"mbps_per_watt":    f("Total receiver Mbps of the step per average watt."),
-			"started":          s("Step start, RFC 3339 UTC with sub-second precision."),
-			"finished":         s("Step end, RFC 3339 UTC with sub-second precision."),
+			"warnings": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+				MarkdownDescription: "What makes this step's figures doubtful, one sentence each: throughput above 102 % of the line rate, a packet larger than `link_mtu`, a saturated DUT CPU, iperf3 totals that disagree, another MSS than planned. Empty when there is nothing to doubt. Also shown as warnings at apply and marked ⚠ in the tables."},
+			"started":  s("Step start, RFC 3339 UTC with sub-second precision."),
+			"finished": s("Step end, RFC 3339 UTC with sub-second precision."),
 		}},
 	}
 }
@@ -412,14 +431,24 @@ func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	changed, diags := r.dutConfigChanged(ctx, state)
+	changes, diags := r.dutConfigChanges(ctx, state, req.Private)
 	resp.Diagnostics.Append(diags...)
-	if changed != "" {
-		resp.Diagnostics.AddWarning("Benchmark will re-run",
-			fmt.Sprintf("The running configuration of DUT %q changed since run %s; the benchmark is planned again.", changed, state.ID.ValueString()))
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("duts"), types.ListUnknown(benchmarkListTypes()["duts"]))...)
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("duts"))
+	if len(changes) == 0 {
+		return
 	}
+	var what []string
+	for _, c := range changes {
+		what = append(what, c.describe())
+	}
+	if !plan.RerunOnDUT.IsNull() && !plan.RerunOnDUT.IsUnknown() && !plan.RerunOnDUT.ValueBool() {
+		resp.Diagnostics.AddWarning("DUT Changed Since the Run",
+			fmt.Sprintf("Run %s is kept (rerun_on_dut_change = false), so its figures describe the configuration it ran with, not this one.\n\n%s", state.ID.ValueString(), strings.Join(what, "\n\n")))
+		return
+	}
+	resp.Diagnostics.AddWarning("Benchmark Will Re-run",
+		fmt.Sprintf("The running configuration of a DUT changed since run %s, so the benchmark is planned again (set rerun_on_dut_change = false to keep the run).\n\n%s", state.ID.ValueString(), strings.Join(what, "\n\n")))
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("duts"), types.ListUnknown(benchmarkListTypes()["duts"]))...)
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("duts"))
 }
 
 // checkDevices fails the plan for unknown devices, naming the attribute.
@@ -450,34 +479,6 @@ func (r *benchmarkRunResource) checkDevices(plan benchmarkRunModel) diag.Diagnos
 	return diags
 }
 
-// dutConfigChanged returns the first DUT whose running configuration digest
-// differs from the one recorded at run time.
-func (r *benchmarkRunResource) dutConfigChanged(ctx context.Context, state benchmarkRunModel) (string, diag.Diagnostics) {
-	var recorded []dutInfoModel
-	diags := state.DUTs.ElementsAs(ctx, &recorded, false)
-	if diags.HasError() {
-		return "", diags
-	}
-	for _, d := range recorded {
-		if d.ConfigSHA256.ValueString() == "" {
-			continue // no configuration driver for its platform when it ran
-		}
-		dev, err := r.inv.Lookup(d.Device.ValueString())
-		if err != nil {
-			continue // reported by checkDevices
-		}
-		snap, err := dev.Snapshot(ctx)
-		if err != nil {
-			diags.AddWarning("Unable to Read DUT", fmt.Sprintf("device %q: %s; cannot tell whether its configuration changed since the run", dev.Name, err))
-			continue
-		}
-		if snap.SHA256 != d.ConfigSHA256.ValueString() {
-			return dev.Name, diags
-		}
-	}
-	return "", diags
-}
-
 func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan benchmarkRunModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -501,6 +502,8 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 	measured := out.Run != nil && len(out.Run.Steps) > 0
 	if measured {
 		resp.Diagnostics.Append(plan.fromOutcome(ctx, out)...)
+		addStepWarnings(&resp.Diagnostics, out.Run.Steps)
+		r.keepDUTConfigs(ctx, out.Run.DUTs, resp.Private, &resp.Diagnostics)
 	}
 	if err != nil {
 		detail := err.Error()
@@ -524,6 +527,24 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 	}
 }
 
+// addStepWarnings shows each step's warnings at apply, once per sentence
+// (a warning on every pair of a step is one warning), naming the steps.
+func addStepWarnings(diags *diag.Diagnostics, steps []bench.StepResult) {
+	var order []string
+	where := map[string][]string{}
+	for _, s := range steps {
+		for _, w := range s.Warnings {
+			if _, seen := where[w]; !seen {
+				order = append(order, w)
+			}
+			where[w] = append(where[w], strconv.Itoa(s.Index+1))
+		}
+	}
+	for _, w := range order {
+		diags.AddWarning("Benchmark Figures in Doubt", fmt.Sprintf("step %s: %s", strings.Join(where[w], ", "), w))
+	}
+}
+
 // Read never re-runs: a finished benchmark is a record.
 func (r *benchmarkRunResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state benchmarkRunModel
@@ -534,7 +555,8 @@ func (r *benchmarkRunResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update only happens for `timeouts`: every other input forces a new run.
+// Update only happens for `timeouts` and `rerun_on_dut_change`: every
+// other input forces a new run.
 func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state benchmarkRunModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -543,6 +565,7 @@ func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	state.Timeouts = plan.Timeouts
+	state.RerunOnDUT = plan.RerunOnDUT
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

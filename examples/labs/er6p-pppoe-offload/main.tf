@@ -72,12 +72,34 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = { timeout = "10s" }
-  devices = merge(
-    { er6p = { platform = "edgeos", host = var.er6p.host, port = var.er6p.port, username = var.er6p.username, password = var.er6p.password, host_key = var.er6p.host_key } },
-    { chr = { platform = "routeros", host = var.chr.host, port = var.chr.port, username = var.chr.username, password = var.chr.password, host_key = var.chr.host_key } },
-    { for name, h in var.hosts : name => { platform = "linux", host = h.host, username = "root" } },
-  )
+  ssh { connect_timeout = "10s" }
+  device {
+    name     = "er6p"
+    platform = "edgeos"
+    host     = var.er6p.host
+    port     = var.er6p.port
+    username = var.er6p.username
+    password = var.er6p.password
+    host_key = var.er6p.host_key
+  }
+  device {
+    name     = "chr"
+    platform = "routeros"
+    host     = var.chr.host
+    port     = var.chr.port
+    username = var.chr.username
+    password = var.chr.password
+    host_key = var.chr.host_key
+  }
+  dynamic "device" {
+    for_each = var.hosts
+    content {
+      name     = device.key
+      platform = "linux"
+      host     = device.value.host
+      username = "root"
+    }
+  }
 }
 
 resource "routerlab_router" "er6p" {
@@ -140,17 +162,22 @@ resource "routerlab_offload" "er6p" {
 }
 
 resource "routerlab_benchmark_run" "pppoe" {
-  count            = var.benchmark ? 1 : 0
-  name             = "forwarding=${var.offload.forwarding ? "enable" : "disable"} pppoe=${var.offload.pppoe ? "enable" : "disable"}"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.201.10" }]
+  count = var.benchmark ? 1 : 0
+  name  = "forwarding=${var.offload.forwarding ? "enable" : "disable"} pppoe=${var.offload.pppoe ? "enable" : "disable"}"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.201.10"
+  }
   dut              = ["er6p"]
   mss              = [1414, 1200, 800, 400]
   directions       = ["download", "upload"]
   duration_seconds = 60
   link_speed       = "1gbit"
-  encapsulation    = { pppoe = true }
-  archive_dir      = var.archive_dir
-  depends_on       = [routerlab_firewall.er6p, routerlab_offload.er6p]
+  encapsulation { pppoe = true }
+  archive_dir = var.archive_dir
+  depends_on  = [routerlab_firewall.er6p, routerlab_offload.er6p]
 }
 
 output "offload" {

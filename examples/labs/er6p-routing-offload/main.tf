@@ -57,11 +57,25 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = { timeout = "10s" }
-  devices = merge(
-    { er6p = { platform = "edgeos", host = var.er6p.host, port = var.er6p.port, username = var.er6p.username, password = var.er6p.password, host_key = var.er6p.host_key } },
-    { for name, h in var.hosts : name => { platform = "linux", host = h.host, username = "root" } },
-  )
+  ssh { connect_timeout = "10s" }
+  device {
+    name     = "er6p"
+    platform = "edgeos"
+    host     = var.er6p.host
+    port     = var.er6p.port
+    username = var.er6p.username
+    password = var.er6p.password
+    host_key = var.er6p.host_key
+  }
+  dynamic "device" {
+    for_each = var.hosts
+    content {
+      name     = device.key
+      platform = "linux"
+      host     = device.value.host
+      username = "root"
+    }
+  }
 }
 
 # Plain routing between the four LANs (seed 004's config, lab addresses).
@@ -99,9 +113,17 @@ locals {
 }
 
 resource "routerlab_benchmark_run" "routing" {
-  count            = var.benchmark ? 1 : 0
-  name             = "${join(" + ", slice(local.all_pairs[*].name, 0, var.pairs))}, ipv4 forwarding offload ${var.forwarding_offload ? "enable" : "disable"}"
-  pairs            = slice(local.all_pairs, 0, var.pairs)
+  count = var.benchmark ? 1 : 0
+  name  = "${join(" + ", slice(local.all_pairs[*].name, 0, var.pairs))}, ipv4 forwarding offload ${var.forwarding_offload ? "enable" : "disable"}"
+  dynamic "pair" {
+    for_each = slice(local.all_pairs, 0, var.pairs)
+    content {
+      name   = pair.value.name
+      client = pair.value.client
+      server = pair.value.server
+      target = pair.value.target
+    }
+  }
   dut              = ["er6p"]
   mss              = [1460, 1200, 800, 400]
   directions       = ["upload"]

@@ -42,15 +42,25 @@ variable "compare_last" {
 }
 
 provider "routerlab" {
-  ssh = {
+  ssh {
     username         = "root"
     private_key      = file(var.lab_private_key_file)
     known_hosts_file = var.lab_known_hosts_file
   }
-  devices = {
-    a = { platform = "linux", host = var.a_host }
-    r = { platform = "linux", host = var.r_host }
-    b = { platform = "linux", host = var.b_host }
+  device {
+    name     = "a"
+    platform = "linux"
+    host     = var.a_host
+  }
+  device {
+    name     = "r"
+    platform = "linux"
+    host     = var.r_host
+  }
+  device {
+    name     = "b"
+    platform = "linux"
+    host     = var.b_host
   }
 }
 
@@ -74,8 +84,13 @@ resource "routerlab_firewall" "r" {
 # Seed 003 sweeps iperf write sizes (-l) with TCP; b is "outside" (WAN), so
 # a connects out and both directions run over that one connection.
 resource "routerlab_benchmark_run" "matrix" {
-  name             = local.variant
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  name = local.variant
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r"]
   lengths          = [256, 1460]
   directions       = ["upload", "download"]

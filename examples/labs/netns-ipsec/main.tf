@@ -45,16 +45,30 @@ variable "compare_last" {
 }
 
 provider "routerlab" {
-  ssh = {
+  ssh {
     username         = "root"
     private_key      = file(var.lab_private_key_file)
     known_hosts_file = var.lab_known_hosts_file
   }
-  devices = {
-    a  = { platform = "linux", host = var.a_host }
-    r1 = { platform = "linux", host = var.r1_host }
-    r2 = { platform = "linux", host = var.r2_host }
-    b  = { platform = "linux", host = var.b_host }
+  device {
+    name     = "a"
+    platform = "linux"
+    host     = var.a_host
+  }
+  device {
+    name     = "r1"
+    platform = "linux"
+    host     = var.r1_host
+  }
+  device {
+    name     = "r2"
+    platform = "linux"
+    host     = var.r2_host
+  }
+  device {
+    name     = "b"
+    platform = "linux"
+    host     = var.b_host
   }
 }
 
@@ -101,17 +115,25 @@ resource "routerlab_tunnel" "r1" {
 }
 
 resource "routerlab_benchmark_run" "suite" {
-  name             = "IPsec ${var.esp}"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  name = "IPsec ${var.esp}"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r1", "r2"]
   directions       = ["download", "upload"]
   duration_seconds = var.duration_seconds
   omit_seconds     = 1
   link_speed       = "1gbit"
-  encapsulation    = { tunnel = "ipsec", esp_cipher = var.esp }
-  archive_dir      = var.archive_dir
-  triggers         = { esp = var.esp }
-  depends_on       = [routerlab_tunnel.r1, routerlab_tunnel.r2]
+  encapsulation {
+    tunnel     = "ipsec"
+    esp_cipher = var.esp
+  }
+  archive_dir = var.archive_dir
+  triggers    = { esp = var.esp }
+  depends_on  = [routerlab_tunnel.r1, routerlab_tunnel.r2]
 }
 
 data "routerlab_benchmark_archive" "suites" {

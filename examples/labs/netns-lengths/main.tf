@@ -29,15 +29,25 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = {
+  ssh {
     username         = "root"
     private_key      = file(var.lab_private_key_file)
     known_hosts_file = var.lab_known_hosts_file
   }
-  devices = {
-    r = { platform = "linux", host = var.r_host }
-    a = { platform = "linux", host = var.a_host }
-    b = { platform = "linux", host = var.b_host }
+  device {
+    name     = "r"
+    platform = "linux"
+    host     = var.r_host
+  }
+  device {
+    name     = "a"
+    platform = "linux"
+    host     = var.a_host
+  }
+  device {
+    name     = "b"
+    platform = "linux"
+    host     = var.b_host
   }
 }
 
@@ -54,9 +64,14 @@ resource "routerlab_router" "r" {
 
 # The baseline: the same hosts and the same sweep over the direct link.
 resource "routerlab_benchmark_run" "direct" {
-  name             = "Direct connection"
-  role             = "baseline"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = var.b_direct_addr }]
+  name = "Direct connection"
+  role = "baseline"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = var.b_direct_addr
+  }
   lengths          = [64, 512, 1460]
   duration_seconds = var.duration_seconds
   omit_seconds     = 2
@@ -66,8 +81,13 @@ resource "routerlab_benchmark_run" "direct" {
 
 # Through the router, compared step by step with the baseline.
 resource "routerlab_benchmark_run" "routed" {
-  name             = "Through r, plain routing"
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  name = "Through r, plain routing"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["r"]
   lengths          = [64, 512, 1460]
   duration_seconds = var.duration_seconds

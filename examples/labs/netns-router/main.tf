@@ -14,15 +14,25 @@ variable "r_host" { type = string }
 variable "b_host" { type = string }
 
 provider "routerlab" {
-  ssh = {
+  ssh {
     username         = "root"
     private_key      = file(var.lab_private_key_file)
     known_hosts_file = var.lab_known_hosts_file
   }
-  devices = {
-    a = { platform = "linux", host = var.a_host }
-    r = { platform = "linux", host = var.r_host }
-    b = { platform = "linux", host = var.b_host }
+  device {
+    name     = "a"
+    platform = "linux"
+    host     = var.a_host
+  }
+  device {
+    name     = "r"
+    platform = "linux"
+    host     = var.r_host
+  }
+  device {
+    name     = "b"
+    platform = "linux"
+    host     = var.b_host
   }
 }
 

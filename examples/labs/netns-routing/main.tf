@@ -28,17 +28,35 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = {
+  ssh {
     username         = "root"
     private_key      = file(var.lab_private_key_file)
     known_hosts_file = var.lab_known_hosts_file
   }
-  devices = {
-    r = { platform = "linux", host = var.r_host }
-    a = { platform = "linux", host = var.a_host }
-    b = { platform = "linux", host = var.b_host }
-    c = { platform = "linux", host = var.c_host }
-    d = { platform = "linux", host = var.d_host }
+  device {
+    name     = "r"
+    platform = "linux"
+    host     = var.r_host
+  }
+  device {
+    name     = "a"
+    platform = "linux"
+    host     = var.a_host
+  }
+  device {
+    name     = "b"
+    platform = "linux"
+    host     = var.b_host
+  }
+  device {
+    name     = "c"
+    platform = "linux"
+    host     = var.c_host
+  }
+  device {
+    name     = "d"
+    platform = "linux"
+    host     = var.d_host
   }
 }
 
@@ -57,10 +75,18 @@ resource "routerlab_router" "r" {
 
 resource "routerlab_benchmark_run" "routing" {
   name = "A-B and C-D at once, plain routing"
-  pairs = [
-    { name = "A-B", client = "a", server = "b", target = "198.18.2.10" },
-    { name = "C-D", client = "c", server = "d", target = "198.18.4.10" },
-  ]
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
+  pair {
+    name   = "C-D"
+    client = "c"
+    server = "d"
+    target = "198.18.4.10"
+  }
   dut              = ["r"]
   mss              = [1460, 1200, 800, 400]
   directions       = ["upload", "download"]

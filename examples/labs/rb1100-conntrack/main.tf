@@ -61,11 +61,25 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = { timeout = "10s" }
-  devices = merge(
-    { rb1100 = { platform = "routeros", host = var.rb1100.host, port = var.rb1100.port, username = var.rb1100.username, password = var.rb1100.password, host_key = var.rb1100.host_key } },
-    { for name, h in var.hosts : name => { platform = "linux", host = h.host, username = "root" } },
-  )
+  ssh { connect_timeout = "10s" }
+  device {
+    name     = "rb1100"
+    platform = "routeros"
+    host     = var.rb1100.host
+    port     = var.rb1100.port
+    username = var.rb1100.username
+    password = var.rb1100.password
+    host_key = var.rb1100.host_key
+  }
+  dynamic "device" {
+    for_each = var.hosts
+    content {
+      name     = device.key
+      platform = "linux"
+      host     = device.value.host
+      username = "root"
+    }
+  }
 }
 
 locals {
@@ -98,9 +112,14 @@ resource "routerlab_offload" "rb1100" {
 # Seed 003 sweeps iperf write sizes (-l) with TCP; b is "outside" (WAN), so
 # a connects out and both directions run over that one connection.
 resource "routerlab_benchmark_run" "matrix" {
-  count            = var.benchmark ? 1 : 0
-  name             = local.variant
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.2.10" }]
+  count = var.benchmark ? 1 : 0
+  name  = local.variant
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
   dut              = ["rb1100"]
   lengths          = [64, 256, 512, 1024, 1460]
   directions       = ["upload", "download"]

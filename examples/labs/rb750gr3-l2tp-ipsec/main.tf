@@ -71,12 +71,34 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = { timeout = "10s" }
-  devices = merge(
-    { rb750gr3 = { platform = "routeros", host = var.rb750gr3.host, port = var.rb750gr3.port, username = var.rb750gr3.username, password = var.rb750gr3.password, host_key = var.rb750gr3.host_key } },
-    { debian = { platform = "linux", host = var.debian.host, port = var.debian.port, username = var.debian.username, password = var.debian.password, host_key = var.debian.host_key } },
-    { for name, h in var.hosts : name => { platform = "linux", host = h.host, username = "root" } },
-  )
+  ssh { connect_timeout = "10s" }
+  device {
+    name     = "rb750gr3"
+    platform = "routeros"
+    host     = var.rb750gr3.host
+    port     = var.rb750gr3.port
+    username = var.rb750gr3.username
+    password = var.rb750gr3.password
+    host_key = var.rb750gr3.host_key
+  }
+  device {
+    name     = "debian"
+    platform = "linux"
+    host     = var.debian.host
+    port     = var.debian.port
+    username = var.debian.username
+    password = var.debian.password
+    host_key = var.debian.host_key
+  }
+  dynamic "device" {
+    for_each = var.hosts
+    content {
+      name     = device.key
+      platform = "linux"
+      host     = device.value.host
+      username = "root"
+    }
+  }
 }
 
 resource "routerlab_router" "rb750gr3" {
@@ -139,13 +161,18 @@ resource "routerlab_benchmark_run" "l2tp" {
   name  = "RB750Gr3 L2TP/IPsec, MTU 1350"
   # The Debian client is the iperf3 server; its PPP address is the first of
   # the pool.
-  pairs            = [{ name = "a-debian", client = "a", server = "debian", target = "198.18.100.200" }]
+  pair {
+    name   = "a-debian"
+    client = "a"
+    server = "debian"
+    target = "198.18.100.200"
+  }
   dut              = ["rb750gr3"]
   mss              = [1310, 1200, 800, 400]
   directions       = ["download", "upload"]
   duration_seconds = 60
   link_speed       = "1gbit"
-  power_meter = {
+  power_meter {
     type       = "manual"
     idle_watts = 2.4
     load_watts = 2.9

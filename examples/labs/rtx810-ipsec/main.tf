@@ -92,12 +92,35 @@ variable "archive_dir" {
 }
 
 provider "routerlab" {
-  ssh = { timeout = "10s" }
-  devices = merge(
-    { rtx810 = { platform = "rtx", host = var.rtx810.host, port = var.rtx810.port, username = var.rtx810.username, password = var.rtx810.password, host_key = var.rtx810.host_key, administrator_password = var.rtx810.administrator_password } },
-    { debian = { platform = "linux", host = var.debian.host, port = var.debian.port, username = var.debian.username, password = var.debian.password, host_key = var.debian.host_key } },
-    { for name, h in var.hosts : name => { platform = "linux", host = h.host, username = "root" } },
-  )
+  ssh { connect_timeout = "10s" }
+  device {
+    name                   = "rtx810"
+    platform               = "rtx"
+    host                   = var.rtx810.host
+    port                   = var.rtx810.port
+    username               = var.rtx810.username
+    password               = var.rtx810.password
+    host_key               = var.rtx810.host_key
+    administrator_password = var.rtx810.administrator_password
+  }
+  device {
+    name     = "debian"
+    platform = "linux"
+    host     = var.debian.host
+    port     = var.debian.port
+    username = var.debian.username
+    password = var.debian.password
+    host_key = var.debian.host_key
+  }
+  dynamic "device" {
+    for_each = var.hosts
+    content {
+      name     = device.key
+      platform = "linux"
+      host     = device.value.host
+      username = "root"
+    }
+  }
 }
 
 # The seed's inside LAN (lan1); lan2 stays on DHCP with its default route.
@@ -178,13 +201,21 @@ resource "routerlab_benchmark_run" "suite" {
   name  = "RTX810 IPsec ${var.esp}, MTU 1438"
   # a, behind the RTX810, sends to b behind the Debian peer (the seed's
   # CentOS A and B).
-  pairs            = [{ name = "A-B", client = "a", server = "b", target = "198.18.200.10" }]
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.200.10"
+  }
   dut              = ["rtx810"]
   directions       = ["download", "upload"]
   duration_seconds = var.duration_seconds
   link_speed       = "1gbit"
-  encapsulation    = { tunnel = "ipsec", esp_cipher = var.esp }
-  power_meter = {
+  encapsulation {
+    tunnel     = "ipsec"
+    esp_cipher = var.esp
+  }
+  power_meter {
     type       = "manual"
     idle_watts = 3.7
     load_watts = 3.8
