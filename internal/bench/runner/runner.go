@@ -419,6 +419,10 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 		case plan.Protocol == bench.TCP && pr.MSS > 0:
 			if lr, err := linerate.Goodput(plan.LinkMbps, pr.MSS, plan.Encapsulation); err == nil {
 				pr.LineRateMbps = lr.GoodputMbps
+			} else {
+				// No line rate is not a figure to pass silently: the
+				// path is not the link the plan describes.
+				addWarnings(res, fmt.Sprintf("pair %s: no line rate: %v; iperf3 used MSS %d, so the path is not the Ethernet link link_speed and link_mtu describe (loopback, or an interface with a larger MTU), and these figures have no line rate to be compared with.", pair.Name, err, pr.MSS))
 			}
 		case plan.Protocol == bench.UDP && step.Length > 0:
 			// UDP's ceiling follows the datagram size (and its IP
