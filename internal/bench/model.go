@@ -168,6 +168,11 @@ type PairResult struct {
 	// BaselinePercent the receiver's share of it.
 	BaselineMbps    float64
 	BaselinePercent float64
+
+	// Iperf3JSON is where the archive keeps iperf3's own JSON report of
+	// this pair in this step, intervals included, relative to the run's
+	// directory (report.Iperf3Path); "" when the run was not archived.
+	Iperf3JSON string
 }
 
 // CPUStats summarises one DUT's CPU samples inside the measured window.
@@ -237,6 +242,10 @@ type HostInfo struct {
 	Name          string
 	Kernel        string
 	Iperf3Version string
+	// Environment is the host's TCP stack, path interfaces and CPU
+	// (HostEnvironment); nil where it was not read: a host that is not
+	// Linux, a run archived before it was recorded.
+	Environment *HostEnvironment
 }
 
 // Run is a finished benchmark.
@@ -258,6 +267,10 @@ type Run struct {
 	// and marked, never compared as if it were whole.
 	Status RunStatus
 	Error  string
+	// CPUSamples is where the archive keeps every DUT's CPU readings of
+	// each step, relative to the run's directory (report.CPUSamplesFile);
+	// "" when there were none or the run was not archived.
+	CPUSamples string
 }
 
 // RunStatus tells whether a run measured every step of its plan.

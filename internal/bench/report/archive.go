@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,8 +54,26 @@ func WriteArchive(dir string, r bench.Run) (paths []string, err error) {
 
 // File is one rendering of a run as the archive holds it.
 type File struct {
-	Name string // RunJSONFile, ResultsMDFile, ...
+	// Name is RunJSONFile, ResultsMDFile, ..., or a path below the run's
+	// directory such as "iperf3/step-01-pair-A-B-repeat-1.json" (see
+	// validFileName).
+	Name string
 	Data []byte
+}
+
+// validFileName: a relative slash-separated path inside the run's
+// directory, no component empty or starting with a dot (so never "." or
+// ".."), no backslash or NUL.
+func validFileName(name string) bool {
+	if name == "" || strings.ContainsAny(name, `\`+"\x00") {
+		return false
+	}
+	for _, c := range strings.Split(name, "/") {
+		if c == "" || strings.HasPrefix(c, ".") {
+			return false
+		}
+	}
+	return true
 }
 
 // WriteRendered writes renderings already made of run id into
@@ -68,7 +87,7 @@ func WriteRendered(dir, id string, files []File) (paths []string, err error) {
 	}
 	hasRun := false
 	for _, f := range files {
-		if strings.ContainsAny(f.Name, `/\`+"\x00") || f.Name == "" || strings.HasPrefix(f.Name, ".") {
+		if !validFileName(f.Name) {
 			return nil, fmt.Errorf("archive run %s: file name %q", id, f.Name)
 		}
 		hasRun = hasRun || f.Name == RunJSONFile
@@ -87,17 +106,33 @@ func WriteRendered(dir, id string, files []File) (paths []string, err error) {
 		}
 		return nil, fmt.Errorf("archive run %s: %w", id, err)
 	}
+	var dirs []string // created below runDir, in order
 	defer func() {
 		if err != nil { // undo only what this call created
 			for _, p := range paths {
 				_ = os.Remove(p)
+			}
+			for _, d := range slices.Backward(dirs) {
+				_ = os.Remove(d)
 			}
 			_ = os.Remove(runDir)
 			paths = nil
 		}
 	}()
 	for _, f := range files {
-		p := filepath.Join(runDir, f.Name)
+		p := filepath.Join(runDir, filepath.FromSlash(f.Name))
+		// The run's directory is new, so every directory below it is
+		// made here, parents first, and none can exist already.
+		var missing []string
+		for d := filepath.Dir(p); d != runDir && !slices.Contains(dirs, d); d = filepath.Dir(d) {
+			missing = append(missing, d)
+		}
+		for _, d := range slices.Backward(missing) {
+			if err := os.Mkdir(d, 0o755); err != nil {
+				return paths, fmt.Errorf("archive run %s: %w", id, err)
+			}
+			dirs = append(dirs, d)
+		}
 		if err := writeNew(p, f.Data); err != nil {
 			return paths, fmt.Errorf("archive run %s: %w", id, err)
 		}

@@ -344,6 +344,19 @@ func fullRun() bench.Run {
 	r.BaselineID = "20261101T000000Z-00000000"
 	r.Plan.LinkMTU = 9000
 	r.Status, r.Error = bench.RunFailed, "step 2 (bidirectional, mss 1200): pair L-H2: iperf3: unable to connect to server: Connection refused"
+	for i := range r.Hosts {
+		r.Hosts[i].Environment = labEnvironment()
+		p := &r.Hosts[i].Environment.Interfaces[0]
+		for _, qs := range [][]bench.Qdisc{p.QdiscsBefore, p.QdiscsAfter} {
+			for k := range qs { // every counter set, for the round trip
+				q := &qs[k]
+				q.SentBytes, q.SentPackets, q.Dropped, q.Overlimits = q.SentBytes+1, q.SentPackets+1, q.Dropped+1, q.Overlimits+1
+				q.Requeues, q.BacklogBytes, q.BacklogPackets = q.Requeues+1, q.BacklogBytes+1, q.BacklogPackets+1
+			}
+		}
+	}
+	s.Pairs[0].Iperf3JSON = Iperf3Path(r.Plan, s.Step, 0)
+	r.CPUSamples = CPUSamplesFile
 	s.Warnings = []string{"DUT r1's CPU averaged 97 % of its capacity over the measured window (9 samples; 95 % or more is saturated): the router's CPU, not the path, probably set this step's throughput."}
 	r.Started = r.Started.UTC()
 	r.Finished = r.Finished.UTC()
@@ -452,4 +465,34 @@ func udpLengths() bench.Run {
 	}
 	r.Finished = t
 	return r
+}
+
+// labEnvironment is an iperf3 endpoint of the namespace lab as
+// internal/bench/hostenv reads it (figures from its testdata): a veth
+// shaped by a tbf that dropped during the run, offloads the lab turned
+// off, a sysctl it could not read, and a change between the reads.
+func labEnvironment() *bench.HostEnvironment {
+	return &bench.HostEnvironment{
+		CPUModel: "AMD EPYC", CPUCount: 2,
+		Sysctls: bench.HostSysctls{
+			CongestionControl: "bbr", DefaultQdisc: "pfifo_fast", RmemMax: 4194304, WmemMax: 4194304,
+			TCPRmem: [3]int64{4096, 131072, 33554432}, TCPWmem: [3]int64{4096, 16384, 4194304},
+		},
+		Interfaces: []bench.PathInterface{{
+			Name:     "eth1",
+			Targets:  []string{"198.18.2.2"},
+			Link:     bench.LinkInfo{Speed: "10000Mb/s", Duplex: "Full", Driver: "veth", DriverVersion: "1.0", Firmware: "n/a"},
+			Offloads: map[string]bool{"tso": false, "gso": false, "gro": false, "lro": false, "rx": true, "tx": true},
+			QdiscsBefore: []bench.Qdisc{
+				{Kind: "tbf", Handle: "1:", Parent: "root", Params: "rate 50Mbit burst 64Kb lat 10ms", SentBytes: 12830906, SentPackets: 8501, Dropped: 1886, Overlimits: 4164, Requeues: 1, BacklogBytes: 1514, BacklogPackets: 1},
+				{Kind: "pfifo", Handle: "10:", Parent: "1:1", Params: "limit 1000p"},
+			},
+			QdiscsAfter: []bench.Qdisc{
+				{Kind: "tbf", Handle: "1:", Parent: "root", Params: "rate 50Mbit burst 64Kb lat 10ms", SentBytes: 25998544, SentPackets: 17226, Dropped: 1886, Overlimits: 11241, Requeues: 1},
+				{Kind: "pfifo", Handle: "10:", Parent: "1:1", Params: "limit 1000p", SentBytes: 13167638, SentPackets: 8725, Dropped: 12},
+			},
+		}},
+		Changed: []string{"eth1: gro off → on"},
+		Missing: []string{"eth1: ethtool -i: Cannot get driver information: Operation not supported"},
+	}
 }

@@ -42,6 +42,8 @@ type runJSON struct {
 	// the plan is there (see statusFromJSON).
 	Status string `json:"status,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// CPUSamples names the archive's cpu.csv; absent when there is none.
+	CPUSamples string `json:"cpu_samples,omitempty"`
 }
 
 type planJSON struct {
@@ -101,6 +103,9 @@ type hostJSON struct {
 	Name          string `json:"name"`
 	Kernel        string `json:"kernel"`
 	Iperf3Version string `json:"iperf3_version"`
+	// Environment: absent for a host that is not Linux, and in runs
+	// archived before it was recorded.
+	Environment *hostEnvJSON `json:"environment,omitempty"`
 }
 
 type stepJSON struct {
@@ -138,6 +143,8 @@ type pairResultJSON struct {
 	LineRatePercent     float64 `json:"line_rate_percent"`
 	BaselineMbps        float64 `json:"baseline_mbps,omitempty"`
 	BaselinePercent     float64 `json:"baseline_percent,omitempty"`
+	// Iperf3JSON names the archived iperf3 report; absent without one.
+	Iperf3JSON string `json:"iperf3_json,omitempty"`
 }
 
 type cpuJSON struct {
@@ -199,9 +206,10 @@ func toJSON(r bench.Run) runJSON {
 		BaselineID:    r.BaselineID,
 		Status:        string(r.Status),
 		Error:         r.Error,
+		CPUSamples:    r.CPUSamples,
 	}
 	v.DUTs = mapSlice(r.DUTs, func(d bench.DUTInfo) dutJSON { return dutJSON(d) })
-	v.Hosts = mapSlice(r.Hosts, func(h bench.HostInfo) hostJSON { return hostJSON(h) })
+	v.Hosts = mapSlice(r.Hosts, hostToJSON)
 	v.Steps = mapSlice(r.Steps, stepToJSON)
 	return v
 }
@@ -264,6 +272,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 		Started:       parse("started", v.Started),
 		Finished:      parse("finished", v.Finished),
 		BaselineID:    v.BaselineID,
+		CPUSamples:    v.CPUSamples,
 		Plan: bench.Plan{
 			DUTs:            v.Plan.DUTs,
 			Duration:        time.Duration(v.Plan.DurationSeconds),
@@ -283,7 +292,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 	r.Plan.Pairs = mapSlice(v.Plan.Pairs, func(p pairJSON) bench.Pair { return bench.Pair(p) })
 	r.Plan.Directions = mapSlice(v.Plan.Directions, func(d string) bench.Direction { return bench.Direction(d) })
 	r.DUTs = mapSlice(v.DUTs, func(d dutJSON) bench.DUTInfo { return bench.DUTInfo(d) })
-	r.Hosts = mapSlice(v.Hosts, func(h hostJSON) bench.HostInfo { return bench.HostInfo(h) })
+	r.Hosts = mapSlice(v.Hosts, hostFromJSON)
 	if v.Steps != nil {
 		r.Steps = make([]bench.StepResult, len(v.Steps))
 		for i, s := range v.Steps {

@@ -27,7 +27,9 @@ import (
 // its steps not measured read "not measured", not the "-" of a figure a
 // run does not have. A row whose steps carry warnings is marked ⚠n in
 // both tables (the details only for the pair a warning names), and the
-// warnings are listed under the notes.
+// warnings are listed under the notes. Under the tables an Environment
+// section lists each host's TCP stack, path interfaces and qdiscs where
+// they were recorded (markdown_env.go).
 func Markdown(r bench.Run) string {
 	g := newGrid(r)
 	var b strings.Builder
@@ -42,6 +44,7 @@ func Markdown(r bench.Run) string {
 		writeDirection(&b, g, d, notes)
 	}
 	writeDetails(&b, g, notes)
+	writeEnvironment(&b, r)
 	b.WriteString("\n")
 	writeNotes(&b, g)
 	notes.write(&b)
