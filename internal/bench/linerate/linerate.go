@@ -341,6 +341,17 @@ func Describe(e bench.Encapsulation) string {
 	return strings.Join(parts, ", ")
 }
 
+// DescribePlan is Describe for a plan's path: a UDP run carries no TCP
+// segments, so its encapsulation is named without the TCP timestamps
+// option, which would otherwise read as if it had been counted.
+func DescribePlan(p bench.Plan) string {
+	d := Describe(p.Encapsulation)
+	if p.Protocol == bench.UDP {
+		d = strings.TrimSuffix(strings.TrimSuffix(d, ", no TCP timestamps"), ", TCP timestamps")
+	}
+	return d
+}
+
 func trimFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 func pppoeBytes(e bench.Encapsulation) int {

@@ -454,6 +454,8 @@ func TestLinkMbps(t *testing.T) {
 		{"1000", "no unit"},
 		{"1000bps", "prefix"},
 		{"0G", "greater than zero"},
+		{"0", "greater than zero"}, // not "write 0M" (issue 20, point 7)
+		{"0.0bit", "greater than zero"},
 		{"-1G", "not understood"},
 		{"1 X", "not understood"},
 		{"1GB", "not understood"},

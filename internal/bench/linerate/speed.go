@@ -23,6 +23,10 @@ func LinkMbps(speed string) (float64, error) {
 	if m == nil {
 		return 0, fmt.Errorf("link speed %q is not understood: write a number and a unit such as 100M, 1G, 2.5gbit or 10g", speed)
 	}
+	if v, err := strconv.ParseFloat(m[1], 64); err == nil && v == 0 {
+		// Checked before the unit: "0" suggesting "0M" helps no one.
+		return 0, fmt.Errorf("link speed %q must be greater than zero: write the narrowest link's speed, e.g. 100M or 1G", speed)
+	}
 	if m[2] == "" {
 		if m[3] == "" {
 			return 0, fmt.Errorf("link speed %q has no unit: write e.g. %sM or %sG", speed, m[1], m[1])

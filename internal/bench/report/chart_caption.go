@@ -86,7 +86,7 @@ func intList(vs []int) string {
 }
 
 func linkPart(p bench.Plan) string {
-	enc := linerate.Describe(p.Encapsulation)
+	enc := linerate.DescribePlan(p)
 	if p.LinkMbps > 0 {
 		return strconv.FormatFloat(p.LinkMbps, 'f', -1, 64) + " Mbit/s link, " + enc
 	}

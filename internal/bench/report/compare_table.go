@@ -36,7 +36,7 @@ func CompareMarkdown(runs []bench.Run) string {
 		for _, d := range r.DUTs {
 			duts = append(duts, md(d.Device)+": "+dutSummary(d))
 		}
-		link := linerate.Describe(r.Plan.Encapsulation)
+		link := linerate.DescribePlan(r.Plan)
 		if r.Plan.LinkMbps > 0 {
 			link = strconv.FormatFloat(r.Plan.LinkMbps, 'f', -1, 64) + " Mbit/s; " + link
 		}

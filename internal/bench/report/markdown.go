@@ -188,9 +188,9 @@ func writeHeader(b *strings.Builder, g *grid) {
 		fmt.Fprintf(b, "- Pair %s: %s → %s (%s port %d)\n", md(pr.Label()), md(pr.Client), md(pr.Server), md(pr.Target), p.PairPort(i))
 	}
 	if p.LinkMbps > 0 {
-		fmt.Fprintf(b, "- Link: %s Mbit/s; %s\n", strconv.FormatFloat(p.LinkMbps, 'f', -1, 64), md(linerate.Describe(p.Encapsulation)))
+		fmt.Fprintf(b, "- Link: %s Mbit/s; %s\n", strconv.FormatFloat(p.LinkMbps, 'f', -1, 64), md(linerate.DescribePlan(p)))
 	} else {
-		fmt.Fprintf(b, "- Link: speed not given; %s\n", md(linerate.Describe(p.Encapsulation)))
+		fmt.Fprintf(b, "- Link: speed not given; %s\n", md(linerate.DescribePlan(p)))
 	}
 	if idle, ok := idleWatts(r); ok {
 		fmt.Fprintf(b, "- Power: idle %s\n", formatWatts(idle))
