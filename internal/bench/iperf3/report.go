@@ -30,6 +30,10 @@ type Report struct {
 	End       End        `json:"end"`
 	// Error is set when the test failed; Parse turns it into an *Error.
 	Error string `json:"error,omitempty"`
+	// Raw is the JSON document as iperf3 printed it, every interval
+	// and stream included, for the archive (set by RunClient; Parse
+	// leaves it nil).
+	Raw []byte `json:"-"`
 }
 
 // Start is the "start" object: what was connected and what was asked for.

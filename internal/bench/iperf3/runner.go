@@ -327,6 +327,7 @@ func RunClient(ctx context.Context, h command.Runner, o ClientOptions) (*Report,
 			return nil, fmt.Errorf("iperf3 client on %s to %s (exit status %d): %w", h.Name(), addr, res.out.ExitStatus, err)
 		}
 	}
+	rep.Raw = res.stdout // what iperf3 printed after the PID line, untrimmed
 	return rep, nil
 }
 

@@ -1,6 +1,7 @@
 package iperf3
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os/exec"
@@ -48,6 +49,15 @@ func TestRunClientTCP(t *testing.T) {
 	}
 	if s.ReceiverMbps > s.SenderMbps*1.05 {
 		t.Errorf("receiver %.1f > sender %.1f", s.ReceiverMbps, s.SenderMbps)
+	}
+	// The raw output, kept for the archive, is iperf3's whole document
+	// (without the PID line), and says what the parsed report says.
+	raw, err := Parse(r.Raw)
+	if err != nil || !bytes.HasPrefix(r.Raw, []byte("{")) || !bytes.HasSuffix(r.Raw, []byte("}\n")) {
+		t.Fatalf("Raw %.60q…: %v", r.Raw, err)
+	}
+	if len(raw.Intervals) == 0 || len(raw.Intervals) != len(r.Intervals) || raw.Result() != s {
+		t.Errorf("Raw has %d intervals, the report %d", len(raw.Intervals), len(r.Intervals))
 	}
 
 	// The one-off server exits after its test; Stop copes, twice.
