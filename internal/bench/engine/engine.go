@@ -102,7 +102,7 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	run, err := runner.Run(ctx, req.Plan, env)
+	run, rec, err := runner.RunRecorded(ctx, req.Plan, env)
 	if run == nil {
 		return Outcome{}, err
 	}
@@ -116,7 +116,13 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 	if req.Baseline != nil {
 		bench.CompareWithBaseline(run, *req.Baseline)
 	}
-	out, rerr := render(run, req.ArchiveDir)
+	// The raw iperf3 reports and CPU readings go only to the archive;
+	// run.json names them, so only an archived run references them.
+	var raw []report.File
+	if req.ArchiveDir != "" {
+		raw = report.AttachRecording(run, rec)
+	}
+	out, rerr := render(run, req.ArchiveDir, raw)
 	out.Run = run
 	if err == nil {
 		out.Misses = req.Expect.Check(*run)
@@ -144,10 +150,10 @@ var renderings = []rendering{
 }
 
 // render makes every rendering of run and, with archiveDir, archives
-// those that rendered. Figures of run that are not finite are set to 0
+// those that rendered, and the raw files beside them. Figures of run that are not finite are set to 0
 // first (named in the error). A rendering that fails or panics is left
 // out and named in the error; the others are still made and archived.
-func render(run *bench.Run, archiveDir string) (Outcome, error) {
+func render(run *bench.Run, archiveDir string, raw []report.File) (Outcome, error) {
 	var errs []error
 	if bad := zeroNonFinite(reflect.ValueOf(run).Elem(), "run"); len(bad) > 0 {
 		const shown = 5
@@ -170,7 +176,7 @@ func render(run *bench.Run, archiveDir string) (Outcome, error) {
 		files = append(files, report.File{Name: rd.file, Data: b})
 	}
 	if archiveDir != "" {
-		if _, err := report.WriteRendered(archiveDir, run.ID, files); err != nil {
+		if _, err := report.WriteRendered(archiveDir, run.ID, append(files, raw...)); err != nil {
 			errs = append(errs, fmt.Errorf("archive_dir: %w", err))
 		} else {
 			out.ArchivePath = filepath.Join(archiveDir, run.ID)

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -98,6 +99,26 @@ func TestRunRendersArchivesAndChecks(t *testing.T) {
 	}
 	if _, err := os.Stat(out.ArchivePath); err != nil {
 		t.Errorf("archive not written: %v", err)
+	}
+	// The archive keeps iperf3's own report, intervals included, which
+	// run.json names; and this Linux host's environment, whose path to
+	// 127.0.0.1 is lo.
+	name := out.Run.Steps[0].Pairs[0].Iperf3JSON
+	raw, err := os.ReadFile(filepath.Join(out.ArchivePath, filepath.FromSlash(name)))
+	if name != "iperf3/step-01-pair-local-local-repeat-1.json" || err != nil {
+		t.Fatalf("iperf3 report %q: %v", name, err)
+	}
+	var doc struct {
+		Intervals []json.RawMessage `json:"intervals"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Intervals) == 0 || !strings.Contains(out.JSON, `"iperf3_json": "`+name+`"`) || strings.Contains(out.JSON, `"intervals"`) {
+		t.Errorf("iperf3 report: %d intervals, %v; run.json references it: %v", len(doc.Intervals), err, strings.Contains(out.JSON, name))
+	}
+	if h := out.Run.Hosts[0].Environment; h == nil || len(h.Interfaces) != 1 || h.Interfaces[0].Name != "lo" || len(h.Interfaces[0].QdiscsAfter) == 0 || h.CPUCount < 1 {
+		t.Errorf("environment %+v", h)
+	}
+	if out.Run.CPUSamples != "" {
+		t.Errorf("cpu.csv named without a DUT: %q", out.Run.CPUSamples)
 	}
 	if len(out.Misses) != 1 || !strings.Contains(out.MissReport(), "min_mbps") {
 		t.Errorf("misses = %+v, report %q", out.Misses, out.MissReport())

@@ -100,7 +100,7 @@ func TestRenderArchivesWhatRendered(t *testing.T) {
 		Step: bench.Step{Index: 0, Direction: bench.Upload},
 		CPU:  []bench.CPUStats{{Device: "r", AvgPercent: math.NaN(), Samples: 1, Dropped: 2}},
 	}}}
-	out, err := render(run, dir)
+	out, err := render(run, dir, nil)
 	for _, want := range []string{"run.Steps[0].CPU[0].AvgPercent = NaN", "results.csv", "disk of paper", "chart.svg", "panic: chart axis of NaN"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v, want it to mention %q", err, want)

@@ -195,6 +195,20 @@ func plural(n int) string {
 // Run executes every step of the plan. On error it returns what was
 // measured so far (Steps may be partial) together with the error.
 func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
+	r, _, err := RunRecorded(ctx, plan, env)
+	return r, err
+}
+
+// RunRecorded is Run that also returns the run's Recording: every
+// measured step's iperf3 JSON as printed, and each DUT's CPU readings per
+// step, for the archive (the Run itself only holds their summaries).
+func RunRecorded(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, bench.Recording, error) {
+	var rec bench.Recording
+	r, err := run(ctx, plan, env, &rec)
+	return r, rec, err
+}
+
+func run(ctx context.Context, plan bench.Plan, env Env, rec *bench.Recording) (*bench.Run, error) {
 	if err := Validate(plan); err != nil {
 		return nil, err
 	}
@@ -231,6 +245,9 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 	if run.Hosts, err = describeHosts(ctx, plan, clients, servers); err != nil {
 		return nil, err
 	}
+	// What of the hosts decides the figures, read once before the first
+	// step and once after the last (see finishRecording).
+	envs := readEnvironments(ctx, env, endpoints(plan, clients, servers), "before the first step")
 	run.Iperf3Version = run.Hosts[0].Iperf3Version
 	var idle float64
 	if env.Power != nil {
@@ -259,7 +276,7 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 	for _, step := range steps {
 		env.logf("step %d/%d: %s, mss %s, length %s, repeat %d: %d pair(s) for %s (+%s warm-up)",
 			step.Index+1, len(steps), step.Direction, mssLabel(step.MSS), mssLabel(step.Length), step.Repeat+1, len(plan.Pairs), plan.Duration, plan.Omit)
-		res, err := runStep(ctx, plan, step, clients, servers)
+		res, raws, err := runStep(ctx, plan, step, clients, servers)
 		if err != nil {
 			err = fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
 			// The steps measured before keep their CPU and power
@@ -273,10 +290,14 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 				recordSamplerCost(run, samplers)
 			}
 			finishWarnings(run)
+			finishRecording(ctx, run, env, envs, samplers, rec)
 			run.Finished = env.now().UTC()
 			return run, err
 		}
 		run.Steps = append(run.Steps, *res)
+		for i, raw := range raws {
+			rec.Iperf3 = append(rec.Iperf3, bench.Iperf3Output{Step: step.Index, Pair: i, JSON: raw})
+		}
 		env.logf("step %d/%d done: %s", step.Index+1, len(steps), stepSummary(*res))
 		for _, w := range res.Warnings {
 			env.logf("warning, step %d/%d: %s", step.Index+1, len(steps), w)
@@ -287,10 +308,12 @@ func Run(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error) {
 	// a second per step.
 	if err := summariseSamples(ctx, run, plan, env, samplers, idle); err != nil {
 		finishWarnings(run)
+		finishRecording(ctx, run, env, envs, samplers, rec)
 		return run, err
 	}
 	recordSamplerCost(run, samplers)
 	finishWarnings(run)
+	finishRecording(ctx, run, env, envs, samplers, rec)
 	run.Finished = env.now().UTC()
 	return run, nil
 }
@@ -360,8 +383,9 @@ func summariseSamples(ctx context.Context, run *bench.Run, plan bench.Plan, env 
 }
 
 // runStep starts a server per pair, then every client at once, and always
-// stops the servers by PID.
-func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []command.Runner) (*bench.StepResult, error) {
+// stops the servers by PID. It also returns each pair's iperf3 JSON as
+// printed (bench.Recording).
+func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []command.Runner) (*bench.StepResult, [][]byte, error) {
 	var started []*iperf3.Server
 	defer func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -373,7 +397,7 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 	for i, pair := range plan.Pairs {
 		srv, err := iperf3.StartServer(ctx, servers[i], pair.Port)
 		if err != nil {
-			return nil, fmt.Errorf("pair %s: server on %s: %w", pair.Name, pair.Server, err)
+			return nil, nil, fmt.Errorf("pair %s: server on %s: %w", pair.Name, pair.Server, err)
 		}
 		started = append(started, srv)
 	}
@@ -405,7 +429,7 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 	wg.Wait()
 	res.Finished = time.Now().UTC()
 	if err := firstError(ctx, plan.Pairs, errs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i, pair := range plan.Pairs {
 		sum := reports[i].Result()
@@ -438,7 +462,11 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 		res.TotalReceiverMbps += pr.ReceiverMbps + pr.ReverseReceiverMbps
 		addWarnings(res, pairWarnings(plan, step, sum, reports[i], pr)...)
 	}
-	return res, nil
+	raws := make([][]byte, len(reports))
+	for i, r := range reports {
+		raws[i] = r.Raw
+	}
+	return res, raws, nil
 }
 
 // firstError picks the error to report: a pair's own failure rather than
