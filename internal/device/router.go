@@ -12,43 +12,49 @@ import (
 // RouterConfig is the part of a router's configuration that one
 // routerlab_router resource manages. Pointer and nil-map fields mean
 // "not managed": the driver leaves them alone.
+//
+// The JSON names are snake_case, as the resource's attributes: the
+// provider keeps a RouterConfig (the originals destroy restores) in the
+// state as JSON, where users read it. No omitempty: an empty map is
+// "managed, none", a nil one "not managed".
 type RouterConfig struct {
-	Hostname           *string
-	Interfaces         map[string]InterfaceConfig // keyed by interface name
-	Routes             map[string]*Route          // keyed by canonical destination prefix; nil value = ensure absent
-	IPv4Forwarding     *bool
-	IPv6Forwarding     *bool
-	ConnectionTracking *bool
+	Hostname           *string                    `json:"hostname"`
+	Interfaces         map[string]InterfaceConfig `json:"interfaces"`    // keyed by interface name
+	Routes             map[string]*Route          `json:"static_routes"` // keyed by canonical destination prefix; nil value = ensure absent
+	IPv4Forwarding     *bool                      `json:"ip_forwarding"`
+	IPv6Forwarding     *bool                      `json:"ipv6_forwarding"`
+	ConnectionTracking *bool                      `json:"connection_tracking"`
 	// DHCPServers are the DHCP server scopes the resource manages, keyed
 	// by name (EdgeOS `shared-network-name`, seed 004); nil value = ensure
 	// absent. Like routes: only the scopes named are touched.
-	DHCPServers map[string]*DHCPServer
+	DHCPServers map[string]*DHCPServer `json:"dhcp_servers"`
 }
 
 // DHCPServer is one DHCP server scope on one subnet.
 type DHCPServer struct {
-	Subnet        string   // canonical prefix the scope serves
-	Start, Stop   string   // the address range handed out
-	DefaultRouter string   // optional
-	DNSServers    []string // optional
-	Authoritative bool
+	Subnet        string   `json:"subnet"`         // canonical prefix the scope serves
+	Start         string   `json:"range_start"`    // the address range handed out
+	Stop          string   `json:"range_stop"`     //
+	DefaultRouter string   `json:"default_router"` // optional
+	DNSServers    []string `json:"dns_servers"`    // optional
+	Authoritative bool     `json:"authoritative"`
 }
 
 // InterfaceConfig is the managed part of one interface.
 type InterfaceConfig struct {
 	// Addresses is authoritative when non-nil: addresses not listed are
 	// removed (link-local IPv6 excepted, the kernel owns those).
-	Addresses   []string
-	MTU         *int
-	Description *string
+	Addresses   []string `json:"addresses"`
+	MTU         *int     `json:"mtu"`
+	Description *string  `json:"description"`
 }
 
 // Route is a static route owned by routerlab.
 type Route struct {
-	Destination string // canonical prefix
-	Gateway     string // empty: on-link via Interface
-	Interface   string
-	Metric      *int
+	Destination string `json:"destination"` // canonical prefix
+	Gateway     string `json:"gateway"`     // empty: on-link via Interface
+	Interface   string `json:"interface"`
+	Metric      *int   `json:"metric"`
 }
 
 // RouterState is what a driver observed: every interface, every route
@@ -496,4 +502,38 @@ func (want InterfaceConfig) CutsSession(have InterfaceState) bool {
 		}
 	}
 	return false
+}
+
+// SameManagedKeys reports whether a and b manage exactly the same keys
+// (each interface's addresses, MTU and description counted apart), values
+// aside. When a saved original and the desired configuration do,
+// MergeOriginal keeps the saved original unchanged, so a plan can say so
+// instead of showing the originals as unknown.
+func SameManagedKeys(a, b RouterConfig) bool {
+	if (a.Hostname == nil) != (b.Hostname == nil) || (a.IPv4Forwarding == nil) != (b.IPv4Forwarding == nil) ||
+		(a.IPv6Forwarding == nil) != (b.IPv6Forwarding == nil) || (a.ConnectionTracking == nil) != (b.ConnectionTracking == nil) {
+		return false
+	}
+	if (a.Interfaces == nil) != (b.Interfaces == nil) || len(a.Interfaces) != len(b.Interfaces) {
+		return false
+	}
+	for name, ai := range a.Interfaces {
+		bi, ok := b.Interfaces[name]
+		if !ok || (ai.Addresses == nil) != (bi.Addresses == nil) || (ai.MTU == nil) != (bi.MTU == nil) || (ai.Description == nil) != (bi.Description == nil) {
+			return false
+		}
+	}
+	return sameKeys(a.Routes, b.Routes) && sameKeys(a.DHCPServers, b.DHCPServers)
+}
+
+func sameKeys[V any](a, b map[string]V) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }

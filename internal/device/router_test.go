@@ -147,3 +147,30 @@ func TestInterfacesWithAddressAndCutsSession(t *testing.T) {
 		}
 	}
 }
+
+func TestSameManagedKeys(t *testing.T) {
+	base := func() RouterConfig {
+		return RouterConfig{Hostname: ptr("a"), Interfaces: map[string]InterfaceConfig{"eth1": {MTU: ptr(1500)}},
+			Routes: map[string]*Route{"198.18.4.0/24": {Gateway: "198.18.2.10"}}, IPv4Forwarding: ptr(true)}
+	}
+	other := base()
+	other.Hostname, other.Interfaces["eth1"] = ptr("b"), InterfaceConfig{MTU: ptr(1400)}
+	if !SameManagedKeys(base(), other) {
+		t.Error("new values of the same keys counted as other keys")
+	}
+	for name, change := range map[string]func(*RouterConfig){
+		"hostname dropped":     func(c *RouterConfig) { c.Hostname = nil },
+		"description managed":  func(c *RouterConfig) { c.Interfaces["eth1"] = InterfaceConfig{MTU: ptr(1500), Description: ptr("")} },
+		"interface added":      func(c *RouterConfig) { c.Interfaces["eth2"] = InterfaceConfig{} },
+		"route replaced":       func(c *RouterConfig) { c.Routes = map[string]*Route{"198.18.5.0/24": nil} },
+		"conntrack managed":    func(c *RouterConfig) { c.ConnectionTracking = ptr(false) },
+		"dhcp scopes managed":  func(c *RouterConfig) { c.DHCPServers = map[string]*DHCPServer{} },
+		"interfaces unmanaged": func(c *RouterConfig) { c.Interfaces = nil },
+	} {
+		c := base()
+		change(&c)
+		if SameManagedKeys(base(), c) {
+			t.Errorf("%s: still the same keys", name)
+		}
+	}
+}

@@ -241,10 +241,14 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 	if !req.State.Raw.IsNull() {
 		var state routerModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		// The digest and the saved originals change only when something
-		// is written.
+		// The digest changes only when something is written; the saved
+		// originals only when the set of managed keys changes (a new
+		// value for a managed key keeps its original), so the plan shows
+		// them unknown only then.
 		if !plan.differsFrom(state) {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("config_sha256"), state.ConfigSHA256)...)
+		}
+		if saved, err := state.originals(); err == nil && (!plan.differsFrom(state) || device.SameManagedKeys(saved, desired)) {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("restore_values"), state.RestoreValues)...)
 		}
 	}
