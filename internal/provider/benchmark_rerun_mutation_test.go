@@ -128,6 +128,11 @@ resource "routerlab_benchmark_run" "sim" {
 						0: knownvalue.StringRegexp(regexp.MustCompile(`^pair lo: no line rate: MSS \d+ is out of range.*not the Ethernet link link_speed and link_mtu describe`)),
 					})),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("status"), knownvalue.StringExact("complete")),
+					// By default the state keeps the table, not the long
+					// renderings a replacement's plan would print whole.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("markdown"), knownvalue.StringRegexp(regexp.MustCompile(`^# Benchmark run`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("json"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("svg"), knownvalue.Null()),
 				},
 				Check: func(s *terraform.State) error {
 					res := s.RootModule().Resources[addr].Primary
@@ -150,6 +155,10 @@ resource "routerlab_benchmark_run" "sim" {
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
 						plancheck.ExpectUnknownValue(addr, tfjsonpath.New("duts")),
+						// Renderings the state does not keep are planned
+						// null: nothing for a replacement's plan to print.
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("svg"), knownvalue.Null()),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("json"), knownvalue.Null()),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},

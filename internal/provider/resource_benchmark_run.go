@@ -47,30 +47,31 @@ func NewBenchmarkRunResource() resource.Resource { return &benchmarkRunResource{
 type benchmarkRunResource struct{ inv *Inventory }
 
 type benchmarkRunModel struct {
-	ID              types.String   `tfsdk:"id"`
-	Name            types.String   `tfsdk:"name"`
-	Pairs           []pairModel    `tfsdk:"pair"`
-	DUT             []string       `tfsdk:"dut"`
-	DurationSeconds types.Int64    `tfsdk:"duration_seconds"`
-	OmitSeconds     types.Int64    `tfsdk:"omit_seconds"`
-	Protocol        types.String   `tfsdk:"protocol"`
-	UDPBitrate      types.String   `tfsdk:"udp_bitrate"`
-	MSS             types.List     `tfsdk:"mss"`
-	Lengths         types.List     `tfsdk:"lengths"`
-	Directions      types.List     `tfsdk:"directions"`
-	ParallelStreams types.Int64    `tfsdk:"parallel_streams"`
-	Repeat          types.Int64    `tfsdk:"repeat"`
-	LinkSpeed       types.String   `tfsdk:"link_speed"`
-	LinkMTU         types.Int64    `tfsdk:"link_mtu"`
-	RerunOnDUT      types.Bool     `tfsdk:"rerun_on_dut_change"`
-	Encapsulation   types.Object   `tfsdk:"encapsulation"`
-	PowerMeter      *powerModel    `tfsdk:"power_meter"`
-	Expect          *expectModel   `tfsdk:"expect"`
-	Triggers        types.Map      `tfsdk:"triggers"`
-	ArchiveDir      types.String   `tfsdk:"archive_dir"`
-	Role            types.String   `tfsdk:"role"`
-	Baseline        types.String   `tfsdk:"baseline"`
-	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+	ID                types.String   `tfsdk:"id"`
+	Name              types.String   `tfsdk:"name"`
+	Pairs             []pairModel    `tfsdk:"pair"`
+	DUT               []string       `tfsdk:"dut"`
+	DurationSeconds   types.Int64    `tfsdk:"duration_seconds"`
+	OmitSeconds       types.Int64    `tfsdk:"omit_seconds"`
+	Protocol          types.String   `tfsdk:"protocol"`
+	UDPBitrate        types.String   `tfsdk:"udp_bitrate"`
+	MSS               types.List     `tfsdk:"mss"`
+	Lengths           types.List     `tfsdk:"lengths"`
+	Directions        types.List     `tfsdk:"directions"`
+	ParallelStreams   types.Int64    `tfsdk:"parallel_streams"`
+	Repeat            types.Int64    `tfsdk:"repeat"`
+	LinkSpeed         types.String   `tfsdk:"link_speed"`
+	LinkMTU           types.Int64    `tfsdk:"link_mtu"`
+	RerunOnDUT        types.Bool     `tfsdk:"rerun_on_dut_change"`
+	RenderingsInState types.List     `tfsdk:"renderings_in_state"`
+	Encapsulation     types.Object   `tfsdk:"encapsulation"`
+	PowerMeter        *powerModel    `tfsdk:"power_meter"`
+	Expect            *expectModel   `tfsdk:"expect"`
+	Triggers          types.Map      `tfsdk:"triggers"`
+	ArchiveDir        types.String   `tfsdk:"archive_dir"`
+	Role              types.String   `tfsdk:"role"`
+	Baseline          types.String   `tfsdk:"baseline"`
+	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	Started       types.String `tfsdk:"started"`
 	Finished      types.String `tfsdk:"finished"`
@@ -258,11 +259,16 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"kernel":         computedS("Kernel release (`uname -r`)."),
 					"iperf3_version": computedS("iperf3 version."),
 				}}},
-			"results":      resultsSchema(),
-			"markdown":     computedS("Seed-style results (Markdown): one compact table per direction (MSS or length, Mbps per pair, CPU, W, % of baseline), then a details table."),
-			"json":         computedS("The whole run as JSON (the archive's `run.json`)."),
-			"csv":          computedS("One row per step and pair (CSV)."),
-			"svg":          computedS("Bar chart of receiver Mbps per MSS and direction with the theoretical line rate (SVG)."),
+			"results": resultsSchema(),
+			"renderings_in_state": schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true,
+				Default:    listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{types.StringValue("markdown")})),
+				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(renderingNames()...)), listvalidator.UniqueValues()},
+				MarkdownDescription: "Which renderings the state keeps: any of `markdown`, `json`, `csv`, `svg` (default `[\"markdown\"]`). `archive_dir` always gets all four. " +
+					"JSON, CSV and SVG run to hundreds of lines, and a replacement's plan prints every line of their old values; a rendering not kept is null. Changing this list re-runs nothing: a newly kept rendering is read back from the archive."},
+			"markdown":     computedS("Seed-style results (Markdown): one compact table per direction (MSS or length, Mbps per pair, CPU, W, % of baseline), then a details table. Kept unless `renderings_in_state` leaves it out."),
+			"json":         computedS("The whole run as JSON (the archive's `run.json`), when `renderings_in_state` lists `json`."),
+			"csv":          computedS("One row per step and pair (CSV), when `renderings_in_state` lists `csv`."),
+			"svg":          computedS("Bar chart of receiver Mbps per MSS and direction with the theoretical line rate, CPU and power (SVG), when `renderings_in_state` lists `svg`."),
 			"archive_path": computedS("Directory this run was archived in, when `archive_dir` is set."),
 		},
 		// Blocks, not nested attributes: Terraform drops a key it does not
@@ -420,6 +426,7 @@ func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.Modi
 		return // unknown values: checked at apply
 	}
 	resp.Diagnostics.Append(r.checkDevices(plan)...)
+	resp.Diagnostics.Append(planRenderings(ctx, plan, &resp.Plan)...)
 	if err := validateBenchmark(ctx, plan); err != nil {
 		resp.Diagnostics.AddError("Invalid Benchmark", err.Error())
 	}
@@ -502,6 +509,7 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 	measured := out.Run != nil && len(out.Run.Steps) > 0
 	if measured {
 		resp.Diagnostics.Append(plan.fromOutcome(ctx, out)...)
+		plan.dropRenderings(ctx)
 		addStepWarnings(&resp.Diagnostics, out.Run.Steps)
 		r.keepDUTConfigs(ctx, out.Run.DUTs, resp.Private, &resp.Diagnostics)
 	}
@@ -555,8 +563,8 @@ func (r *benchmarkRunResource) Read(ctx context.Context, req resource.ReadReques
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update only happens for `timeouts` and `rerun_on_dut_change`: every
-// other input forces a new run.
+// Update only happens for `timeouts`, `rerun_on_dut_change` and
+// `renderings_in_state`: every other input forces a new run.
 func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var plan, state benchmarkRunModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -566,6 +574,8 @@ func (r *benchmarkRunResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	state.Timeouts = plan.Timeouts
 	state.RerunOnDUT = plan.RerunOnDUT
+	state.RenderingsInState = plan.RenderingsInState
+	updateRenderings(ctx, &state, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

@@ -83,6 +83,7 @@ resource "routerlab_benchmark_run" "sweep" {
   omit_seconds     = 1
   link_speed       = "1gbit"
   archive_dir      = %q
+  renderings_in_state = ["markdown", "json", "csv", "svg"]
 }
 `, archive)
 	result := func(i int, attr string) tfjsonpath.Path {
