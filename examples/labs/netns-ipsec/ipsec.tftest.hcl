@@ -16,6 +16,11 @@ run "aes128_sha1" {
     condition     = routerlab_tunnel.r1.ipsec.esp_proposals[0] == "aes128-sha1"
     error_message = "r1 does not report the suite"
   }
+  # Every suite is measured at the same MSS, whose ESP packets fit the link.
+  assert {
+    condition     = alltrue([for s in routerlab_benchmark_run.suite.results : s.mss_used == 1360 && !anytrue([for w in s.warnings : strcontains(w, "link MTU")])])
+    error_message = "a step ran at another MSS or with packets over the link MTU: ${routerlab_benchmark_run.suite.markdown}"
+  }
 }
 
 run "aes256_sha1" {
