@@ -63,7 +63,28 @@ func CompareMarkdown(runs []bench.Run) string {
 		"Total: all pairs of the step together. Line rate: theoretical TCP goodput in Mbit/s. " +
 		"CPU: DUT average (busiest core). W: power meter average; Mbit/s/W: all pairs' Mbit/s per watt. " +
 		"not measured: the run failed before that step.\n")
+	writeSharedCPU(&b, runs)
 	return b.String()
+}
+
+// sharedCPUNote says why DUT d's CPU figures are its host's.
+func sharedCPUNote(d bench.DUTInfo) string {
+	return fmt.Sprintf("CPU of DUT %s is the whole host's, not the router's own: %s.", md(d.Device), md(d.SharedCPU))
+}
+
+// writeSharedCPU notes, once per DUT and reason, the runs whose DUT CPU is
+// its host's rather than its own (a namespace lab's router): a comparison
+// of such figures compares the whole machine's load.
+func writeSharedCPU(b *strings.Builder, runs []bench.Run) {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		for _, d := range r.DUTs {
+			if k := d.Device + "\x00" + d.SharedCPU; d.SharedCPU != "" && !seen[k] {
+				seen[k] = true
+				b.WriteString(sharedCPUNote(d) + "\n")
+			}
+		}
+	}
 }
 
 // runStatus is the status column: complete, or failed with how far and

@@ -517,7 +517,7 @@ func writeNotes(b *strings.Builder, g *grid) {
 	// A namespace lab's router reads its host's /proc/stat (issue 20).
 	for _, d := range g.run.DUTs {
 		if d.SharedCPU != "" {
-			notes = append(notes, fmt.Sprintf("CPU of DUT %s is the whole host's, not the router's own: %s.", md(d.Device), md(d.SharedCPU)))
+			notes = append(notes, sharedCPUNote(d))
 		}
 	}
 	if g.hasPower() {

@@ -227,3 +227,23 @@ func TestRunJSONStepsCountFromOne(t *testing.T) {
 		t.Errorf("version 2 read back: %+v, %v", back.Steps[0].Step, err)
 	}
 }
+
+// A comparison of namespace-lab runs says once per DUT that its CPU is the
+// host's, as each run's own table does (issue 20, point 9).
+func TestCompareNotesSharedCPU(t *testing.T) {
+	runs := failedCompare()
+	const why = "it is a network namespace on a kernel it shares"
+	for i := range runs {
+		for j := range runs[i].DUTs {
+			runs[i].DUTs[j].SharedCPU = why
+		}
+	}
+	out := CompareMarkdown(runs)
+	want := "CPU of DUT " + md(runs[0].DUTs[0].Device) + " is the whole host's, not the router's own: " + why + "."
+	if n := strings.Count(out, want); n != 1 {
+		t.Errorf("the shared-CPU note appears %d times, want once:\n%s", n, out)
+	}
+	if strings.Contains(CompareMarkdown(failedCompare()), "whole host's") {
+		t.Error("the note appears for DUTs with CPUs of their own")
+	}
+}
