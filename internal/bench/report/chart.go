@@ -201,12 +201,21 @@ func fillChart(c *chart, keys keyer, rows []rowKey, srcs []source, lineRates fun
 func cpuPanel(rows []rowKey, spans []span) panel {
 	p := panel{class: "cpu", title: "DUT CPU, % (average over the measured window)", fixedMax: 100, format: formatPercent}
 	var duts []string
+	shared := false
 	for _, sp := range spans {
 		for _, d := range sp.g.duts {
 			if !slices.Contains(duts, d) {
 				duts = append(duts, d)
 			}
 		}
+		for _, d := range sp.g.run.DUTs {
+			shared = shared || d.SharedCPU != ""
+		}
+	}
+	if shared {
+		// A namespace lab's router reads the whole machine's CPU: the
+		// chart must not pass it off as the router's own.
+		p.title = "DUT CPU, % (average over the measured window; the whole host's, iperf3 endpoints included)"
 	}
 	markers := false
 	used := map[string]bool{}

@@ -247,3 +247,15 @@ func TestCompareNotesSharedCPU(t *testing.T) {
 		t.Error("the note appears for DUTs with CPUs of their own")
 	}
 }
+
+// A chart of a namespace lab's run says its CPU panel is the host's.
+func TestChartNotesSharedCPU(t *testing.T) {
+	runs := failedCompare()
+	if strings.Contains(SVG(runs[0]), "the whole host") {
+		t.Fatal("a DUT with its own CPU is charted as the host's")
+	}
+	runs[0].DUTs[0].SharedCPU = "it is a network namespace on a kernel it shares"
+	if !strings.Contains(SVG(runs[0]), "the whole host&#39;s, iperf3 endpoints included") && !strings.Contains(SVG(runs[0]), "the whole host's, iperf3 endpoints included") {
+		t.Error("the CPU panel does not say the CPU is the host's")
+	}
+}
