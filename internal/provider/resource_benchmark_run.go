@@ -175,9 +175,12 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Runs an iperf3 benchmark across the lab when created and keeps the results as computed attributes: " +
 			"throughput per pair, MSS and direction, the DUTs' CPU, power draw and the theoretical line rate, rendered as a seed-style " +
-			"Markdown table, JSON, CSV and an SVG chart. Nothing is configured on devices. Every input forces a new run, and so does a change " +
-			"of any DUT's running configuration (its `config_sha256`) or of `triggers`; refresh never re-runs. Destroy only forgets the run: " +
-			"files written to `archive_dir` stay.",
+			"Markdown table (and, in `archive_dir` or as `renderings_in_state` says, JSON, CSV and an SVG chart). Nothing is configured on devices. " +
+			"Every input forces a new run, and so does a change of any DUT's running configuration (its `config_sha256`, unless " +
+			"`rerun_on_dut_change = false`) or of `triggers`; refresh never re-runs. Figures to doubt (above the line rate, packets over the link MTU, " +
+			"a saturated DUT, iperf3 totals that disagree) are kept, marked and warned about; a run that stops early is kept with `status = \"failed\"`. " +
+			"Destroy only forgets the run: files written to `archive_dir` stay. A replacement destroys the old run first: " +
+			"`lifecycle { create_before_destroy = true }` keeps it in state until the new one has been measured.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "Run id: UTC start time and a random suffix, e.g. `20261130T021500Z-1a2b3c4d`; also the archive sub-directory.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
