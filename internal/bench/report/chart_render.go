@@ -124,11 +124,11 @@ func (c chart) mainFits(geo geometry) func(scale) bool {
 				if barLabel(s, v, bx, bw, se.fill).where != placeNone {
 					continue
 				}
-				clear := s.y(mean(v.vals))
+				clearY := s.y(mean(v.vals))
 				if len(v.vals) > 1 {
-					clear, _ = spreadRange(s, v.vals)
+					clearY, _ = spreadRange(s, v.vals)
 				}
-				if needsRoom(formatMbps(mean(v.vals)), bw, clear, s.top) {
+				if needsRoom(formatMbps(mean(v.vals)), bw, clearY, s.top) {
 					return false
 				}
 			}
@@ -248,10 +248,10 @@ func (c chart) render() string {
 
 	var body svgWriter
 	mainScale.top = y
-	y = c.renderMain(&body, geo, mainScale, legends[0], width)
+	y = c.renderMain(&body, geo, mainScale, legends[0])
 	for i, p := range c.panels {
 		scales[i].top = y + 24
-		y = p.render(&body, geo, scales[i], c.groups, width)
+		y = p.render(&body, geo, scales[i], c.groups)
 	}
 	height := y + pageMargin
 
@@ -335,7 +335,7 @@ func lineRateNumbers(lrs []float64) string {
 	return strings.Join(s, " / ")
 }
 
-func (c chart) renderMain(w *svgWriter, geo geometry, s scale, legend []legendItem, width float64) float64 {
+func (c chart) renderMain(w *svgWriter, geo geometry, s scale, legend []legendItem) float64 {
 	w.printf(`<g class="y-axis">` + "\n")
 	yAxis(w, geo, s)
 	cy := s.top + s.height/2
@@ -430,15 +430,15 @@ func minMax(vs []float64) (lo, hi float64) {
 // over a white halo so that they read on any bar colour.
 func spreadMarks(w *svgWriter, attrs string, cx, bw float64, s scale, vals []float64) {
 	lo, hi := minMax(vals)
-	cap := math.Min(6, bw/2-2)
+	capW := math.Min(6, bw/2-2)
 	med := math.Min(9, bw/2-1)
 	line := func(class string, x1, y1, x2, y2, width float64) {
 		w.printf(`<line class="%s-halo" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#ffffff" stroke-width="%s"/>`+"\n", class, f(x1), f(y1), f(x2), f(y2), f(width+2))
 		w.printf(`<line class="%s"%s x1="%s" y1="%s" x2="%s" y2="%s" stroke="#000000" stroke-width="%s"/>`+"\n", class, attrs, f(x1), f(y1), f(x2), f(y2), f(width))
 	}
 	line("whisker", cx, s.y(lo), cx, s.y(hi), 1)
-	line("cap", cx-cap, s.y(lo), cx+cap, s.y(lo), 1)
-	line("cap", cx-cap, s.y(hi), cx+cap, s.y(hi), 1)
+	line("cap", cx-capW, s.y(lo), cx+capW, s.y(lo), 1)
+	line("cap", cx-capW, s.y(hi), cx+capW, s.y(hi), 1)
 	line("median", cx-med, s.y(median(vals)), cx+med, s.y(median(vals)), 2.5)
 	for _, v := range vals {
 		w.printf(`<circle class="repeat"%s data-mbps="%s" cx="%s" cy="%s" r="2.2" fill="#ffffff" stroke="#000000"/>`+"\n", attrs, num(v), f(cx), f(s.y(v)))
@@ -504,7 +504,7 @@ func writeLegend(w *svgWriter, class string, x, y float64, items []legendItem) f
 
 // render draws a panel whose plot starts at s.top and returns the y
 // under it.
-func (p panel) render(w *svgWriter, geo geometry, s scale, groups []chartGroup, width float64) float64 {
+func (p panel) render(w *svgWriter, geo geometry, s scale, groups []chartGroup) float64 {
 	w.printf(`<g class="panel-%s">`+"\n", p.class)
 	w.text("panel-title", geo.plotLeft, s.top-10, captionPx, "", "", p.title, false, true)
 	yAxis(w, geo, s)

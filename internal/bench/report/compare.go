@@ -81,16 +81,6 @@ func (c *comparison) mssLabel(m int) string {
 	}
 }
 
-// allTCP reports whether every run measured TCP.
-func (c *comparison) allTCP() bool {
-	for _, r := range c.runs {
-		if !isTCP(r.Plan) {
-			return false
-		}
-	}
-	return true
-}
-
 // runDirs is the directions a run measured, in the comparison's order.
 func (c *comparison) runDirs(g *grid) []bench.Direction {
 	var ds []bench.Direction

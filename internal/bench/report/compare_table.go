@@ -277,12 +277,12 @@ func (c *comparison) lineRateRows(runs []int, cols []rowKey) []lineRateRow {
 	for _, i := range runs {
 		g := c.grids[i]
 		vals := make([]float64, len(cols))
-		any := false
+		anyRate := false
 		for j, row := range cols {
 			vals[j] = g.lineRate(row)
-			any = any || vals[j] > 0
+			anyRate = anyRate || vals[j] > 0
 		}
-		if !any {
+		if !anyRate {
 			continue
 		}
 		var home *set

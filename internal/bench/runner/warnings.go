@@ -63,7 +63,7 @@ func pairWarnings(plan bench.Plan, step bench.Step, s iperf3.Summary, rep *iperf
 			}
 		}
 	}
-	if w := mtuWarning(plan, step, pr); w != "" {
+	if w := mtuWarning(plan, pr); w != "" {
 		ws = append(ws, w)
 	}
 	if step.MSS > 0 && s.MSS > 0 && s.MSS != step.MSS {
@@ -91,7 +91,7 @@ func formulaPacket(plan bench.Plan, step bench.Step, mss int) string {
 // is fragmented, or path-MTU discovery lowers the MSS (and caches the
 // lower path MTU for later steps), so the line rate describes packets
 // that were never sent. UDP's formula counts IP fragments already.
-func mtuWarning(plan bench.Plan, step bench.Step, pr bench.PairResult) string {
+func mtuWarning(plan bench.Plan, pr bench.PairResult) string {
 	if plan.Protocol == bench.UDP || pr.LineRateMbps <= 0 || pr.MSS <= 0 {
 		return ""
 	}
