@@ -59,13 +59,7 @@ func TestPowerMeterSchemaSecrets(t *testing.T) {
 // The power_meter block is checked as configured, write-only values
 // included, since the plan holds those as null.
 func TestPlanValidationPowerMeterWriteOnly(t *testing.T) {
-	devs := providerWith(fmt.Sprintf(`device {
-    name = "a"
-    platform = "linux"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }`, someHostKey))
+	devs := providerWith(closedPortDevice("a", "linux"))
 	bench := func(power string) string {
 		return devs + `resource "routerlab_benchmark_run" "x" {
   pair {
@@ -165,13 +159,7 @@ func TestAccBenchmark_powerMeterWriteOnly(t *testing.T) {
 	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 	const addr = "routerlab_benchmark_run.wo"
 	cfg := func(watts string, version int) string {
-		return providerWith(fmt.Sprintf(`device {
-    name = "a"
-    platform = "linux"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }`, someHostKey)) + fmt.Sprintf(`
+		return providerWith(closedPortDevice("a", "linux")) + fmt.Sprintf(`
 resource "routerlab_benchmark_run" "wo" {
   pair {
     client = "local"

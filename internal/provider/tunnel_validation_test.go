@@ -28,20 +28,8 @@ func ipsecTunnel(ipsecExtra, topExtra string) string {
 // what is allowed. The device behind "r" does not exist (port 1): these
 // errors come before any read.
 func TestPlanValidationTunnels(t *testing.T) {
-	okDevice := fmt.Sprintf(`device {
-    name = "r"
-    platform = "linux"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }`, someHostKey)
-	rtx := fmt.Sprintf(`device {
-    name = "rtx"
-    platform = "rtx"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }`, someHostKey)
+	okDevice := closedPortDevice("r", "linux")
+	rtx := closedPortDevice("rtx", "rtx")
 	okSuites := `ike_proposals = ["aes128-sha256-modp2048"]
     esp_proposals = ["aes128-sha256"]`
 	cases := []struct{ name, config, want string }{

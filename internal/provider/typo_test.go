@@ -14,20 +14,7 @@ import (
 // planned as no expectation at all, a CI gate that never fired. As blocks,
 // Terraform itself refuses the key with "Did you mean …".
 func TestTypoInNestedSettingsFails(t *testing.T) {
-	device := `device {
-    name     = "a"
-    platform = "linux"
-    host     = "127.0.0.1"
-    port     = 1
-    host_key = "` + someHostKey + `"
-  }
-  device {
-    name     = "b"
-    platform = "linux"
-    host     = "127.0.0.1"
-    port     = 1
-    host_key = "` + someHostKey + `"
-  }`
+	device := closedPortDevice("a", "linux") + "\n  " + closedPortDevice("b", "linux")
 	pair := `pair {
     client = "a"
     server = "b"

@@ -52,14 +52,15 @@ provider "routerlab" {
 `, device)
 }
 
+// closedPortDevice is a device block for a device that does not exist
+// (port 1 on 127.0.0.1, some host key pinned): for plan-time errors that
+// come before any read.
+func closedPortDevice(name, platform string) string {
+	return fmt.Sprintf("device {\n    name     = %q\n    platform = %q\n    host     = \"127.0.0.1\"\n    port     = 1\n    host_key = %q\n  }", name, platform, someHostKey)
+}
+
 func TestPlanValidation(t *testing.T) {
-	okDevice := fmt.Sprintf(`device {
-    name = "r"
-    platform = "linux"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }`, someHostKey)
+	okDevice := closedPortDevice("r", "linux")
 	cases := []struct {
 		name, config, want string
 	}{
@@ -273,20 +274,7 @@ func TestErrorsHideSecrets(t *testing.T) {
 // Benchmark inputs the engine would refuse fail at plan, before anything
 // runs on a host.
 func TestPlanValidationBenchmark(t *testing.T) {
-	devs := providerWith(fmt.Sprintf(`device {
-    name = "a"
-    platform = "linux"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }
-    device {
-    name = "b"
-    platform = "linux"
-    host = "127.0.0.1"
-    port = 1
-    host_key = %q
-  }`, someHostKey, someHostKey))
+	devs := providerWith(closedPortDevice("a", "linux") + "\n  " + closedPortDevice("b", "linux"))
 	bench := func(body string) string {
 		return devs + "resource \"routerlab_benchmark_run\" \"x\" {\n" + body + "\n}\n"
 	}
