@@ -325,7 +325,7 @@ func finishWarnings(run *bench.Run) {
 	byStep := mssWarnings(run.Steps)
 	for i := range run.Steps {
 		s := &run.Steps[i]
-		addWarnings(s, cpuWarnings(*s)...)
+		addWarnings(s, cpuWarnings(*s, run.DUTs)...)
 		addWarnings(s, byStep[s.Index]...)
 	}
 }

@@ -120,14 +120,22 @@ func mtuWarning(plan bench.Plan, pr bench.PairResult) string {
 		pr.Pair, b.IPPacket(), parts, where, pr.LineRateMbps)
 }
 
-// cpuWarnings says which DUTs' CPU was saturated in the step's window.
-func cpuWarnings(res bench.StepResult) []string {
+// cpuWarnings says which DUTs' CPU was saturated in the step's window. A
+// DUT whose CPU figures are its host's (DUTInfo.SharedCPU: a namespace
+// lab's router) saturates the machine, iperf3 endpoints included: that
+// says the machine, not the router, may have set the throughput.
+func cpuWarnings(res bench.StepResult, duts []bench.DUTInfo) []string {
 	var ws []string
 	for _, c := range res.CPU {
-		if c.Samples > 0 && c.AvgPercent >= CPUSaturatedPercent {
-			ws = append(ws, fmt.Sprintf("DUT %s's CPU averaged %.0f %% of its capacity over the measured window (%d sample%s; %d %% or more is saturated): the router's CPU, not the path, probably set this step's throughput.",
-				c.Device, c.AvgPercent, c.Samples, pluralS(c.Samples), CPUSaturatedPercent))
+		if c.Samples == 0 || c.AvgPercent < CPUSaturatedPercent {
+			continue
 		}
+		cause := "the router's CPU, not the path, probably set this step's throughput."
+		if i := slices.IndexFunc(duts, func(d bench.DUTInfo) bool { return d.Device == c.Device }); i >= 0 && duts[i].SharedCPU != "" {
+			cause = "this is the whole machine's CPU (the router shares it with the iperf3 endpoints), so the machine, not the router or the path, may have set this step's throughput."
+		}
+		ws = append(ws, fmt.Sprintf("DUT %s's CPU averaged %.0f %% of its capacity over the measured window (%d sample%s; %d %% or more is saturated): %s",
+			c.Device, c.AvgPercent, c.Samples, pluralS(c.Samples), CPUSaturatedPercent, cause))
 	}
 	return ws
 }

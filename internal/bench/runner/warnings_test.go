@@ -145,14 +145,21 @@ func TestWarningThresholds(t *testing.T) {
 		avg  float64
 		warn bool
 	}{{94.9, false}, {95, true}, {100, true}} {
-		ws := cpuWarnings(bench.StepResult{CPU: []bench.CPUStats{{Device: "r1", AvgPercent: c.avg, Samples: 3}}})
+		ws := cpuWarnings(bench.StepResult{CPU: []bench.CPUStats{{Device: "r1", AvgPercent: c.avg, Samples: 3}}}, nil)
 		if (len(ws) == 1) != c.warn {
 			t.Errorf("CPU %.1f %%: %q", c.avg, ws)
 		}
 	}
 	// No samples, no claim.
-	if ws := cpuWarnings(bench.StepResult{CPU: []bench.CPUStats{{Device: "r1", AvgPercent: 100}}}); ws != nil {
+	if ws := cpuWarnings(bench.StepResult{CPU: []bench.CPUStats{{Device: "r1", AvgPercent: 100}}}, nil); ws != nil {
 		t.Errorf("no samples: %q", ws)
+	}
+	// A namespace lab's router shares the machine's CPU: the warning must
+	// not blame the router (issue 20, point 9).
+	shared := []bench.DUTInfo{{Device: "r1", SharedCPU: "it is a network namespace on a shared kernel"}}
+	ws := cpuWarnings(bench.StepResult{CPU: []bench.CPUStats{{Device: "r1", AvgPercent: 99, Samples: 3}}}, shared)
+	if len(ws) != 1 || !strings.Contains(ws[0], "whole machine's CPU") || strings.Contains(ws[0], "the router's CPU, not the path") {
+		t.Errorf("shared CPU: %q", ws)
 	}
 }
 
