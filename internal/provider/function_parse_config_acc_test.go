@@ -39,7 +39,7 @@ func TestAccParseConfig_equalsDriver(t *testing.T) {
 			text := readTestdata(t, "../device/edgeos/testdata/cfg_edgeos_2_er4_router.txt")
 			lines, ethernets := vyattaLines(text)
 			dev := devicesim.New(t, edgeossim.New(edgeossim.Options{Lines: lines, Ethernets: ethernets, WireGuard: true}), devicesim.Options{})
-			return parseConfigCase{platform: "edgeos", provider: strings.Replace(edgeosProvider(dev), `er6p = {`, `r = {`, 1), text: text}
+			return parseConfigCase{platform: "edgeos", provider: strings.Replace(edgeosProvider(dev), `"er6p"`, `"r"`, 1), text: text}
 		},
 		"routeros": func(t *testing.T) parseConfigCase {
 			sim := rossim.New(rossim.Options{Version: "7.13.4", Model: "RB5009UG+S+"})
@@ -48,13 +48,13 @@ func TestAccParseConfig_equalsDriver(t *testing.T) {
 /interface wireguard add name=wg-lab listen-port=51820 private-key="eF1aXvwVJ0PLs4N5yY0bXXsLiXDnX6dyZo4nG7bI4Ec=" comment=routerlab:wg-lab`)
 			dev := devicesim.New(t, sim, devicesim.Options{User: "admin", LoginFlags: true})
 			// What the engineer saved: the router's own export.
-			return parseConfigCase{platform: "routeros", provider: strings.Replace(routerosProvider(dev), `rb = {`, `r = {`, 1), text: sim.Export("terse")}
+			return parseConfigCase{platform: "routeros", provider: strings.Replace(routerosProvider(dev), `"rb"`, `"r"`, 1), text: sim.Export("terse")}
 		},
 		"vyos": func(t *testing.T) parseConfigCase {
 			text := readTestdata(t, "../device/edgeos/testdata/cfg_vyos_1_4_router.txt")
 			lines, ethernets := vyattaLines(text)
 			dev := devicesim.New(t, edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS, Lines: lines, Ethernets: ethernets}), devicesim.Options{})
-			p := strings.Replace(edgeosProvider(dev), `er6p = {`, `r = {`, 1)
+			p := strings.Replace(edgeosProvider(dev), `"er6p"`, `"r"`, 1)
 			return parseConfigCase{platform: "vyos", provider: strings.Replace(p, `platform = "edgeos"`, `platform = "vyos"`, 1), text: text}
 		},
 		"rtx": func(t *testing.T) parseConfigCase {
@@ -66,7 +66,7 @@ func TestAccParseConfig_equalsDriver(t *testing.T) {
 			if err != nil || res.ExitStatus != 0 {
 				t.Fatalf("show config: %v %+v", err, res)
 			}
-			return parseConfigCase{platform: "rtx", provider: strings.Replace(rtxProvider(dev), `rtx810 = {`, `r = {`, 1), text: res.Stdout}
+			return parseConfigCase{platform: "rtx", provider: strings.Replace(rtxProvider(dev), `"rtx810"`, `"r"`, 1), text: res.Stdout}
 		},
 	}
 	for name, mk := range cases {

@@ -31,7 +31,8 @@ func startSiteToSiteLab(t *testing.T, name string, mgmtNet int) *lab.Lab {
 }
 
 // tunnelBenchmark measures a to b through whatever joins r1 and r2, with
-// the line rate of the tunnel's encapsulation.
+// the line rate of the tunnel's encapsulation (the body of the
+// encapsulation block).
 func tunnelBenchmark(name, encapsulation string) string {
 	return fmt.Sprintf(`
 resource "routerlab_benchmark_run" "through" {
@@ -47,7 +48,9 @@ resource "routerlab_benchmark_run" "through" {
   duration_seconds = 3
   omit_seconds     = 1
   link_speed       = "1gbit"
-  encapsulation    = %s
+  encapsulation {
+    %s
+  }
   depends_on       = [routerlab_tunnel.r1, routerlab_tunnel.r2]
 }
 `, name, encapsulation)
@@ -110,7 +113,7 @@ resource "routerlab_tunnel" "r1" {
   }
   depends_on = [routerlab_tunnel.r2]
 }
-`, esp) + tunnelBenchmark("IPsec "+esp, fmt.Sprintf(`{ tunnel = "ipsec", esp_cipher = %q }`, esp))
+`, esp) + tunnelBenchmark("IPsec "+esp, fmt.Sprintf("tunnel     = \"ipsec\"\n    esp_cipher = %q", esp))
 	}
 	pub1, _ := wireguardPublicKey(testWGKeyR1)
 	pub2, _ := wireguardPublicKey(testWGKeyR2)
@@ -140,7 +143,7 @@ resource "routerlab_tunnel" "r2" {
   }
   routes = ["198.18.1.0/24"]
 }
-`, testWGKeyR1, testWGKeyR2, pub1, pub2) + tunnelBenchmark("WireGuard", `{ tunnel = "wireguard" }`)
+`, testWGKeyR1, testWGKeyR2, pub1, pub2) + tunnelBenchmark("WireGuard", `tunnel = "wireguard"`)
 
 	ovpn := labProvider(l) + fmt.Sprintf(`
 resource "routerlab_tunnel" "r1" {
@@ -166,7 +169,7 @@ resource "routerlab_tunnel" "r2" {
   }
   routes = ["198.18.1.0/24"]
 }
-`, testStaticKey()) + tunnelBenchmark("OpenVPN AES-128-CBC", `{ tunnel = "openvpn", openvpn_proto = "udp", openvpn_cipher = "AES-128-CBC/SHA256" }`)
+`, testStaticKey()) + tunnelBenchmark("OpenVPN AES-128-CBC", "tunnel         = \"openvpn\"\n    openvpn_proto  = \"udp\"\n    openvpn_cipher = \"AES-128-CBC/SHA256\"")
 
 	established := resource.ComposeTestCheckFunc(
 		resource.TestCheckResourceAttr("routerlab_tunnel.r1", "status", "established"),
