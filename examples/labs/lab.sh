@@ -112,7 +112,13 @@ lab_progress() {
       [[ $msg =~ ^step\ [0-9]+/[0-9]+\ done ]] && echo >>"$log.steps"
       printf '  %s\n' "$msg"
       ;;
-    WARN) printf '  provider warning: %s\n' "$msg" ;;
+    WARN)
+      # The plugin framework logs every warning diagnostic as "Response
+      # contains warning diagnostic", the text only in its fields:
+      # Terraform prints the diagnostic itself at the end.
+      [[ $msg == "Response contains warning diagnostic" ]] && continue
+      printf '  provider warning: %s\n' "$msg"
+      ;;
     # ERROR: the plugin framework logs each error diagnostic, which
     # Terraform prints itself as "Error: ...".
     esac
