@@ -28,6 +28,9 @@ type Driver struct {
 	// major is the RouterOS major version the last snapshot read (0: not
 	// yet), which decides how the next export is asked for.
 	major atomic.Int32
+	// minor is the minor version with it: the IPsec peers' print was
+	// renamed within v6 (6.45).
+	minor atomic.Int32
 }
 
 var (
@@ -51,7 +54,7 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := d.t.Run(ctx, snapshotScript(major))
+	res, err := d.t.Run(ctx, snapshotScript(major, int(d.minor.Load())))
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
@@ -67,6 +70,7 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
 	d.major.Store(int32(MajorVersion(snap.Facts.Firmware)))
+	d.minor.Store(int32(MinorVersion(snap.Facts.Firmware)))
 	return snap, nil
 }
 
@@ -93,6 +97,7 @@ func (d *Driver) majorVersion(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("reading the RouterOS version: cannot tell the major version of %q", r.Version)
 	}
 	d.major.Store(int32(m))
+	d.minor.Store(int32(MinorVersion(r.Version)))
 	return m, nil
 }
 

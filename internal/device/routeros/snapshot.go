@@ -48,8 +48,9 @@ const (
 // peers, and the configuration in one exec, in the words of RouterOS
 // major version major (6 or 7: the driver learns it first). v6 prints
 // secrets in exports unless told not to; v7 hides them unless told to
-// show them, and refuses v6's flag; v6 calls the IPsec peers remote-peers.
-func snapshotScript(major int) string {
+// show them, and refuses v6's flag; before 6.45 the IPsec peers were
+// remote-peers (see peersCommand).
+func snapshotScript(major, minor int) string {
 	export := "/export terse"
 	if major == 6 {
 		export += " hide-sensitive"
@@ -61,7 +62,7 @@ func snapshotScript(major int) string {
 		`:put "` + markPPP + `"`,
 		"/ppp active print terse",
 		`:put "` + markPeers + `"`,
-		peersCommand(major),
+		peersCommand(major, minor),
 		`:put "` + markWGPeers + `"`,
 	}
 	if major >= 7 {
@@ -92,6 +93,21 @@ func splitSnapshot(out string) (snapshotParts, error) {
 	}
 	p.export = rest
 	return p, nil
+}
+
+// MinorVersion is the minor number of a RouterOS version ("6.49.10" →
+// 49), 0 when it cannot tell.
+func MinorVersion(v string) int {
+	_, rest, _ := strings.Cut(strings.TrimSpace(v), ".")
+	end := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+	if end >= 0 {
+		rest = rest[:end]
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // MajorVersion is the major number of a RouterOS version ("7.13.4

@@ -9,15 +9,19 @@ import (
 
 // Operational state of the owned objects, from the snapshot's status
 // prints: `/ppp active` (sessions the router's servers answered) and the
-// IPsec peers (`/ip ipsec active-peers` on v7, `remote-peers` on v6).
+// IPsec peers (`/ip ipsec active-peers`, `remote-peers` before 6.45).
 // Clients are up when their interface runs (flag R). A WireGuard
 // interface always runs; it is established, as on Linux, when one of its
 // peers shook hands in the last wireguardFresh (the peers' read-only
 // last-handshake, RouterOS 7).
 
-// peersCommand is the print of the IPsec peers on major version major.
-func peersCommand(major int) string {
-	if major >= 7 {
+// peersCommand is the print of the IPsec peers on RouterOS major.minor.
+// RouterOS 6.45's changelog: "ipsec - renamed 'remote-peers' to
+// 'active-peers'" (v7 kept the new name). A command the version lacks is
+// a syntax error that stops the whole snapshot script, so the name must
+// match the version; 6.45-6.49 is the most widely run v6.
+func peersCommand(major, minor int) string {
+	if major >= 7 || major == 6 && minor >= 45 {
 		return "/ip ipsec active-peers print terse"
 	}
 	return "/ip ipsec remote-peers print terse"

@@ -201,7 +201,7 @@ func (s *Sim) reset(identity string) {
 	if identity != "" {
 		s.tables["/system identity"].items[0].vals["name"] = identity
 	}
-	s.root = buildTree(s.order, s.major)
+	s.root = buildTree(s.order, s.major, s.minor)
 	view := interfaceView()
 	s.root.at("/interface").table = view
 	s.root.at("/interface").addVerbs("set", "enable", "disable", "find", "get")
@@ -313,7 +313,8 @@ func (s *Sim) SetRunning(name string, running bool) {
 }
 
 // SetRows sets what a status menu prints: "/ppp active",
-// "/ip ipsec active-peers" (v7), "/ip ipsec remote-peers" (v6), or the
+// "/ip ipsec active-peers" (6.45 and later), "/ip ipsec remote-peers"
+// (until 6.44), or the
 // dynamic entries of "/interface l2tp-server" (flag "D").
 func (s *Sim) SetRows(path string, rows ...Row) {
 	s.mu.Lock()

@@ -241,7 +241,8 @@ func TestRuntimeErrorMessages(t *testing.T) {
 		{"7.13.4", "", `/ip firewall connection tracking set enabled=maybe`, "input does not match any value of enabled"},
 		{"6.49.10", "", `/interface wireguard add name=wg1`, "bad command name wireguard (line 1 column 12)"},
 		{"6.49.10", "", `/export show-sensitive`, "expected end of command (line 1 column 9)"},
-		{"6.49.10", "", `/ip ipsec active-peers print`, "bad command name active-peers (line 1 column 11)"},
+		{"6.44.6", "", `/ip ipsec active-peers print`, "bad command name active-peers (line 1 column 11)"},
+		{"6.49.10", "", `/ip ipsec remote-peers print`, "bad command name remote-peers (line 1 column 11)"},
 		{"7.13.4", "", `/ip ipsec remote-peers print`, "bad command name remote-peers (line 1 column 11)"},
 	} {
 		r := New(Options{Version: c.version})

@@ -35,7 +35,7 @@ func TestInterfaceMenu(t *testing.T) {
 }
 
 func TestStatusMenus(t *testing.T) {
-	for _, version := range []string{"7.13.4", "6.49.10"} {
+	for _, version := range []string{"7.13.4", "6.49.10", "6.44.6"} {
 		r := New(Options{Version: version})
 		r.MustRun(`/ppp secret add name=u1 password=x service=l2tp
 /interface l2tp-server add name=l2tp-site user=site
@@ -44,8 +44,8 @@ func TestStatusMenus(t *testing.T) {
 			{"address", "198.18.9.10"}, {"uptime", "1m2s"}, {"encoding", "cbc(aes) + hmac(sha1)"}}})
 		r.SetRows("/interface l2tp-server", Row{Flags: "DR", Attrs: []KV{{"name", "<l2tp-u1>"}, {"user", "u1"}}})
 		peers := "/ip ipsec active-peers"
-		if version[0] == '6' {
-			peers = "/ip ipsec remote-peers"
+		if version == "6.44.6" {
+			peers = "/ip ipsec remote-peers" // renamed in 6.45
 		}
 		r.SetRows(peers, Row{Attrs: []KV{{"local-address", "198.18.0.1"}, {"remote-address", "198.19.0.2"}, {"state", "established"}}})
 		r.SetMonitor("pppoe-out1", KV{"status", "connected"}, KV{"uptime", "5m"})

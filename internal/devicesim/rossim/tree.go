@@ -13,24 +13,27 @@ type node struct {
 	verbs    map[string]bool // the commands it answers
 }
 
-// Status menus: what each answers besides export, by major version.
+// Status menus: what each answers besides export, and the versions that
+// have it (major*100+minor; 0: no bound).
 var statusMenus = []struct {
-	path  string
-	major int // 0: both
-	verbs []string
+	path         string
+	since, until int
+	verbs        []string
 }{
-	{"/interface", 0, []string{"print"}},
-	{"/system resource", 0, []string{"print"}},
-	{"/system resource cpu", 0, []string{"print"}},
-	{"/system health", 0, []string{"print"}},
-	{"/system routerboard", 0, []string{"print"}},
-	{"/ppp active", 0, []string{"print"}},
-	{"/ip ipsec active-peers", 7, []string{"print"}},
-	{"/ip ipsec remote-peers", 6, []string{"print"}},
+	{"/interface", 0, 0, []string{"print"}},
+	{"/system resource", 0, 0, []string{"print"}},
+	{"/system resource cpu", 0, 0, []string{"print"}},
+	{"/system health", 0, 0, []string{"print"}},
+	{"/system routerboard", 0, 0, []string{"print"}},
+	{"/ppp active", 0, 0, []string{"print"}},
+	// RouterOS 6.45's changelog: "ipsec - renamed 'remote-peers' to
+	// 'active-peers'"; v7 kept the new name.
+	{"/ip ipsec active-peers", 645, 0, []string{"print"}},
+	{"/ip ipsec remote-peers", 0, 644, []string{"print"}},
 }
 
 // buildTree makes the console's menu tree for the configuration tables.
-func buildTree(tables []*table, major int) *node {
+func buildTree(tables []*table, major, minor int) *node {
 	root := &node{path: "/", children: map[string]*node{}, verbs: map[string]bool{"export": true}}
 	for _, t := range tables {
 		n := root.at(t.m.path)
@@ -47,8 +50,9 @@ func buildTree(tables []*table, major int) *node {
 		}
 		n.addVerbs(verbs...)
 	}
+	v := major*100 + minor
 	for _, s := range statusMenus {
-		if s.major == 0 || s.major == major {
+		if (s.since == 0 || v >= s.since) && (s.until == 0 || v <= s.until) {
 			root.at(s.path).addVerbs(s.verbs...)
 		}
 	}
