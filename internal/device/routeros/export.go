@@ -405,7 +405,7 @@ type argToken struct {
 	kind   argKind
 	key    string // kv
 	text   string // word: the word unescaped; kv: the value unescaped (raw for [..], (..), {..}); bracket: as written
-	quoted bool   // word: written in quotes
+	quoted bool   // word or kv value: written in quotes
 	expr   bool   // kv: the value is an expression in brackets, kept as written
 	vstart int    // kv: where the value starts in the line
 	end    int    // where the token ends in the line
@@ -444,7 +444,7 @@ func tokenizeArgs(s string) []argToken {
 			}
 			if k > 0 && k < len(raw) && raw[k] == '=' {
 				v := raw[k+1:]
-				t := argToken{kind: argKV, key: raw[:k], expr: isExprValue(v), vstart: i + k + 1, end: end}
+				t := argToken{kind: argKV, key: raw[:k], expr: isExprValue(v), quoted: strings.HasPrefix(v, `"`), vstart: i + k + 1, end: end}
 				if t.expr {
 					t.text = v
 				} else {
@@ -566,7 +566,7 @@ func parseExportItem(path, line string, off, lineNo int) Item {
 			it.Attrs = append(it.Attrs, Attr{Key: t.text, Bare: true})
 			continue
 		}
-		a := Attr{Key: t.key, Value: t.text}
+		a := Attr{Key: t.key, Value: boolWord(t)}
 		it.Attrs = append(it.Attrs, a)
 		if !t.expr {
 			if v, ok := redactedValue(path, a); ok {
@@ -599,6 +599,30 @@ func spliceCuts(line string, cuts []valueCut) string {
 	return b.String()
 }
 
+// freeTextKeys hold text a user chose, never a boolean: a comment or a
+// name "true" stays "true".
+var freeTextKeys = map[string]bool{"comment": true, "name": true, "default-name": true, "source": true, "on-event": true}
+
+// boolWord is a key=value token's value, with RouterOS 7's boolean words
+// read as the yes/no that v6 and earlier v7 print: 7.11 exports write
+// `disabled=false`, `ip-forward=true`, `[ find default=true ]`, and every
+// reader here compares with "yes" and "no". A quoted value, an expression
+// and free text are kept as written. The normalised text then prints the
+// yes/no form too, so a firmware that only changes how booleans print
+// does not change the configuration digest.
+func boolWord(t argToken) string {
+	if t.quoted || t.expr || freeTextKeys[t.key] {
+		return t.text
+	}
+	switch t.text {
+	case "true":
+		return "yes"
+	case "false":
+		return "no"
+	}
+	return t.text
+}
+
 // parseFindSelector reads "[ find default-name=ether1 ]" and its kin.
 func parseFindSelector(raw string) Selector {
 	inner := strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(raw, "["), "]"))
@@ -617,7 +641,7 @@ func parseFindSelector(raw string) Selector {
 	for i, t := range toks {
 		switch {
 		case i%2 == 0 && t.kind == argKV && !t.expr:
-			find[t.key] = t.text
+			find[t.key] = boolWord(t)
 		case i%2 == 1 && t.kind == argWord && !t.quoted && t.text == "and":
 		default:
 			return Selector{Expr: inner}
