@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
@@ -36,7 +37,7 @@ func ParseRouter(exp *Export, rows []Row) device.RouterState {
 	}
 	for _, it := range items(exp, "/ip address", "add") {
 		name, _ := it.Get("interface")
-		a, err := device.CanonicalAddress(get(it, "address", ""))
+		a, err := device.CanonicalAddress(exportedAddress(get(it, "address", "")))
 		if err != nil {
 			continue
 		}
@@ -243,4 +244,24 @@ func yesNo(v bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// exportedAddress is an /ip address item's address with its prefix
+// length: real exports print a host address without one
+// (`add address=198.18.255.1 interface=lo network=198.18.255.1`, and a
+// point-to-point address with network= set to the peer), which RouterOS
+// reads as /32 (/128 for IPv6). Without this such addresses were
+// dropped, and a /32 routerlab wrote read back as missing forever.
+func exportedAddress(v string) string {
+	if v == "" || strings.Contains(v, "/") {
+		return v
+	}
+	ip, err := device.ParseIP(v)
+	if err != nil {
+		return v
+	}
+	if ip.Is4() {
+		return v + "/32"
+	}
+	return v + "/128"
 }

@@ -64,3 +64,26 @@ func TestBooleanWordsOfRouterOS711(t *testing.T) {
 		}
 	}
 }
+
+// Real exports print a host address without its /32 (issue 21, point 5):
+// loopbacks with network= the address itself, point-to-point addresses
+// with network= the peer. They are the interface's /32 addresses, not
+// lines to drop. The lines follow the terse export's format.
+func TestAddressWithoutPrefixLengthIsAHost(t *testing.T) {
+	exp, err := ParseExport(`# 2026-12-01 12:00:00 by RouterOS 7.17
+/interface bridge add name=loopback
+/ip address add address=198.18.255.1 interface=loopback network=198.18.255.1
+/ip address add address=198.18.254.1 interface=ether2 network=198.18.254.2
+/ip address add address=198.18.7.1/24 interface=ether3 network=198.18.7.0
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []Row{{Attrs: map[string]string{"name": "loopback", "mtu": "auto"}}, {Attrs: map[string]string{"name": "ether2", "mtu": "1500"}}, {Attrs: map[string]string{"name": "ether3", "mtu": "1500"}}}
+	st := ParseRouter(exp, rows)
+	for name, want := range map[string]string{"loopback": "198.18.255.1/32", "ether2": "198.18.254.1/32", "ether3": "198.18.7.1/24"} {
+		if got := st.Interfaces[name].Addresses; len(got) != 1 || got[0] != want {
+			t.Errorf("%s addresses %v, want [%s]", name, got, want)
+		}
+	}
+}
