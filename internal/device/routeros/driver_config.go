@@ -204,6 +204,9 @@ func (d *Driver) CheckPPPoE(desired device.PPPoEConfig, snap *device.Snapshot) e
 // (restorePPPoE).
 func (d *Driver) ApplyPPPoE(ctx context.Context, desired device.PPPoEConfig, observed *device.PPPoEState) error {
 	err := d.run(ctx, "applying pppoe session "+desired.Name, RenderPPPoE(desired, observed), pppoeSecrets(desired)...)
+	if err != nil && observed != nil {
+		return d.restorePPPoE(ctx, err, desired, *observed)
+	}
 	if err != nil {
 		return d.rollback(ctx, err, RenderPPPoEDelete(device.PPPoEState{PPPoEConfig: desired}))
 	}
@@ -245,6 +248,9 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 // sessions.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
 	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
+	if err != nil && observed != nil {
+		return d.restoreTunnel(ctx, err, desired, *observed)
+	}
 	if err != nil {
 		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, int(d.major.Load())))
 	}

@@ -116,3 +116,176 @@ func TestWriteSyntaxErrorNamesCommand(t *testing.T) {
 	}
 }
 
+const (
+	wgPeer  = "hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo="
+	wgKey   = "eF1aXvwVJ0PLs4N5yY0bXXsLiXDnX6dyZo4nG7bI4Ec="
+	wgPSK   = "c2VjcmV0LXByZXNoYXJlZC1rZXktbm90LWluLWVycm9y"
+	wgPeer2 = "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg="
+)
+
+func wg0(keepalive int) device.TunnelConfig {
+	return device.TunnelConfig{Name: "wg0", Type: device.TunnelWireGuard, WireGuard: &device.WireGuardConfig{
+		PrivateKey: wgKey, ListenPort: 51820, Addresses: []string{"198.18.60.1/30"},
+		Peers: []device.WireGuardPeer{
+			{PublicKey: wgPeer, PresharedKey: wgPSK, Endpoint: "198.18.3.2:51820", AllowedIPs: []string{"198.18.60.2/32"}, PersistentKeepalive: keepalive},
+			{PublicKey: wgPeer2, AllowedIPs: []string{"198.18.61.0/24"}},
+		}}, Routes: []string{"198.18.62.0/24"}}
+}
+
+// Issue 21, point 10: a failed in-place update does not delete the
+// working tunnel. Only persistent_keepalive changes, the router refuses
+// the peer's line, and wg0 is on the router again with its old peers,
+// keys and keepalive; the error says so.
+func TestFailedTunnelUpdateKeepsOldTunnel(t *testing.T) {
+	// endpoint-port is 0..65535 (rossim's schema): the peer with the new
+	// keepalive is refused at runtime, after the update's deletes ran.
+	r := &tamperedRouter{sim: rossim.New(rossim.Options{Version: "7.13.4"}),
+		from: "persistent-keepalive=30s", to: "persistent-keepalive=30s endpoint-port=99999"}
+	drv := tamperedDriver(t, r)
+	if err := drv.ApplyTunnel(ctx(t), wg0(25), nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed, ok := before.Tunnels["wg0"]
+	if !ok {
+		t.Fatal("wg0 was not created")
+	}
+	peersBefore := r.sim.Items("/interface wireguard peers")
+
+	err = drv.ApplyTunnel(ctx(t), wg0(30), &observed)
+	if err == nil {
+		t.Fatal("the refused update did not fail")
+	}
+	t.Log(err)
+	msg := err.Error()
+	for _, secret := range []string{wgKey, wgPSK} {
+		if strings.Contains(msg, secret) {
+			t.Errorf("a secret reached the error: %v", err)
+		}
+	}
+	for _, want := range []string{"/interface wireguard peers add", "out of range", "the router has the tunnel wg0 as it was before this update again"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(msg, "removed again") {
+		t.Errorf("error still says the tunnel was removed: %v", err)
+	}
+
+	after, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := after.Tunnels["wg0"]
+	if !ok {
+		t.Fatalf("wg0 is gone after the failed update; the router has:\n%s", r.sim.Export("terse"))
+	}
+	if g, w := tunnelText(got), tunnelText(observed); g != w {
+		t.Errorf("wg0 after the failed update:\n%s\nwant as before:\n%s", g, w)
+	}
+	peers := r.sim.Items("/interface wireguard peers")
+	if len(peers) != len(peersBefore) {
+		t.Fatalf("peers after: %v\nbefore: %v", peers, peersBefore)
+	}
+	for i, p := range peers {
+		for _, k := range []string{"public-key", "preshared-key", "persistent-keepalive", "endpoint-address", "endpoint-port", "allowed-address", "interface"} {
+			if p[k] != peersBefore[i][k] {
+				t.Errorf("peer %d %s = %q, want %q as before", i, k, p[k], peersBefore[i][k])
+			}
+		}
+	}
+	if ifs := r.sim.Items("/interface wireguard"); len(ifs) != 1 || ifs[0]["private-key"] != wgKey {
+		t.Errorf("wg0's interface after the failed update: %v", ifs)
+	}
+}
+
+// Where putting the old tunnel back fails too, the error says the tunnel
+// is gone and the next plan creates it.
+func TestFailedTunnelUpdateRestoreFails(t *testing.T) {
+	r := &tamperedRouter{sim: rossim.New(rossim.Options{Version: "7.13.4"})}
+	drv := tamperedDriver(t, r)
+	if err := drv.ApplyTunnel(ctx(t), wg0(25), nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := before.Tunnels["wg0"]
+	// From now on every peer line is refused, the old one's too.
+	r.from, r.to = "/interface wireguard peers add", "/interface wireguard peers add endpoint-port=99999"
+	err = drv.ApplyTunnel(ctx(t), wg0(30), &observed)
+	if err == nil {
+		t.Fatal("the refused update did not fail")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "putting the old tunnel wg0 back failed") || !strings.Contains(msg, "the tunnel wg0 is gone from the router") || strings.Contains(msg, wgPSK) {
+		t.Errorf("error = %v", err)
+	}
+	after, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := after.Tunnels["wg0"]; ok {
+		t.Errorf("wg0 reads back half-made:\n%s", r.sim.Export("terse"))
+	}
+	if got := r.sim.Items("/interface wireguard"); len(got) != 0 {
+		t.Errorf("left on the router: %v", got)
+	}
+}
+
+// The same for a PPPoE session: a failed update leaves the old session.
+func TestFailedPPPoEUpdateKeepsOldSession(t *testing.T) {
+	r := &tamperedRouter{sim: rossim.New(rossim.Options{Version: "7.13.4"}), from: "use-peer-dns=yes", to: "use-peer-dns=maybe"}
+	drv := tamperedDriver(t, r)
+	c := device.PPPoEConfig{Name: "isp", Role: device.RoleClient, Interface: "ether1", User: "me", Password: "client-secret-1", DefaultRoute: true, MTU: intp(1480)}
+	if err := drv.ApplyPPPoE(ctx(t), c, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := before.PPPoE["isp"]
+	clientsBefore := r.sim.Items("/interface pppoe-client")
+	changed := c
+	changed.UsePeerDNS = true
+	err = drv.ApplyPPPoE(ctx(t), changed, &observed)
+	if err == nil {
+		t.Fatal("the refused update did not fail")
+	}
+	if msg := err.Error(); strings.Contains(msg, "client-secret-1") || !strings.Contains(msg, "the router has the pppoe session isp as it was before this update again") {
+		t.Errorf("error = %v", err)
+	}
+	after, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := after.PPPoE["isp"]; !ok {
+		t.Fatalf("the session is gone after the failed update:\n%s", r.sim.Export("terse"))
+	}
+	clients := r.sim.Items("/interface pppoe-client")
+	if len(clients) != 1 {
+		t.Fatalf("clients after: %v", clients)
+	}
+	for _, k := range []string{"name", "user", "password", "use-peer-dns", "add-default-route", "max-mtu", "interface", "comment"} {
+		if clients[0][k] != clientsBefore[0][k] {
+			t.Errorf("%s = %q, want %q as before", k, clients[0][k], clientsBefore[0][k])
+		}
+	}
+}
+
+func tunnelText(st device.TunnelState) string {
+	var b strings.Builder
+	w := st.WireGuard
+	b.WriteString(st.Name + " " + strings.Join(st.Routes, ","))
+	if w != nil {
+		b.WriteString(" " + strings.Join(w.Addresses, ","))
+		for _, p := range w.Peers {
+			b.WriteString("\n  " + p.PublicKey + " " + p.Endpoint + " " + strings.Join(p.AllowedIPs, ",") + " " + strconv.Itoa(p.PersistentKeepalive))
+		}
+	}
+	return b.String()
+}
