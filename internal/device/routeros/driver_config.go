@@ -107,10 +107,20 @@ func (d *Driver) run(ctx context.Context, what string, lines []string, secrets .
 		return fmt.Errorf("%s: %s", what, redact(err.Error(), secrets))
 	}
 	if f := readWrite(res.Stdout, res.Stderr, res.ExitStatus, lines); f != nil {
-		return fmt.Errorf("%s: %s", what, redact(f.String(), secrets))
+		return &scriptError{text: what + ": " + redact(f.String(), secrets), refused: f.ran == 0 && f.syntax}
 	}
 	return nil
 }
+
+// scriptError is a write script the router stopped. refused: it was
+// refused as a whole for its syntax, before any command reported
+// completion.
+type scriptError struct {
+	text    string
+	refused bool
+}
+
+func (e *scriptError) Error() string { return e.text }
 
 // redact replaces every secret in s.
 func redact(s string, secrets []string) string {

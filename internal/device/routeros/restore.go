@@ -2,6 +2,7 @@ package routeros
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -45,6 +46,14 @@ func (d *Driver) restorePPPoE(ctx context.Context, cause error, desired device.P
 // restore runs the restore script, and where it fails the clean-up one,
 // and says what the router now has.
 func (d *Driver) restore(ctx context.Context, cause error, what string, restore, clean, notes []string, secrets []string) error {
+	// A script refused for its syntax ran none of its commands (no mark;
+	// rossim's runScript: "A syntax error anywhere means nothing runs", an
+	// assumption listed in its testdata/README.md): the old object is
+	// untouched, and rewriting it would only risk it.
+	var se *scriptError
+	if errors.As(cause, &se) && se.refused {
+		return fmt.Errorf("%w; the router refused the script before running any of it: it still has the %s as before this update", cause, what)
+	}
 	rerr := d.run(ctx, "putting the old "+what+" back", restore, secrets...)
 	if rerr == nil {
 		msg := fmt.Sprintf("%%w; the router has the %s as it was before this update again (rewritten from what the router reported)", what)

@@ -16,6 +16,7 @@ type writeFailure struct {
 	failed int    // 1-based command the script stopped at; 0: unknown
 	msg    string // the console's text without the marks
 	exit   int
+	syntax bool // the message places the error at a line and column
 }
 
 // lineColumn is where the console places a syntax error: "syntax error
@@ -59,6 +60,7 @@ func readWrite(stdout, stderr string, exit int, lines []string) *writeFailure {
 	case ran == 0:
 		f.failed = 1
 		if m := lineColumn.FindStringSubmatch(f.msg); m != nil && m[1] == "1" {
+			f.syntax = true
 			col, _ := strconv.Atoi(m[2])
 			if n := commandAt(lines, col); n > 0 {
 				f.failed = n

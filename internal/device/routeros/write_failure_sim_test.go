@@ -202,6 +202,34 @@ func TestFailedTunnelUpdateKeepsOldTunnel(t *testing.T) {
 	}
 }
 
+// An update the router refuses for its syntax ran none of its commands:
+// the old tunnel is left as it is, not rewritten.
+func TestRefusedTunnelUpdateLeavesOldTunnel(t *testing.T) {
+	r := &tamperedRouter{sim: rossim.New(rossim.Options{Version: "7.13.4"}),
+		from: "persistent-keepalive=30s", to: "persistent-keepalive=30s stray-word"}
+	drv := tamperedDriver(t, r)
+	if err := drv.ApplyTunnel(ctx(t), wg0(25), nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := before.Tunnels["wg0"]
+	ifBefore := r.sim.Items("/interface wireguard")
+	err = drv.ApplyTunnel(ctx(t), wg0(30), &observed)
+	if err == nil {
+		t.Fatal("the refused update did not fail")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "expected end of command") || !strings.Contains(msg, "it still has the tunnel wg0 as before this update") {
+		t.Errorf("error = %v", err)
+	}
+	ifAfter := r.sim.Items("/interface wireguard")
+	if len(ifAfter) != 1 || ifAfter[0][".id"] != ifBefore[0][".id"] {
+		t.Errorf("wg0 was rewritten (or lost) for a script that never ran: before %v, after %v", ifBefore, ifAfter)
+	}
+}
+
 // Where putting the old tunnel back fails too, the error says the tunnel
 // is gone and the next plan creates it.
 func TestFailedTunnelUpdateRestoreFails(t *testing.T) {
