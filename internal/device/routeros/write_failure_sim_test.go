@@ -2,6 +2,8 @@ package routeros_test
 
 import (
 	"io"
+	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,11 +25,17 @@ type tamperedRouter struct {
 	sim        *rossim.Sim
 	from, to   string
 	lineByLine bool
+	// refuse, where it matches, is put after a command the router
+	// refuses at runtime (an address that is none).
+	refuse *regexp.Regexp
 }
 
 func (r *tamperedRouter) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if r.from != "" {
 		cmd = strings.ReplaceAll(cmd, r.from, r.to)
+	}
+	if r.refuse != nil {
+		cmd = r.refuse.ReplaceAllString(cmd, "/ip address add address=not-an-address interface=ether1; $0")
 	}
 	if !r.lineByLine {
 		return r.sim.Exec(cmd, stdin, stdout, stderr)
@@ -316,4 +324,130 @@ func tunnelText(st device.TunnelState) string {
 		}
 	}
 	return b.String()
+}
+
+// The same on v6 and v7 for an L2TP/IPsec server, whose secrets (the
+// IPsec PSK, the PPP password) the router does not show: a failed
+// MTU-only update leaves the server and its account as they were, the
+// secrets taken from the configuration.
+func TestFailedL2TPUpdateKeepsOldServer(t *testing.T) {
+	for _, version := range []string{"6.49.10", "7.13.4"} {
+		t.Run(version, func(t *testing.T) {
+			r := &tamperedRouter{sim: rossim.New(rossim.Options{Version: version})}
+			drv := tamperedDriver(t, r)
+			snap, err := drv.Snapshot(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			l2tp := device.TunnelConfig{Name: "l2tp", Type: device.TunnelL2TPIPsec,
+				L2TP: &device.L2TPConfig{Role: device.RoleServer, LocalAddress: "198.18.100.1", RemotePool: "198.18.100.200-198.18.100.209",
+					MTU: intp(1350), MRU: intp(1350), User: "ppp2", Password: "l2tp-pw-secret", PSK: "l2tp-psk-secret"}}
+			l2tp.L2TP.IKEProposals, l2tp.L2TP.ESPProposals = defaultProposals(t, snap)
+			if err := drv.ApplyTunnel(ctx(t), l2tp, nil); err != nil {
+				t.Fatal(err)
+			}
+			before, err := drv.Snapshot(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			observed, ok := before.Tunnels["l2tp"]
+			if !ok {
+				t.Fatal("the L2TP server was not created")
+			}
+			serverBefore, secretsBefore := r.sim.Items("/interface l2tp-server server"), r.sim.Items("/ppp secret")
+
+			changed := l2tp
+			c := *l2tp.L2TP
+			c.MTU = intp(1300)
+			changed.L2TP = &c
+			r.refuse = regexp.MustCompile(`/interface l2tp-server server set [^;]*max-mtu=1300`)
+			err = drv.ApplyTunnel(ctx(t), changed, &observed)
+			if err == nil {
+				t.Fatal("the refused update did not fail")
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "l2tp-pw-secret") || strings.Contains(msg, "l2tp-psk-secret") ||
+				!strings.Contains(msg, "invalid value for argument address") || !strings.Contains(msg, "the router has the tunnel l2tp as it was before this update again") {
+				t.Errorf("error = %v", err)
+			}
+			after, err := drv.Snapshot(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := after.Tunnels["l2tp"]
+			if !ok {
+				t.Fatalf("the L2TP server is gone after the failed update:\n%s", r.sim.Export("terse"))
+			}
+			if !reflect.DeepEqual(got, observed) {
+				t.Errorf("read back as\n%#v\nwant as before\n%#v", *got.L2TP, *observed.L2TP)
+			}
+			for _, c := range []struct {
+				menu  string
+				was   []map[string]string
+				attrs []string
+			}{
+				{"/interface l2tp-server server", serverBefore, []string{"enabled", "ipsec-secret", "use-ipsec", "max-mtu", "default-profile"}},
+				{"/ppp secret", secretsBefore, []string{"name", "password", "profile", "service", "comment"}},
+			} {
+				now := r.sim.Items(c.menu)
+				if len(now) != len(c.was) {
+					t.Fatalf("%s after: %v, before: %v", c.menu, now, c.was)
+				}
+				for i := range now {
+					for _, k := range c.attrs {
+						if now[i][k] != c.was[i][k] {
+							t.Errorf("%s %d %s = %q, want %q as before", c.menu, i, k, now[i][k], c.was[i][k])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// A PPPoE server's failed update puts the old server back; a user the
+// update removes is not put back (its password is unknown) and the error
+// says so.
+func TestFailedPPPoEServerUpdateNamesUserNotBack(t *testing.T) {
+	r := &tamperedRouter{sim: rossim.New(rossim.Options{Version: "7.13.4"})}
+	drv := tamperedDriver(t, r)
+	s := device.PPPoEConfig{Name: "srv", Role: device.RoleServer, Interface: "ether3", MTU: intp(1454), LocalAddress: "198.18.200.1",
+		RemotePool: "198.18.200.10-198.18.200.20", Users: []device.PPPUser{{Name: "u1", Password: "pw-one-secret"}, {Name: "u2", Password: "pw-two-secret"}}}
+	if err := drv.ApplyPPPoE(ctx(t), s, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := before.PPPoE["srv"]
+	changed := s
+	changed.MTU = intp(1400)
+	changed.Users = s.Users[:1]
+	r.refuse = regexp.MustCompile(`/interface pppoe-server server add [^;]*max-mtu=1400`)
+	err = drv.ApplyPPPoE(ctx(t), changed, &observed)
+	if err == nil {
+		t.Fatal("the refused update did not fail")
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "pw-one-secret") || strings.Contains(msg, "pw-two-secret") ||
+		!strings.Contains(msg, "the router has the pppoe session srv as it was before this update again") ||
+		!strings.Contains(msg, `user "u2", which this update removes, is not back`) {
+		t.Errorf("error = %v", err)
+	}
+	after, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := after.PPPoE["srv"]
+	if !ok {
+		t.Fatalf("the server is gone after the failed update:\n%s", r.sim.Export("terse"))
+	}
+	if got.MTU == nil || *got.MTU != 1454 || len(got.Users) != 1 || got.Users[0].Name != "u1" {
+		t.Errorf("read back as %+v", got.PPPoEConfig)
+	}
+	secrets := r.sim.Items("/ppp secret")
+	if len(secrets) != 1 || secrets[0]["name"] != "u1" || secrets[0]["password"] != "pw-one-secret" {
+		t.Errorf("secrets after: %v", secrets)
+	}
 }
