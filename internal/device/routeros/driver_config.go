@@ -17,7 +17,8 @@ var (
 )
 
 // WriteScript and run: what a write rests on, from MikroTik's own
-// documentation (and nothing undocumented).
+// documentation; the one assumption (a script refused for its syntax runs
+// none of its commands) is used only to leave an object alone (restore.go).
 //
 //   - Lines. MikroTik's Scripting manual ("Line structure"): "The RouterOS
 //     script is divided into a number of command lines. Command lines are
@@ -48,17 +49,19 @@ var (
 //     help.mikrotik.com page's ":do { ... } on-error={ :put "resolver
 //     failed"}") and still shows it in v7 (`do { import test.rsc }
 //     on-error={ :put "Failure" }` under "import"), but on-error gets no
-//     detail of the error, and a caught error is not printed: wrapping each
-//     command would trade the router's reason for the command's number,
-//     which the marks give without it. `:onerror <var> in={..} do={..}`
-//     ("Catch errors and get error details", in the manual's global
-//     commands) has both, but only from 7.13 (changelog "console - added
-//     ":onerror" command"; 7.14 "fixed incorrect behavior of ":onerror"
-//     command in certain cases", 7.15 "fixed ":onerror" behavior when "do"
-//     block is missing"), so it would be a second form for one part of the
-//     routers, for nothing the marks miss. `:error` ("Generate console
-//     error and stop executing the script") is not needed either: a failed
-//     command already stops the script.
+//     detail of the error, and a caught error is not printed (the
+//     example's output is "resolver failed" alone): wrapping each command
+//     would trade the router's reason for the command's number, which the
+//     marks give without it. `:onerror <var> in={..} do={..}` ("Catch
+//     errors and get error details", in the manual's global commands) has
+//     both, but only from 7.13 (changelog "console - added ":onerror"
+//     command"; 7.14 "fixed incorrect behavior of ":onerror" command in
+//     certain cases"; 7.15 "fixed ":onerror" behavior when "do" block is
+//     missing": the lines as a RouterOS scripting reference on GitHub
+//     quotes them, not read in the changelogs themselves), so it would be
+//     a second form for part of the routers, for nothing the marks miss.
+//     `:error` ("Generate console error and stop executing the script") is
+//     not needed either: a failed command already stops the script.
 //   - Syntax. A command the console cannot parse fails the script with
 //     "(line 1 column <c>)"; as the script is one line, the column names the
 //     command (commandAt). Whether commands before it ran, the marks say.
