@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -511,7 +512,21 @@ func CheckInterfacesExist(desired RouterConfig, observed RouterState) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("interface %s not found on the device; it has: %s", strings.Join(missing, ", "), strings.Join(SortedKeys(observed.Interfaces), ", "))
+	return fmt.Errorf("interface %s not found on the device; it has: %s", listNames(missing), listNames(SortedKeys(observed.Interfaces)))
+}
+
+// listNames joins interface names for a message: plain names as they are,
+// names a plain list would garble (RouterOS's "main uplink", with spaces
+// or commas) quoted.
+func listNames(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if !interfaceName.MatchString(n) {
+			out[i] = strconv.Quote(n)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // InterfacesWithAddress names the interfaces of st that hold addr, sorted:

@@ -116,3 +116,13 @@ func TestRouterOSNamesRefused(t *testing.T) {
 		}
 	}
 }
+
+// A name with spaces is quoted in the list of what the router has, so that
+// "main uplink" does not read as two interfaces.
+func TestMissingInterfaceListsNamesWithSpacesQuoted(t *testing.T) {
+	rows := []Row{{Attrs: map[string]string{"name": "ether1"}}, {Attrs: map[string]string{"name": "main uplink"}}}
+	_, err := RenderRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"main  uplink": {}}}, ParseRouter(&Export{}, rows))
+	if want := `interface "main  uplink" not found on the device; it has: ether1, "main uplink"`; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %s", err, want)
+	}
+}
