@@ -6,7 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // RouterConfig is the part of a router's configuration that one
@@ -269,7 +271,9 @@ var (
 	interfaceName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@/-]{0,63}$`)
 )
 
-// ValidateHostname checks an RFC 1123 host name.
+// ValidateHostname checks an RFC 1123 host name: the Linux and EdgeOS
+// drivers' rule (RouterOS's identity is free text, see
+// routeros.ValidateIdentity).
 func ValidateHostname(h string) error {
 	if h == "" || len(h) > 253 {
 		return fmt.Errorf("hostname %q: must be 1 to 253 characters", h)
@@ -282,10 +286,59 @@ func ValidateHostname(h string) error {
 	return nil
 }
 
-// ValidateInterfaceName checks an interface name is safe to pass to any CLI.
+// ValidateInterfaceName checks an interface name against the conservative
+// alphabet Linux-style platforms share (the Linux driver, and PPPoE and
+// firewall interfaces). It is not every platform's rule: RouterOS names
+// interfaces with spaces and more (routeros.ValidateInterfaceName), so the
+// router resource's schema checks only ValidateAnyInterfaceName.
 func ValidateInterfaceName(name string) error {
 	if !interfaceName.MatchString(name) {
 		return fmt.Errorf("interface name %q: allowed are letters, digits and _ . : @ / -, starting with a letter or digit, at most 64 characters", name)
+	}
+	return nil
+}
+
+// MaxNameBytes bounds a host name or interface name any platform is
+// given (assumption: no platform routerlab drives documents a longer one:
+// RFC 1123 host names are at most 253 bytes, Linux interface names 15,
+// and RouterOS documents no limit for /system identity or interface
+// names; a name routerlab_router manages already exists on the device, so
+// the bound only keeps a value from HCL to the size of a command line).
+const MaxNameBytes = 255
+
+// ValidateAnyHostname is the part of a host name's rule that holds on
+// every platform, for the schema (which does not know the platform): a
+// non-empty name of at most MaxNameBytes without control characters (a
+// newline or NUL cannot be carried by any CLI routerlab writes as one
+// word). Each driver's ValidateRouter applies its platform's own rule at
+// plan: RFC 1123 (ValidateHostname) on Linux and EdgeOS, RouterOS's
+// identity rule on RouterOS.
+func ValidateAnyHostname(h string) error {
+	return validateNameText("hostname", h)
+}
+
+// ValidateAnyInterfaceName is the part of an interface name's rule that
+// holds on every platform, for the schema: as ValidateAnyHostname. The
+// platform's rule (ValidateInterfaceName on Linux, ethN on EdgeOS, lanN on
+// RTX, RouterOS's own) is its driver's, applied at plan.
+func ValidateAnyInterfaceName(name string) error {
+	return validateNameText("interface name", name)
+}
+
+func validateNameText(what, s string) error {
+	if s == "" {
+		return fmt.Errorf("%s %q: must not be empty", what, s)
+	}
+	if len(s) > MaxNameBytes {
+		return fmt.Errorf("%s %q: at most %d bytes, got %d", what, s, MaxNameBytes, len(s))
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%s %q: not valid UTF-8", what, s)
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%s %q: control characters (newline, tab, NUL, ...) are not allowed: no platform's command line can carry them in a name", what, s)
+		}
 	}
 	return nil
 }
@@ -459,7 +512,21 @@ func CheckInterfacesExist(desired RouterConfig, observed RouterState) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("interface %s not found on the device; it has: %s", strings.Join(missing, ", "), strings.Join(SortedKeys(observed.Interfaces), ", "))
+	return fmt.Errorf("interface %s not found on the device; it has: %s", listNames(missing), listNames(SortedKeys(observed.Interfaces)))
+}
+
+// listNames joins interface names for a message: plain names as they are,
+// names a plain list would garble (RouterOS's "main uplink", with spaces
+// or commas) quoted.
+func listNames(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if !interfaceName.MatchString(n) {
+			out[i] = strconv.Quote(n)
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // InterfacesWithAddress names the interfaces of st that hold addr, sorted:

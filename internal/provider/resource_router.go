@@ -62,13 +62,13 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"hostname": schema.StringAttribute{
 				Optional:            true,
-				MarkdownDescription: "Host name (RFC 1123). Unset: not managed.",
-				Validators:          []validator.String{hostnameValidator},
+				MarkdownDescription: "Host name: RFC 1123 on Linux and EdgeOS; on RouterOS the `/system identity` name, free text such as `main infrastructure` (no control characters). Unset: not managed.",
+				Validators:          []validator.String{anyHostnameValidator},
 			},
 			"interfaces": schema.MapNestedAttribute{
 				Optional:            true,
 				MarkdownDescription: "Managed interfaces by name. Interfaces not listed are left alone; an interface that does not exist on the device is a plan-time error.",
-				Validators:          []validator.Map{mapvalidator.KeysAre(ifNameValidator)},
+				Validators:          []validator.Map{mapvalidator.KeysAre(anyIfNameValidator)},
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"addresses": schema.SetAttribute{
 						ElementType: types.StringType,
@@ -103,7 +103,7 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 					"interface": schema.StringAttribute{
 						Optional:            true,
 						MarkdownDescription: "Outgoing interface; required for an on-link route without `gateway`.",
-						Validators:          []validator.String{ifNameValidator},
+						Validators:          []validator.String{anyIfNameValidator},
 					},
 					"metric": schema.Int64Attribute{
 						Optional:            true,
@@ -292,6 +292,11 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 		session := dev.sessionInterfaces(snap.Router)
 		state = adoptTemplate(state, adopt, snap.Router, session)
 		warnSessionAdoption(&resp.Diagnostics, dev, adopt, session)
+		if _, rs, err := r.routerDevice(dev.Name); err == nil {
+			var dropped []string
+			state, dropped = dropUnwritableInterfaces(state, rs)
+			addWarnings(&resp.Diagnostics, "Interface Not Adopted", dev.Name, dropped)
+		}
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateAdopt, nil)...)
 	}
 	m := fromDevice(state, snap, adopting)

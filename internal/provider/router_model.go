@@ -230,6 +230,26 @@ func adoptTemplate(m routerModel, names []string, st device.RouterState, session
 	return m
 }
 
+// dropUnwritableInterfaces leaves out of an import the interfaces the
+// platform's own rule refuses as a managed name, one warning each: what
+// import stores, the next plan validates, and an adopted name the driver
+// refuses would fail every plan. On RouterOS these are the internal ids
+// (*3D) an export gives an address whose interface has no name (removed,
+// or dynamic; community.routeros PR #391): the address stays as read, and
+// nothing is offered to write to an interface RouterOS cannot name.
+func dropUnwritableInterfaces(m routerModel, rs device.RouterSettings) (routerModel, []string) {
+	var warnings []string
+	for _, name := range device.SortedKeys(m.Interfaces) {
+		err := rs.ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{name: {}}})
+		if err == nil {
+			continue
+		}
+		delete(m.Interfaces, name)
+		warnings = append(warnings, fmt.Sprintf("interface %s is left out of the import: %s", name, err))
+	}
+	return m, warnings
+}
+
 func int64Ptr(v types.Int64) *int {
 	if v.IsNull() || v.IsUnknown() {
 		return nil

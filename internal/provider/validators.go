@@ -78,10 +78,16 @@ func (v hostKeyValidator) ValidateString(ctx context.Context, req validator.Stri
 }
 
 var (
-	addressValidator   = stringCheck{desc: "an interface address in canonical CIDR form, e.g. 198.18.1.1/24", check: device.ValidateInterfaceAddress}
-	hostnameValidator  = stringCheck{desc: "an RFC 1123 host name", check: device.ValidateHostname}
-	ifNameValidator    = stringCheck{desc: "an interface name", check: device.ValidateInterfaceName}
-	descriptionChecker = stringCheck{desc: "printable text without control characters", check: func(s string) error {
+	addressValidator = stringCheck{desc: "an interface address in canonical CIDR form, e.g. 198.18.1.1/24", check: device.ValidateInterfaceAddress}
+	ifNameValidator  = stringCheck{desc: "an interface name", check: device.ValidateInterfaceName}
+	// routerlab_router's names: the schema does not know the platform, so
+	// it refuses only what no platform takes (empty, control characters,
+	// over-long); each driver's ValidateRouter applies its platform's rule
+	// at plan, before anything is written (RouterOS's identity and
+	// interface names hold spaces, issue 21 point 8).
+	anyHostnameValidator = stringCheck{desc: "a host name without control characters (the platform's own rule is checked at plan)", check: device.ValidateAnyHostname}
+	anyIfNameValidator   = stringCheck{desc: "an interface name without control characters (the platform's own rule is checked at plan)", check: device.ValidateAnyInterfaceName}
+	descriptionChecker   = stringCheck{desc: "printable text without control characters", check: func(s string) error {
 		return device.ValidateDescription(s, 255)
 	}}
 	ipValidator      = stringCheck{desc: "an IP address", check: func(s string) error { _, err := device.ParseIP(s); return err }}

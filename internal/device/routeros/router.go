@@ -77,12 +77,15 @@ func ValidateRouter(c device.RouterConfig) error {
 		return device.Unsupported(device.RouterOS, "routerlab_router.dhcp_servers (DHCP scopes are configured on EdgeOS only in this release)")
 	}
 	if h := c.Hostname; h != nil {
-		if err := device.ValidateHostname(*h); err != nil {
+		// RouterOS's identity is free text, not an RFC 1123 name (names.go).
+		if err := ValidateIdentity(*h); err != nil {
 			return fmt.Errorf("hostname: %w", err)
 		}
 	}
-	for name, ifc := range c.Interfaces {
-		if err := device.ValidateInterfaceName(name); err != nil {
+	for _, name := range device.SortedKeys(c.Interfaces) {
+		ifc := c.Interfaces[name]
+		// RouterOS's names, spaces and all (names.go), not Linux's.
+		if err := ValidateInterfaceName(name); err != nil {
 			return fmt.Errorf("interface %q: %w", name, err)
 		}
 		if m := ifc.MTU; m != nil && (*m < MinMTU || *m > MaxMTU) {
@@ -118,7 +121,7 @@ func ValidateRouter(c device.RouterConfig) error {
 			}
 		}
 		if r.Interface != "" {
-			if err := device.ValidateInterfaceName(r.Interface); err != nil {
+			if err := ValidateInterfaceName(r.Interface); err != nil {
 				return fmt.Errorf("routes[%q]: interface: %w", dst, err)
 			}
 		}
