@@ -48,11 +48,12 @@ type menu struct {
 	defaults  []defaultItem
 }
 
-// hardware is what a board has that changes which menus exist.
+// hardware is the version and what the board has: together they decide
+// which menus and attributes exist and their defaults.
 type hardware struct {
-	major     int  // RouterOS major version: 6 or 7
-	hasSwitch bool // a switch chip (/interface ethernet switch)
-	l3hw      bool // L3 hardware offloading (v7 on capable switch chips)
+	ver       version // the RouterOS version
+	hasSwitch bool    // a switch chip (/interface ethernet switch)
+	l3hw      bool    // L3 hardware offloading (v7 on capable switch chips)
 }
 
 // buildMenus parses schemaText for one flavour and board, in export order.
@@ -88,8 +89,12 @@ func buildMenus(hw hardware) []*menu {
 			cur.defaults = append(cur.defaults, parseItemLine(line))
 			continue
 		}
-		if v, rest, ok := strings.Cut(line, ": "); ok && (v == "v6" || v == "v7") {
-			if v != "v"+strconv.Itoa(hw.major) {
+		if c, rest, ok := strings.Cut(line, ": "); ok && isVersionCond(c) {
+			holds, err := versionCond(c).holds(hw.ver)
+			if err != nil {
+				panic(fmt.Sprintf("rossim schema line %d: %v", n+1, err))
+			}
+			if !holds {
 				continue
 			}
 			line = rest
@@ -142,8 +147,12 @@ func parseMenuLine(line string, hw hardware) (m *menu, ok bool) {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		switch {
-		case w == "v6" || w == "v7":
-			ok = ok && w == "v"+strconv.Itoa(hw.major)
+		case isVersionCond(w):
+			holds, err := versionCond(w).holds(hw.ver)
+			if err != nil {
+				return nil, false
+			}
+			ok = ok && holds
 		case w == "iface":
 			m.iface = true
 		case w == "place":
@@ -170,7 +179,7 @@ func (hw hardware) has(need string) bool {
 	case "switch":
 		return hw.hasSwitch
 	case "l3hw":
-		return hw.l3hw && hw.major >= 7
+		return hw.l3hw && hw.ver.major >= 7
 	}
 	return false
 }

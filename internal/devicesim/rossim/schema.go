@@ -18,6 +18,9 @@ package rossim
 //
 //	menu <path> [single|list] [options]
 //	  v6 | v7            the menu exists in that major version only
+//	  since=7.17         ... from that version on
+//	  before=7.17        ... in versions older than that (both may be
+//	                     given, comma-separated: since=7.15,before=7.17)
 //	  iface              items are interfaces: names unique across every
 //	                     iface menu, and usable where an interface is named
 //	  autoname=P         `add` without name= names the item P1, P2, ...
@@ -28,8 +31,12 @@ package rossim
 //	  item "<export selector>" [last] k=v ...   a default item (indented)
 //	  @rule              the firewall match attributes (ruleAttrs)
 //
-// An attribute line may start with "v6:" or "v7:" to exist in that major
-// version only (two lines give the versions different defaults). Types:
+// An attribute line may start with a version condition and ": " to exist
+// in those versions only: "v6: ", "v7: ", "since=7.16: ", "before=7.16: "
+// (two lines give the versions different defaults; see versionCond). A
+// menu may be listed twice with conditions that do not overlap (a
+// singleton until one version, a list from it on). Each condition below a
+// major version names its source beside it. Types:
 // text, yesno, int:LO..HI, enum:a|b, set:a|b (comma-separated subset),
 // ip, cidr (address[/prefix]), iface (an interface name), ref:/menu/path (an
 // item name of that menu), time, proto (a protocol name or 0..255). Flags:
