@@ -1,0 +1,132 @@
+package rossim
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// matrixCase is what each version of Matrix is expected to do, from the
+// sources named in schema.go, tree.go and booleans.go.
+type matrixCase struct {
+	version     string
+	ovpnList    bool   // /interface ovpn-server server is a list (7.17+)
+	dpd         string // the default IPsec profile's DPD, verbose
+	activePeers bool   // /ip ipsec active-peers (6.45+), else remote-peers
+}
+
+var matrixCases = []matrixCase{
+	{"6.44", false, "dpd-interval=2m dpd-maximum-failures=5", false},
+	{"6.49", false, "dpd-interval=2m dpd-maximum-failures=5", true},
+	{"7.11", false, "dpd-interval=2m dpd-maximum-failures=5", true},
+	{"7.16", false, "dpd-interval=8s dpd-maximum-failures=4", true},
+	{"7.17", true, "dpd-interval=8s dpd-maximum-failures=4", true},
+	{"7.20", true, "dpd-interval=8s dpd-maximum-failures=4", true},
+}
+
+// Each version of Matrix, and a pre-release of it (exports of 7.16beta7
+// and 7.20beta4 are published), starts, exports its own header and has
+// the status menus and configuration menus of its version.
+func TestMatrixStartsAndExports(t *testing.T) {
+	var versions []string
+	for _, c := range matrixCases {
+		versions = append(versions, c.version)
+	}
+	if !slices.Equal(versions, Matrix) {
+		t.Fatalf("cases %v, Matrix %v", versions, Matrix)
+	}
+	for _, c := range matrixCases {
+		t.Run(c.version, func(t *testing.T) {
+			r := New(Options{Version: c.version})
+			out := lf(t, r.Export())
+			if !strings.Contains(out, " by RouterOS "+c.version+"\n") {
+				t.Errorf("header:\n%s", out)
+			}
+			beta := New(Options{Version: c.version + "beta3"})
+			if !slices.Equal(beta.Menus(), r.Menus()) || !strings.Contains(beta.Export(), " by RouterOS "+c.version+"beta3\r\n") {
+				t.Errorf("%sbeta3: menus %v, export\n%s", c.version, beta.Menus(), beta.Export())
+			}
+			peers, gone := "/ip ipsec remote-peers print", "/ip ipsec active-peers print"
+			if c.activePeers {
+				peers, gone = gone, peers
+			}
+			if _, err := r.Run(peers); err != nil {
+				t.Errorf("%s: %v", peers, err)
+			}
+			if _, err := r.Run(gone); err == nil {
+				t.Errorf("%s answers", gone)
+			}
+			if !slices.Contains(r.Menus(), "/interface ovpn-server server") {
+				t.Errorf("menus %v", r.Menus())
+			}
+		})
+	}
+}
+
+// Before 7.17 the OpenVPN server is one setting, set without a selector;
+// from 7.17 it is a list: a reset router has no server, `set enabled=yes`
+// names no attribute of it, and a server is added by name.
+func TestMatrixOVPNServer(t *testing.T) {
+	for _, c := range matrixCases {
+		t.Run(c.version, func(t *testing.T) {
+			r := New(Options{Version: c.version})
+			if out := r.Export("verbose"); c.ovpnList == strings.Contains(out, "/interface ovpn-server server\r\n") {
+				t.Errorf("verbose export of a reset router, ovpn-server section present=%v:\n%s", !c.ovpnList, out)
+			}
+			out, err := r.Run(`/interface ovpn-server server set enabled=yes port=1195`)
+			if !c.ovpnList {
+				if err != nil {
+					t.Fatalf("set enabled=yes: %v", err)
+				}
+				if got := lf(t, r.Export("terse")); !strings.Contains(got, "/interface ovpn-server server set enabled=yes port=1195\n") {
+					t.Errorf("export:\n%s", got)
+				}
+				if _, err := r.Run(`/interface ovpn-server server add name=s1`); err == nil {
+					t.Errorf("add on the singleton works")
+				}
+				return
+			}
+			if err == nil || lf(t, out) != "expected end of command (line 1 column 35)\n" {
+				t.Errorf("set enabled=yes on the list: %q, %v", out, err)
+			}
+			r.MustRun(`/interface ovpn-server server add disabled=no port=1195`)
+			r.MustRun(`/interface ovpn-server server add name=rl-ovpn protocol=udp`)
+			got := lf(t, r.Export("terse"))
+			for _, want := range []string{
+				"/interface ovpn-server server add disabled=no mac-address=FE:52:4F:53:00:01 name=ovpn-server1 port=1195\n",
+				"/interface ovpn-server server add mac-address=FE:52:4F:53:00:01 name=rl-ovpn protocol=udp\n",
+			} {
+				if !strings.Contains(got, want) {
+					t.Errorf("export lacks %q:\n%s", want, got)
+				}
+			}
+			r.MustRun(`/interface ovpn-server server set [ find name=rl-ovpn ] disabled=no`)
+			if items := r.Items("/interface ovpn-server server"); len(items) != 2 || items[1]["disabled"] != "no" ||
+				items[1]["vrf"] != "main" || items[1]["auth"] != "sha1,md5,sha256,sha512" || items[1]["cipher"] != "blowfish128,aes128-cbc" {
+				t.Errorf("items %v", items)
+			}
+		})
+	}
+}
+
+// The default IPsec profile's DPD: 2m/5 until 7.16, 8s/4 from it on; an
+// upgraded router that kept 2m/5 exports it as a change.
+func TestMatrixIPsecProfileDefaults(t *testing.T) {
+	for _, c := range matrixCases {
+		t.Run(c.version, func(t *testing.T) {
+			r := New(Options{Version: c.version})
+			out := lf(t, r.MustRun(`/ip ipsec profile export verbose`))
+			if !strings.Contains(out, " "+c.dpd+" ") {
+				t.Errorf("verbose, want %q:\n%s", c.dpd, out)
+			}
+			if out := lf(t, r.MustRun(`/ip ipsec profile export`)); strings.Contains(out, "dpd-") {
+				t.Errorf("compact export of the untouched profile:\n%s", out)
+			}
+			r.MustRun(`/ip ipsec profile set [ find default=yes ] dpd-interval=2m dpd-maximum-failures=5`)
+			changed := strings.Contains(lf(t, r.Export("terse")), "/ip ipsec profile set [ find default=yes ] dpd-interval=2m dpd-maximum-failures=5\n")
+			if want := c.dpd != "dpd-interval=2m dpd-maximum-failures=5"; changed != want {
+				t.Errorf("2m/5 printed as a change: %v, want %v", changed, want)
+			}
+		})
+	}
+}
