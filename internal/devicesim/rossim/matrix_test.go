@@ -130,3 +130,48 @@ func TestMatrixIPsecProfileDefaults(t *testing.T) {
 		})
 	}
 }
+
+// Booleans: the console reads yes/no and true/false in every version;
+// exports print yes/no, or true/false when asked, and find's
+// "default=true" names the default item as "default=yes" does.
+func TestMatrixBooleans(t *testing.T) {
+	for _, c := range matrixCases {
+		t.Run(c.version, func(t *testing.T) {
+			r := New(Options{Version: c.version})
+			r.MustRun(`/ip settings set ip-forward=false send-redirects=no
+/ip ipsec profile set [ find default=true ] lifetime=2d
+/ip ipsec proposal set [ find default=true disabled=false ] lifetime=1h
+/ppp profile set [ find name=default-encryption ] use-encryption=no`)
+			got := lf(t, r.Export("terse"))
+			for _, want := range []string{
+				"/ip settings set ip-forward=no send-redirects=no\n",
+				"/ip ipsec profile set [ find default=yes ] lifetime=2d\n",
+				"/ip ipsec proposal set [ find default=yes ] lifetime=1h\n",
+			} {
+				if !strings.Contains(got, want) {
+					t.Errorf("yes/no export lacks %q:\n%s", want, got)
+				}
+			}
+			r.SetExportBooleans("true/false")
+			got = lf(t, r.Export("terse"))
+			for _, want := range []string{
+				"/ip settings set ip-forward=false send-redirects=false\n",
+				"/ip ipsec profile set [ find default=true ] lifetime=2d\n",
+				// an enumeration whose values are yes/no stays yes/no
+				"/ppp profile set *FFFFFFFE use-encryption=no\n",
+			} {
+				if !strings.Contains(got, want) {
+					t.Errorf("true/false export lacks %q:\n%s", want, got)
+				}
+			}
+			// The true/false export runs on a fresh router and gives the
+			// same configuration.
+			back := New(Options{Version: c.version})
+			back.MustRun(got)
+			back.SetExportBooleans("true/false")
+			if again := lf(t, back.Export("terse")); again != got {
+				t.Errorf("true/false export does not read back:\n%s\nthen\n%s", got, again)
+			}
+		})
+	}
+}

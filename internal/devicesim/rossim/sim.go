@@ -85,6 +85,7 @@ type Sim struct {
 	mu         sync.Mutex
 	version    string
 	ver        version
+	trueFalse  bool // exports print booleans true/false (SetExportBooleans)
 	major      int
 	minor      int
 	model      string

@@ -121,3 +121,31 @@ func networkOf(address string) string {
 	}
 	return p.Masked().Addr().String()
 }
+
+// sameValue reports whether find's written value w names the stored value
+// v of attribute a. Booleans compare as yes/no, whichever of yes/no and
+// true/false either side uses.
+func sameValue(a *attr, v, w string) bool {
+	if v == w {
+		return true
+	}
+	if a == nil {
+		return false
+	}
+	switch a.typ.kind {
+	case "yesno":
+		return boolWord(v) == boolWord(w)
+	}
+	return false
+}
+
+// boolWord is a boolean as yes/no: v7 reads true/false too.
+func boolWord(v string) string {
+	switch v {
+	case "true":
+		return "yes"
+	case "false":
+		return "no"
+	}
+	return v
+}
