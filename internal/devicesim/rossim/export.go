@@ -134,10 +134,15 @@ func (s *Sim) exportCommands(t *table, mode exportMode) []exportCommand {
 	return out
 }
 
-// exportValue is how the export prints value v of attribute a: booleans
-// as yes/no or, in the true/false style, true/false.
+// exportValue is how the export prints value v of attribute a: a host
+// interface address bare ("add address=198.18.0.1 interface=lo
+// network=198.18.0.1", as published exports of 6.43.4, 7.11.2, 7.16 and
+// 7.20beta4 print loopbacks), booleans as yes/no or, in the true/false
+// style, true/false.
 func exportValue(a *attr, v string, mode exportMode) string {
 	switch a.typ.kind {
+	case "ifaddr":
+		return hostBare(v)
 	case "yesno":
 		if mode.trueFalse {
 			switch v {

@@ -175,3 +175,50 @@ func TestMatrixBooleans(t *testing.T) {
 		})
 	}
 }
+
+// A host address prints bare with network= itself, whether written bare
+// or with /32; a point-to-point one keeps the peer as network=; find
+// names it both ways; the export reads back.
+func TestMatrixHostAddresses(t *testing.T) {
+	for _, c := range matrixCases {
+		t.Run(c.version, func(t *testing.T) {
+			r := New(Options{Version: c.version})
+			r.MustRun(`/interface bridge add name=loopback
+/ip address add address=198.18.0.1 interface=loopback
+/ip address add address=198.18.0.2/32 interface=loopback
+/ip address add address=198.18.1.1/32 interface=ether1 network=198.18.1.2
+/ip address add address=198.18.2.1/24 interface=ether2`)
+			got := lf(t, r.MustRun(`/ip address export terse`))
+			for _, want := range []string{
+				"/ip address add address=198.18.0.1 interface=loopback network=198.18.0.1\n",
+				"/ip address add address=198.18.0.2 interface=loopback network=198.18.0.2\n",
+				"/ip address add address=198.18.1.1 interface=ether1 network=198.18.1.2\n",
+				"/ip address add address=198.18.2.1/24 interface=ether2 network=198.18.2.0\n",
+			} {
+				if !strings.Contains(got, want) {
+					t.Errorf("export lacks %q:\n%s", want, got)
+				}
+			}
+			if _, err := r.Run(`/ip address add address=198.18.0.1/32 interface=loopback`); err == nil {
+				t.Errorf("198.18.0.1/32 is a second address beside 198.18.0.1")
+			}
+			back := New(Options{Version: c.version})
+			back.MustRun("/interface bridge add name=loopback\n" + got)
+			if again := lf(t, back.MustRun(`/ip address export terse`)); again != got {
+				t.Errorf("export does not read back:\n%s\nthen\n%s", got, again)
+			}
+			for sel, want := range map[string]string{
+				"[ /ip address find address=198.18.0.1/32 ]": "*", "[ /ip address find address=198.18.0.1 ]": "*",
+				"[ /ip address find address=198.18.2.1 ]": "", "[ /ip address find address=198.18.2.1/24 ]": "*",
+			} {
+				if out := r.MustRun(`:put ` + sel); (want == "") != (lf(t, out) == "\n") {
+					t.Errorf("%s: %q", sel, out)
+				}
+			}
+			r.MustRun(`/ip address remove [ find address=198.18.0.1/32 ]; /ip address remove [ find address=198.18.0.2 ]`)
+			if got := lf(t, r.MustRun(`/ip address export terse`)); strings.Contains(got, "loopback network") {
+				t.Errorf("host addresses not removed:\n%s", got)
+			}
+		})
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // valueType is what an attribute accepts (see schemaText).
 type valueType struct {
-	kind   string // text yesno int enum set ip cidr iface ref time proto
+	kind   string // text yesno int enum set ip cidr ifaddr iface ref time proto
 	lo, hi int64
 	values []string
 	ref    string // the menu a ref names items of
@@ -229,7 +229,7 @@ func parseType(s string) (valueType, error) {
 	kind, arg, _ := strings.Cut(s, ":")
 	t := valueType{kind: kind}
 	switch kind {
-	case "text", "yesno", "ip", "cidr", "iface", "time", "proto":
+	case "text", "yesno", "ip", "cidr", "ifaddr", "iface", "time", "proto":
 		return t, nil
 	case "enum", "set":
 		t.values = strings.Split(arg, "|")

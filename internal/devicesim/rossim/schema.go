@@ -38,7 +38,9 @@ package rossim
 // singleton until one version, a list from it on). Each condition below a
 // major version names its source beside it. Types:
 // text, yesno, int:LO..HI, enum:a|b, set:a|b (comma-separated subset),
-// ip, cidr (address[/prefix]), iface (an interface name), ref:/menu/path (an
+// ip, cidr (address[/prefix]), ifaddr (an interface address: address[/prefix],
+// a bare address is the host prefix, exports print a host prefix bare),
+// iface (an interface name), ref:/menu/path (an
 // item name of that menu), time, proto (a protocol name or 0..255). Flags:
 // required, secret (left out of v7's export unless show-sensitive, of v6's
 // with hide-sensitive), ro (not settable), needs=l3hw (only on boards with
@@ -406,8 +408,14 @@ menu /interface wireguard peers [list] v7
   allowed-address text
   persistent-keepalive text
 
+# Exports print a host address bare with network= itself ("add
+# address=160.22.181.186 interface=lo network=160.22.181.186", 7.20beta4
+# CRS354; 7.16, 7.11.2 and 6.43.4 files likewise), scripts add it with or
+# without /32; a point-to-point address keeps the network= given, the
+# peer ("address=x.x.x.61/32 network=x.x.x.60", gist
+# lcuevastodoit/f61cc1bdd24a1f55c776ee261bf4bad5).
 menu /ip address [list] unique=address+interface "failure: already have such address"
-  address cidr required
+  address ifaddr required
   network ip
   interface iface required
 
