@@ -222,3 +222,36 @@ func TestMatrixHostAddresses(t *testing.T) {
 		})
 	}
 }
+
+// Boards: CHR has no switch chip; the CCR2116-12G-4S+ has one with L3
+// hardware offloading on v7 (its 98DX3255), none on v6.
+func TestMatrixBoards(t *testing.T) {
+	for _, c := range matrixCases {
+		t.Run(c.version, func(t *testing.T) {
+			chr := New(Options{Version: c.version, Model: "CHR"})
+			if slices.Contains(chr.Menus(), "/interface ethernet switch") {
+				t.Errorf("CHR menus %v", chr.Menus())
+			}
+			if out, err := chr.Run(`/interface ethernet switch print`); err == nil {
+				t.Errorf("CHR switch print: %q", out)
+			}
+			ccr := New(Options{Version: c.version, Model: "CCR2116-12G-4S+"})
+			if !slices.Contains(ccr.Menus(), "/interface ethernet switch") {
+				t.Fatalf("CCR2116 menus %v", ccr.Menus())
+			}
+			if n := len(ccr.Items("/interface ethernet")); n != 13 {
+				t.Errorf("CCR2116 ethernets %d", n)
+			}
+			_, err := ccr.Run(`/interface ethernet switch set 0 l3-hw-offloading=yes`)
+			if v7 := c.version[0] == '7'; (err == nil) != v7 {
+				t.Errorf("l3-hw-offloading on v%s: %v", c.version, err)
+			}
+			if err == nil && !strings.Contains(lf(t, ccr.Export("terse")), "/interface ethernet switch set 0 l3-hw-offloading=yes\n") {
+				t.Errorf("export:\n%s", ccr.Export("terse"))
+			}
+			if out := lf(t, ccr.MustRun(`/system resource print`)); !strings.Contains(out, "board-name: CCR2116-12G-4S+") {
+				t.Errorf("resource:\n%s", out)
+			}
+		})
+	}
+}
