@@ -16,7 +16,8 @@ package rossim
 // prints yes/no unless a test asks for true/false; enumerations whose
 // values are yes/no (use-encryption, authoritative) print yes/no either
 // way, as the 6.30 file shows. The console reads both words in any
-// version: an export in either style is a script meant to be run again.
+// version, in arguments and in find (assumption: an export in either
+// style is a script meant to be run again).
 func (s *Sim) SetExportBooleans(style string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -89,6 +89,9 @@ func TestMatrixOVPNServer(t *testing.T) {
 			if err == nil || lf(t, out) != "expected end of command (line 1 column 35)\n" {
 				t.Errorf("set enabled=yes on the list: %q, %v", out, err)
 			}
+			if _, err := r.Run(`/interface ovpn-server server set disabled=no`); err == nil || err.Error() != "rossim: no such item" {
+				t.Errorf("set without a selector on the list: %v", err)
+			}
 			r.MustRun(`/interface ovpn-server server add disabled=no port=1195`)
 			r.MustRun(`/interface ovpn-server server add name=rl-ovpn protocol=udp`)
 			got := lf(t, r.Export("terse"))

@@ -359,7 +359,10 @@ menu /interface ovpn-server server [single] before=7.17
 # item's name (assumption for an add without name=); the duplicate-name
 # message is the generic one (assumption). A router picks a random
 # locally administered MAC for each server; rossim writes one fixed one
-# (assumption: only its presence in the export matters).
+# (assumption: only its presence in the export matters). With no enabled
+# attribute, "set enabled=yes" is the console's syntax error for an
+# unknown argument, "expected end of command", and "set disabled=no"
+# without a selector is "no such item" (assumption for both).
 menu /interface ovpn-server server [list] since=7.17 autoname=ovpn-server unique=name "failure: already have such name"
   name text
   disabled =yes yesno

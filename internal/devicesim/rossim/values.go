@@ -81,7 +81,8 @@ func (s *Sim) check(a *attr, v string) (string, *runtimeErr) {
 		return v, nil
 	case "ifaddr":
 		// Stored with its prefix length ("198.18.0.1/32" whether written
-		// so or bare); the export prints a host prefix bare (hostBare).
+		// so or bare), as print and get show it (assumption); the export
+		// prints a host prefix bare (hostBare).
 		p, err := parseCIDR(v)
 		if err != nil {
 			return "", invalid(a.name)

@@ -17,8 +17,8 @@ var Matrix = []string{"6.44", "6.49", "7.11", "7.16", "7.17", "7.20"}
 
 // version is a RouterOS version: "7.13.4", "6.49.10", "7.16beta7",
 // "7.17rc2". A pre-release compares as the release it precedes begins
-// (7.16beta7 is 7.16.0): the features a changelog announces for 7.16 are
-// in its betas too, which is all the simulator needs.
+// (7.16beta7 is 7.16.0; assumption: the features a changelog announces
+// for 7.16 are in its betas too).
 type version struct {
 	major, minor, patch int
 }
