@@ -352,9 +352,9 @@ menu /interface ovpn-server server [single] before=7.17
 # name=ovpn-server1" (7.18.2 CCR2004, 7.19.3 RB4011, 7.20beta4 CRS354):
 # an upgrade turns the old setting into the item ovpn-server1, and a
 # verbose export of such an item (7.19rc1 RB5009) shows the defaults
-# below (disabled=yes
-# auth=sha1,md5,sha256,sha512 cipher=blowfish128,aes128-cbc ...
-# reneg-sec=3600 tls-version=any user-auth-method=pap vrf=main). A fresh
+# below (disabled=yes auth=sha1,md5,sha256,sha512
+# cipher=blowfish128,aes128-cbc ... reneg-sec=3600 tls-version=any
+# user-auth-method=pap vrf=main). A fresh
 # 7.17.2 CHR's verbose export has no /interface ovpn-server server at all:
 # a reset router has no server. autoname=ovpn-server follows the upgraded
 # item's name (assumption for an add without name=); the duplicate-name

@@ -8,9 +8,9 @@ import (
 
 // Matrix is the RouterOS versions the simulator is checked against, one
 // per behaviour that changes inside a major version: 6.44 (the seeds'
-// version, still remote-peers), 6.49 (active-peers), 7.11 (old date
-// header's successor, IPsec DPD 2m/5), 7.16 (DPD 8s/4), 7.17 (the OpenVPN
-// server a list) and 7.20 (the newest long-term train the sources show).
+// version, still remote-peers), 6.49 (active-peers), 7.11 (ISO dates in
+// the export header, IPsec DPD 2m/5), 7.16 (DPD 8s/4), 7.17 (the OpenVPN
+// server a list) and 7.20 (the newest version the sources show).
 // What differs between them is written in schemaText and statusMenus as
 // version conditions (see versionCond), each with its source.
 var Matrix = []string{"6.44", "6.49", "7.11", "7.16", "7.17", "7.20"}
