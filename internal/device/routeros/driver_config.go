@@ -16,16 +16,73 @@ var (
 	_ device.TunnelEndpoints  = (*Driver)(nil)
 )
 
-// doneMark is printed by the last line of every write script. RouterOS
-// stops a script at the first command that fails (and runs none of it on
-// a syntax error), and an SSH exec does not reliably report that in its
-// exit status, so the mark's absence is how a failed write is told.
-const doneMark = "routerlab:done"
+// WriteScript and run: what a write rests on, from MikroTik's own
+// documentation; the one assumption (a script refused for its syntax runs
+// none of its commands) is used only to leave an object alone (restore.go).
+//
+//   - Lines. MikroTik's Scripting manual ("Line structure"): "The RouterOS
+//     script is divided into a number of command lines. Command lines are
+//     executed one by one until the end of the script or until a runtime
+//     error occurs", and "The end of the command line is represented by
+//     the token ; or NEWLINE". Whether an SSH exec hands its physical
+//     lines to one script or runs each as a script of its own, the manual
+//     does not say: Posh-SSH issue #139 (darkoperator/Posh-SSH) reports
+//     the lines of a multi-line command run as separate commands (a
+//     stream and plink; the reporter ended up uploading the script), and
+//     the manual's "Scopes" shows each line typed at the CLI as a scope of
+//     its own. So the write is ONE physical line: its commands separated by
+//     ";", which is the same script under either reading, and a runtime
+//     error stops it there, before the next command.
+//   - Exit status. The manual documents none for an SSH exec (nor does any
+//     tool that drives RouterOS over SSH rely on one: they read the
+//     console; see rossim's Sim.Exec), so success is never taken from a 0:
+//     a non-zero status fails the write, a zero one proves nothing.
+//   - Marks. After command n the script prints "routerlab:ok:<n>", and
+//     "routerlab:done" at its end. The mark's absence is the failure; the
+//     last mark says which command the router stopped at (the next one)
+//     and which ran before it, and the router's own message (printed on the
+//     console where the error stops the script: the manual's ":resolve"
+//     example, "failure: dns name does not exist", under "Catch run-time
+//     errors") is kept as it is.
+//   - Not :do { } on-error={ }. The manual has it since v6.2 ("Starting
+//     from v6.2 scripting has ability to catch run-time errors", the older
+//     help.mikrotik.com page's ":do { ... } on-error={ :put "resolver
+//     failed"}") and still shows it in v7 (`do { import test.rsc }
+//     on-error={ :put "Failure" }` under "import"), but on-error gets no
+//     detail of the error, and a caught error is not printed (the
+//     example's output is "resolver failed" alone): wrapping each command
+//     would trade the router's reason for the command's number, which the
+//     marks give without it. `:onerror <var> in={..} do={..}` ("Catch
+//     errors and get error details", in the manual's global commands) has
+//     both, but only from 7.13 (changelog "console - added ":onerror"
+//     command"; 7.14 "fixed incorrect behavior of ":onerror" command in
+//     certain cases"; 7.15 "fixed ":onerror" behavior when "do" block is
+//     missing": the lines as a RouterOS scripting reference on GitHub
+//     quotes them, not read in the changelogs themselves), so it would be
+//     a second form for part of the routers, for nothing the marks miss.
+//     `:error` ("Generate console error and stop executing the script") is
+//     not needed either: a failed command already stops the script.
+//   - Syntax. A command the console cannot parse fails the script with
+//     "(line 1 column <c>)"; as the script is one line, the column names the
+//     command (commandAt). Whether commands before it ran, the marks say.
+//   - Length. The manual gives no limit for an exec's command line (it
+//     limits `:execute`'s script to 64kB and the `edit` field to 30000
+//     characters); the one line is only the old newline-joined script with
+//     the marks added.
+const (
+	doneMark = "routerlab:done"
+	okMark   = "routerlab:ok:"
+)
 
-// WriteScript joins commands into the one script a write runs, ending
-// with the mark.
+// WriteScript is the one command line a write runs: each command followed
+// by its mark, then the done mark (see above).
 func WriteScript(lines []string) string {
-	return strings.Join(append(lines, `:put "`+doneMark+`"`), "\n")
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%s; :put \"%s%d\"; ", l, okMark, i+1)
+	}
+	b.WriteString(`:put "` + doneMark + `"`)
+	return b.String()
 }
 
 // run executes a write. Commands can carry secrets (PPP passwords, PSKs,
@@ -41,20 +98,32 @@ func (d *Driver) run(ctx context.Context, what string, lines []string, secrets .
 	if len(lines) == 0 {
 		return nil
 	}
+	for i, l := range lines {
+		// One physical line (see WriteScript): a line end would split it,
+		// a "#" at a command's start would comment out the rest.
+		if strings.ContainsAny(l, "\r\n") || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			return fmt.Errorf("%s: command %d is not one RouterOS command line; nothing was written", what, i+1)
+		}
+	}
 	res, err := d.t.RunWrite(ctx, WriteScript(lines), nil)
 	if err != nil {
 		return fmt.Errorf("%s: %s", what, redact(err.Error(), secrets))
 	}
-	out := strings.ReplaceAll(res.Stdout, "\r\n", "\n")
-	if res.ExitStatus == 0 && strings.Contains("\n"+out+"\n", "\n"+doneMark+"\n") {
-		return nil
+	if f := readWrite(res.Stdout, res.Stderr, res.ExitStatus, lines); f != nil {
+		return &scriptError{text: what + ": " + redact(f.String(), secrets), refused: f.ran == 0 && f.syntax}
 	}
-	msg := strings.TrimSpace(strings.ReplaceAll(out+"\n"+res.Stderr, doneMark, ""))
-	if msg == "" {
-		msg = fmt.Sprintf("the script ended (exit status %d) before its last command", res.ExitStatus)
-	}
-	return fmt.Errorf("%s: RouterOS stopped the script: %s", what, redact(msg, secrets))
+	return nil
 }
+
+// scriptError is a write script the router stopped. refused: it was
+// refused as a whole for its syntax, before any command reported
+// completion.
+type scriptError struct {
+	text    string
+	refused bool
+}
+
+func (e *scriptError) Error() string { return e.text }
 
 // redact replaces every secret in s.
 func redact(s string, secrets []string) string {
@@ -142,10 +211,15 @@ func (d *Driver) CheckPPPoE(desired device.PPPoEConfig, snap *device.Snapshot) e
 }
 
 // ApplyPPPoE implements device.PPPoESessions. RouterOS has no
-// transactions: when a command fails half-way, what the script wrote of
-// the session is removed again, so nothing of it stays half-made.
+// transactions: when a command of a create fails half-way, what the script
+// wrote of the session is removed again, so nothing of it stays half-made;
+// when an update (observed not nil) fails, the old session is put back
+// (restorePPPoE).
 func (d *Driver) ApplyPPPoE(ctx context.Context, desired device.PPPoEConfig, observed *device.PPPoEState) error {
 	err := d.run(ctx, "applying pppoe session "+desired.Name, RenderPPPoE(desired, observed), pppoeSecrets(desired)...)
+	if err != nil && observed != nil {
+		return d.restorePPPoE(ctx, err, desired, *observed)
+	}
 	if err != nil {
 		return d.rollback(ctx, err, RenderPPPoEDelete(device.PPPoEState{PPPoEConfig: desired}))
 	}
@@ -182,10 +256,14 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 	return CheckTunnel(desired, snap)
 }
 
-// ApplyTunnel implements device.TunnelEndpoints; a failed write is
-// removed again, as for PPPoE sessions.
+// ApplyTunnel implements device.TunnelEndpoints; a failed create is
+// removed again and a failed update puts the old tunnel back, as for PPPoE
+// sessions.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
 	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
+	if err != nil && observed != nil {
+		return d.restoreTunnel(ctx, err, desired, *observed)
+	}
 	if err != nil {
 		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, int(d.major.Load())))
 	}

@@ -21,8 +21,11 @@ func (c *console) line(s string) {
 }
 
 // runScript parses script whole, then runs it command by command. A
-// syntax error anywhere means nothing runs; a runtime error stops the
-// script at that command, and what the commands before it did stays done.
+// syntax error anywhere means nothing runs (assumption, listed in
+// testdata/README.md); a runtime error stops the script at that command,
+// and what the commands before it did stays done (MikroTik's Scripting
+// manual, "Line structure": "Command lines are executed one by one until
+// the end of the script or until a runtime error occurs").
 // Either error is printed where the router prints it, on the console
 // (stdout). It reports whether the script failed.
 func (s *Sim) runScript(script string, out *console) bool {

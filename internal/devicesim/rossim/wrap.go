@@ -4,9 +4,13 @@ import "strings"
 
 // The compact export's line layout, measured on published exports (v6.43
 // to v7.20; see testdata/README.md): no physical line is longer than 79
-// columns. A line broken between two arguments ends in " \", one broken
-// after an argument's "key=" ends in "\", and in both cases the text
-// before the marker is at most 77 columns. A value too long for a line of
+// columns. A line broken between two arguments ends in " \" after at
+// most 77 columns of text; one broken after an argument's "key=" ends in
+// "\" after at most 78: the key takes the last column the backslash
+// leaves (every v6 and v7 defconf export prints `add action=masquerade
+// chain=srcnat comment="defconf: masquerade" ipsec-policy=\`, 79 columns
+// with its backslash, e.g. in the exports found by searching GitHub for
+// that line). A value too long for a line of
 // its own (more than 73 columns after the 4-column indent) is printed in
 // double quotes, even when it would need none, and split at any character:
 // those lines are filled to 78 columns before their "\". A split string
@@ -15,6 +19,7 @@ import "strings"
 // indent does not swallow it. Continuation lines are indented 4 spaces.
 const (
 	wrapContent = 77
+	wrapKey     = 78
 	wrapString  = 78
 	wrapIndent  = "    "
 )
@@ -64,7 +69,7 @@ func (w *wrapper) arg(k, v string) {
 		w.cur += " " + key + q
 		return
 	}
-	if w.fits(" " + key) {
+	if len(w.cur)+len(" "+key) <= wrapKey {
 		w.cur += " " + key
 	} else {
 		w.breakArgs()

@@ -36,6 +36,14 @@ func TestWrapLayouts(t *testing.T) {
 				`set [ find default-name=ether3 ] comment="Uplink to lab core 10-2" disabled=\`,
 				`    yes`,
 			}},
+		// Every defconf export's masquerade rule: the key takes column
+		// 78, its backslash column 79.
+		{"key up to column 78", "add", []pair{{"action", "masquerade"}, {"chain", "srcnat"},
+			{"comment", "defconf: masquerade"}, {"ipsec-policy", "out,none"}, {"out-interface-list", "WAN"}},
+			[]string{
+				`add action=masquerade chain=srcnat comment="defconf: masquerade" ipsec-policy=\`,
+				`    out,none out-interface-list=WAN`,
+			}},
 		{"pair moves whole", "add", []pair{{"change-tcp-mss", "yes"}, {"local-address", "198.18.100.1"},
 			{"name", "rl-profile"}, {"remote-address", "rl-pool"}, {"use-encryption", "yes"}},
 			[]string{

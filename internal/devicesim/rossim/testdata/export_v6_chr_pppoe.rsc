@@ -6,8 +6,8 @@
 /ip pool
 add name=rl-pppoe ranges=198.18.50.10-198.18.50.100
 /ppp profile
-add change-tcp-mss=yes local-address=198.18.50.1 name=rl-pppoe \
-    remote-address=rl-pppoe
+add change-tcp-mss=yes local-address=198.18.50.1 name=rl-pppoe remote-address=\
+    rl-pppoe
 /interface pppoe-server server
 add default-profile=rl-pppoe disabled=no interface=ether2 max-mru=1454 \
     max-mtu=1454 one-session-per-host=yes service-name=lab
