@@ -36,6 +36,16 @@ var boards = map[string]board{
 	// no sensors, no switch chip.
 	"CHR": {boardName: "CHR", arch: "x86_64", cpu: "Intel(R)", cpuCount: 2, cpuMHz: 2400,
 		totalMemory: "512.0MiB", totalHDD: "128.0MiB", ethernets: 5},
+	// CCR2116-12G-4S+: Annapurna Labs Alpine, 16 cores at 2 GHz, 16 GB
+	// (its brochure), ether1..ether13 and four SFP+ cages (a 7.14.3 export
+	// of one names ether13 and sfp-sfpplus4; the cages are not simulated).
+	// MikroTik's L3 Hardware Offloading page lists it under "L3HW Device
+	// Support" (CCR2000: CCR2116-12G-4S+, 98DX3255, from 7.1):
+	// help.mikrotik.com/docs/display/ROS/L3+Hardware+Offloading. Its
+	// firmware type and sensor figures are assumptions.
+	"CCR2116-12G-4S+": {boardName: "CCR2116-12G-4S+", arch: "arm64", cpu: "ARM64", cpuCount: 16, cpuMHz: 2000,
+		totalMemory: "16.0GiB", totalHDD: "128.0MiB", ethernets: 13, routerboard: true, firmwareType: "al64v2",
+		hasSwitch: true, l3hw: true, voltage: "24.2", temperature: "39"},
 	// CCR1036-8G-2S+: Tilera, 36 cores, with a power sensor.
 	"CCR1036-8G-2S+": {boardName: "CCR1036-8G-2S+", arch: "tile", cpu: "tilegx", cpuCount: 36, cpuMHz: 1200,
 		totalMemory: "4096.0MiB", totalHDD: "128.0MiB", ethernets: 8, routerboard: true, firmwareType: "tilegx",

@@ -8,12 +8,14 @@ import (
 // exportMode is what the export flags ask for.
 type exportMode struct {
 	terse, verbose, sensitive bool
+	trueFalse                 bool // booleans printed true/false (SetExportBooleans)
 }
 
 func (s *Sim) exportMode(flags []string) exportMode {
 	m := exportMode{
-		terse:   slices.Contains(flags, "terse"),
-		verbose: slices.Contains(flags, "verbose"),
+		terse:     slices.Contains(flags, "terse"),
+		verbose:   slices.Contains(flags, "verbose"),
+		trueFalse: s.trueFalse,
 	}
 	if s.major >= 7 {
 		m.sensitive = slices.Contains(flags, "show-sensitive")
@@ -113,17 +115,43 @@ func (s *Sim) exportCommands(t *table, mode exportMode) []exportCommand {
 			if mode.verbose && a.ro {
 				continue
 			}
-			args = append(args, pair{k, v})
+			args = append(args, pair{k, exportValue(a, v, mode)})
 		}
 		switch {
 		case !it.builtin:
 			out = append(out, exportCommand{prefix: "add", args: args})
 		case len(args) == 0:
 		case t.m.list:
-			out = append(out, exportCommand{prefix: "set " + it.sel, args: args})
+			sel := it.sel
+			if mode.trueFalse {
+				sel = strings.ReplaceAll(sel, "default=yes", "default=true")
+			}
+			out = append(out, exportCommand{prefix: "set " + sel, args: args})
 		default:
 			out = append(out, exportCommand{prefix: "set", args: args})
 		}
 	}
 	return out
+}
+
+// exportValue is how the export prints value v of attribute a: a host
+// interface address bare ("add address=198.18.0.1 interface=lo
+// network=198.18.0.1", as published exports of 6.43.4, 7.11.2, 7.16 and
+// 7.20beta4 print loopbacks), booleans as yes/no or, in the true/false
+// style, true/false.
+func exportValue(a *attr, v string, mode exportMode) string {
+	switch a.typ.kind {
+	case "ifaddr":
+		return hostBare(v)
+	case "yesno":
+		if mode.trueFalse {
+			switch v {
+			case "yes":
+				return "true"
+			case "no":
+				return "false"
+			}
+		}
+	}
+	return v
 }

@@ -97,11 +97,15 @@ func (s *Sim) find(sc *subCommand) ([]*item, *runtimeErr) {
 		ok := true
 		for i, c := range sc.conds {
 			v := s.property(it, c.key)
+			a := it.owner.m.attrs[c.key]
+			if a == nil && findFlags[c.key] {
+				a = flagAttr
+			}
 			switch c.op {
 			case "=":
-				ok = v == c.value
+				ok = sameValue(a, v, c.value)
 			case "!=":
-				ok = v != c.value
+				ok = !sameValue(a, v, c.value)
 			case "~":
 				ok = res[i].MatchString(v)
 			case "flag":
@@ -119,6 +123,12 @@ func (s *Sim) find(sc *subCommand) ([]*item, *runtimeErr) {
 	}
 	return out, nil
 }
+
+// flagAttr is how find compares an item flag (default, dynamic, ...): as
+// a boolean, so that v7's "[ find default=true ]" (exports printed with
+// true/false, 7.12.1 and 6.47.9 files) names the default item as
+// "[ find default=yes ]" does.
+var flagAttr = &attr{name: "flag", typ: valueType{kind: "yesno"}}
 
 // property is what find compares: an attribute, the internal id, or an
 // item flag as yes/no.

@@ -8,7 +8,7 @@ import (
 
 // valueType is what an attribute accepts (see schemaText).
 type valueType struct {
-	kind   string // text yesno int enum set ip cidr iface ref time proto
+	kind   string // text yesno int enum set ip cidr ifaddr iface ref time proto
 	lo, hi int64
 	values []string
 	ref    string // the menu a ref names items of
@@ -48,11 +48,12 @@ type menu struct {
 	defaults  []defaultItem
 }
 
-// hardware is what a board has that changes which menus exist.
+// hardware is the version and what the board has: together they decide
+// which menus and attributes exist and their defaults.
 type hardware struct {
-	major     int  // RouterOS major version: 6 or 7
-	hasSwitch bool // a switch chip (/interface ethernet switch)
-	l3hw      bool // L3 hardware offloading (v7 on capable switch chips)
+	ver       version // the RouterOS version
+	hasSwitch bool    // a switch chip (/interface ethernet switch)
+	l3hw      bool    // L3 hardware offloading (v7 on capable switch chips)
 }
 
 // buildMenus parses schemaText for one flavour and board, in export order.
@@ -88,8 +89,12 @@ func buildMenus(hw hardware) []*menu {
 			cur.defaults = append(cur.defaults, parseItemLine(line))
 			continue
 		}
-		if v, rest, ok := strings.Cut(line, ": "); ok && (v == "v6" || v == "v7") {
-			if v != "v"+strconv.Itoa(hw.major) {
+		if c, rest, ok := strings.Cut(line, ": "); ok && isVersionCond(c) {
+			holds, err := versionCond(c).holds(hw.ver)
+			if err != nil {
+				panic(fmt.Sprintf("rossim schema line %d: %v", n+1, err))
+			}
+			if !holds {
 				continue
 			}
 			line = rest
@@ -142,8 +147,12 @@ func parseMenuLine(line string, hw hardware) (m *menu, ok bool) {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		switch {
-		case w == "v6" || w == "v7":
-			ok = ok && w == "v"+strconv.Itoa(hw.major)
+		case isVersionCond(w):
+			holds, err := versionCond(w).holds(hw.ver)
+			if err != nil {
+				return nil, false
+			}
+			ok = ok && holds
 		case w == "iface":
 			m.iface = true
 		case w == "place":
@@ -170,7 +179,7 @@ func (hw hardware) has(need string) bool {
 	case "switch":
 		return hw.hasSwitch
 	case "l3hw":
-		return hw.l3hw && hw.major >= 7
+		return hw.l3hw && hw.ver.major >= 7
 	}
 	return false
 }
@@ -220,7 +229,7 @@ func parseType(s string) (valueType, error) {
 	kind, arg, _ := strings.Cut(s, ":")
 	t := valueType{kind: kind}
 	switch kind {
-	case "text", "yesno", "ip", "cidr", "iface", "time", "proto":
+	case "text", "yesno", "ip", "cidr", "ifaddr", "iface", "time", "proto":
 		return t, nil
 	case "enum", "set":
 		t.values = strings.Split(arg, "|")

@@ -18,6 +18,9 @@ package rossim
 //
 //	menu <path> [single|list] [options]
 //	  v6 | v7            the menu exists in that major version only
+//	  since=7.17         ... from that version on
+//	  before=7.17        ... in versions older than that (both may be
+//	                     given, comma-separated: since=7.15,before=7.17)
 //	  iface              items are interfaces: names unique across every
 //	                     iface menu, and usable where an interface is named
 //	  autoname=P         `add` without name= names the item P1, P2, ...
@@ -28,10 +31,16 @@ package rossim
 //	  item "<export selector>" [last] k=v ...   a default item (indented)
 //	  @rule              the firewall match attributes (ruleAttrs)
 //
-// An attribute line may start with "v6:" or "v7:" to exist in that major
-// version only (two lines give the versions different defaults). Types:
+// An attribute line may start with a version condition and ": " to exist
+// in those versions only: "v6: ", "v7: ", "since=7.16: ", "before=7.16: "
+// (two lines give the versions different defaults; see versionCond). A
+// menu may be listed twice with conditions that do not overlap (a
+// singleton until one version, a list from it on). Each condition below a
+// major version names its source beside it. Types:
 // text, yesno, int:LO..HI, enum:a|b, set:a|b (comma-separated subset),
-// ip, cidr (address[/prefix]), iface (an interface name), ref:/menu/path (an
+// ip, cidr (address[/prefix]), ifaddr (an interface address: address[/prefix],
+// a bare address is the host prefix, exports print a host prefix bare),
+// iface (an interface name), ref:/menu/path (an
 // item name of that menu), time, proto (a protocol name or 0..255). Flags:
 // required, secret (left out of v7's export unless show-sensitive, of v6's
 // with hide-sensitive), ro (not settable), needs=l3hw (only on boards with
@@ -125,8 +134,19 @@ menu /ip ipsec profile [list] unique=name "failure: already have such name"
   lifebytes =0 text
   proposal-check =obey enum:claim|exact|obey|strict
   nat-traversal =yes yesno
-  dpd-interval =2m text
-  dpd-maximum-failures =5 int:1..100
+  # The default DPD changed inside v7: a compact export of 7.14.3 (a
+  # CCR2116-12G-4S+ in a public repository) prints "dpd-interval=8s
+  # dpd-maximum-failures=4" as a change, so 2m/5 was still the default
+  # there; compact exports of 7.16beta7, 7.18.2, 7.19.3, 7.19.4 and
+  # 7.20beta4 (hAP ax2, CCR2004, RB4011, CRS354 files) print
+  # "dpd-interval=2m dpd-maximum-failures=5" as a change (routers upgraded
+  # from older versions keep their old values), and a 7.17.2 CHR's verbose
+  # export shows 8s/4. The first version with 8s/4 is between 7.14.3 and
+  # 7.16beta7; 7.16 is the first one the sources show (assumption for 7.15).
+  before=7.16: dpd-interval =2m text
+  since=7.16: dpd-interval =8s text
+  before=7.16: dpd-maximum-failures =5 int:1..100
+  since=7.16: dpd-maximum-failures =4 int:1..100
   v7: prf-algorithm =auto enum:auto|sha1|sha256|sha384|sha512
   item "[ find default=yes ]" name=default
 
@@ -305,7 +325,10 @@ menu /interface list member [list] unique=list+interface "failure: already have 
   list ref:/interface/list required
   interface iface required
 
-menu /interface ovpn-server server [single]
+# Until 7.17 the OpenVPN server is one setting (exports print
+# "/interface ovpn-server server" then "set ... enabled=yes"; a 7.12.1
+# hEX export, 6.33 and 7.4 pastebin exports).
+menu /interface ovpn-server server [single] before=7.17
   enabled =no yesno
   port =1194 int:1..65535
   mode =ip enum:ip|ethernet
@@ -321,6 +344,50 @@ menu /interface ovpn-server server [single]
   v7: auth =sha1,md5,sha256,sha512 set:md5|sha1|null|sha256|sha512
   v6: cipher =blowfish128,aes128 set:null|blowfish128|aes128|aes192|aes256
   v7: cipher =aes128-cbc,blowfish128 set:null|blowfish128|aes128-cbc|aes192-cbc|aes256-cbc|aes128-gcm|aes192-gcm|aes256-gcm
+
+# From 7.17 the OpenVPN server is a list of servers: community.routeros's
+# API data (plugins/module_utils/_api_data.py, "7.17 >=": no enabled,
+# disabled, name, vrf=main; its pull request 383: "Since RouterOS 7.17 ...
+# It now supports multiple entries"). Exports print "add mac-address=...
+# name=ovpn-server1" (7.18.2 CCR2004, 7.19.3 RB4011, 7.20beta4 CRS354):
+# an upgrade turns the old setting into the item ovpn-server1, and a
+# verbose export of such an item (7.19rc1 RB5009) shows the defaults
+# below (disabled=yes auth=sha1,md5,sha256,sha512
+# cipher=blowfish128,aes128-cbc ... reneg-sec=3600 tls-version=any
+# user-auth-method=pap vrf=main). A fresh
+# 7.17.2 CHR's verbose export has no /interface ovpn-server server at all:
+# a reset router has no server. autoname=ovpn-server follows the upgraded
+# item's name (assumption for an add without name=); the duplicate-name
+# message is the generic one (assumption). A router picks a random
+# locally administered MAC for each server; rossim writes one fixed one
+# (assumption: only its presence in the export matters). With no enabled
+# attribute, "set enabled=yes" is the console's syntax error for an
+# unknown argument, "expected end of command", and "set disabled=no"
+# without a selector is "no such item" (assumption for both).
+menu /interface ovpn-server server [list] since=7.17 autoname=ovpn-server unique=name "failure: already have such name"
+  name text
+  disabled =yes yesno
+  port =1194 int:1..65535
+  mode =ip enum:ip|ethernet
+  protocol =tcp enum:tcp|udp
+  netmask =24 int:0..32
+  mac-address text fill=FE:52:4F:53:00:01
+  max-mtu =1500 int:64..65535
+  keepalive-timeout =60 text
+  default-profile =default ref:/ppp/profile
+  certificate =none text
+  require-client-certificate =no yesno
+  auth =sha1,md5,sha256,sha512 set:md5|sha1|null|sha256|sha512
+  cipher =blowfish128,aes128-cbc set:null|blowfish128|aes128-cbc|aes192-cbc|aes256-cbc|aes128-gcm|aes192-gcm|aes256-gcm
+  enable-tun-ipv6 =no yesno
+  ipv6-prefix-len =64 int:0..128
+  tun-server-ipv6 =:: text
+  push-routes text
+  redirect-gateway =disabled text
+  reneg-sec =3600 text
+  tls-version =any enum:any|only-1.2
+  user-auth-method =pap text
+  vrf =main text
 
 menu /interface pppoe-server server [list]
   service-name text
@@ -345,8 +412,14 @@ menu /interface wireguard peers [list] v7
   allowed-address text
   persistent-keepalive text
 
+# Exports print a host address bare with network= itself ("add
+# address=160.22.181.186 interface=lo network=160.22.181.186", 7.20beta4
+# CRS354; 7.16, 7.11.2 and 6.43.4 files likewise), scripts add it with or
+# without /32; a point-to-point address keeps the network= given, the
+# peer ("address=x.x.x.61/32 network=x.x.x.60", gist
+# lcuevastodoit/f61cc1bdd24a1f55c776ee261bf4bad5).
 menu /ip address [list] unique=address+interface "failure: already have such address"
-  address cidr required
+  address ifaddr required
   network ip
   interface iface required
 

@@ -84,6 +84,8 @@ type KV struct {
 type Sim struct {
 	mu         sync.Mutex
 	version    string
+	ver        version
+	trueFalse  bool // exports print booleans true/false (SetExportBooleans)
 	major      int
 	minor      int
 	model      string
@@ -119,14 +121,11 @@ func New(opts Options) *Sim {
 	if s.version == "" {
 		s.version = DefaultVersion
 	}
-	major, rest, _ := strings.Cut(s.version, ".")
-	minor, _, _ := strings.Cut(rest, ".")
-	var err1, err2 error
-	s.major, err1 = strconv.Atoi(major)
-	s.minor, err2 = strconv.Atoi(minor)
-	if err1 != nil || err2 != nil || (s.major != 6 && s.major != 7) {
-		panic(fmt.Sprintf("rossim: version %q is not a RouterOS 6 or 7 version", s.version))
+	ver, err := parseVersion(s.version)
+	if err != nil {
+		panic(err.Error())
 	}
+	s.ver, s.major, s.minor = ver, ver.major, ver.minor
 	if s.model == "" {
 		s.model = DefaultModel
 	}
@@ -160,7 +159,7 @@ func New(opts Options) *Sim {
 
 // reset builds the configuration a router ships with.
 func (s *Sim) reset(identity string) {
-	menus := buildMenus(hardware{major: s.major, hasSwitch: s.board.hasSwitch, l3hw: s.board.l3hw})
+	menus := buildMenus(hardware{ver: s.ver, hasSwitch: s.board.hasSwitch, l3hw: s.board.l3hw})
 	for _, m := range menus {
 		t := &table{m: m}
 		s.order = append(s.order, t)
@@ -201,7 +200,7 @@ func (s *Sim) reset(identity string) {
 	if identity != "" {
 		s.tables["/system identity"].items[0].vals["name"] = identity
 	}
-	s.root = buildTree(s.order, s.major, s.minor)
+	s.root = buildTree(s.order, s.ver)
 	view := interfaceView()
 	s.root.at("/interface").table = view
 	s.root.at("/interface").addVerbs("set", "enable", "disable", "find", "get")

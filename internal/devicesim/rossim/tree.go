@@ -14,26 +14,26 @@ type node struct {
 }
 
 // Status menus: what each answers besides export, and the versions that
-// have it (major*100+minor; 0: no bound).
+// have it (a versionCond; "": every version).
 var statusMenus = []struct {
-	path         string
-	since, until int
-	verbs        []string
+	path  string
+	when  versionCond
+	verbs []string
 }{
-	{"/interface", 0, 0, []string{"print"}},
-	{"/system resource", 0, 0, []string{"print"}},
-	{"/system resource cpu", 0, 0, []string{"print"}},
-	{"/system health", 0, 0, []string{"print"}},
-	{"/system routerboard", 0, 0, []string{"print"}},
-	{"/ppp active", 0, 0, []string{"print"}},
+	{"/interface", "", []string{"print"}},
+	{"/system resource", "", []string{"print"}},
+	{"/system resource cpu", "", []string{"print"}},
+	{"/system health", "", []string{"print"}},
+	{"/system routerboard", "", []string{"print"}},
+	{"/ppp active", "", []string{"print"}},
 	// RouterOS 6.45's changelog: "ipsec - renamed 'remote-peers' to
 	// 'active-peers'"; v7 kept the new name.
-	{"/ip ipsec active-peers", 645, 0, []string{"print"}},
-	{"/ip ipsec remote-peers", 0, 644, []string{"print"}},
+	{"/ip ipsec active-peers", "since=6.45", []string{"print"}},
+	{"/ip ipsec remote-peers", "before=6.45", []string{"print"}},
 }
 
 // buildTree makes the console's menu tree for the configuration tables.
-func buildTree(tables []*table, major, minor int) *node {
+func buildTree(tables []*table, ver version) *node {
 	root := &node{path: "/", children: map[string]*node{}, verbs: map[string]bool{"export": true}}
 	for _, t := range tables {
 		n := root.at(t.m.path)
@@ -50,9 +50,12 @@ func buildTree(tables []*table, major, minor int) *node {
 		}
 		n.addVerbs(verbs...)
 	}
-	v := major*100 + minor
 	for _, s := range statusMenus {
-		if (s.since == 0 || v >= s.since) && (s.until == 0 || v <= s.until) {
+		ok, err := s.when.holds(ver)
+		if err != nil {
+			panic(err.Error())
+		}
+		if ok {
 			root.at(s.path).addVerbs(s.verbs...)
 		}
 	}

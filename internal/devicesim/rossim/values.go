@@ -79,6 +79,15 @@ func (s *Sim) check(a *attr, v string) (string, *runtimeErr) {
 			return "", invalid(a.name)
 		}
 		return v, nil
+	case "ifaddr":
+		// Stored with its prefix length ("198.18.0.1/32" whether written
+		// so or bare), as print and get show it (assumption); the export
+		// prints a host prefix bare (hostBare).
+		p, err := parseCIDR(v)
+		if err != nil {
+			return "", invalid(a.name)
+		}
+		return p.String(), nil
 	case "proto":
 		if v == "" || slices.Contains(protocols, v) {
 			return v, nil
@@ -120,4 +129,49 @@ func networkOf(address string) string {
 		return ""
 	}
 	return p.Masked().Addr().String()
+}
+
+// hostBare is an interface address as exports print it: a host prefix
+// (/32, /128) without its length, anything else as stored.
+func hostBare(v string) string {
+	p, err := netip.ParsePrefix(v)
+	if err != nil || p.Bits() != p.Addr().BitLen() {
+		return v
+	}
+	return p.Addr().String()
+}
+
+// sameValue reports whether find's written value w names the stored value
+// v of attribute a. Booleans compare as yes/no, whichever of yes/no and
+// true/false either side uses; addresses compare as prefixes, so that
+// 198.18.0.1 and 198.18.0.1/32 name the same host address (assumption:
+// the console reads a find value as the attribute's type, as it does a
+// set value).
+func sameValue(a *attr, v, w string) bool {
+	if v == w {
+		return true
+	}
+	if a == nil {
+		return false
+	}
+	switch a.typ.kind {
+	case "yesno":
+		return boolWord(v) == boolWord(w)
+	case "ifaddr", "cidr":
+		pv, err1 := parseCIDR(v)
+		pw, err2 := parseCIDR(w)
+		return err1 == nil && err2 == nil && pv == pw
+	}
+	return false
+}
+
+// boolWord is a boolean as yes/no: v7 reads true/false too.
+func boolWord(v string) string {
+	switch v {
+	case "true":
+		return "yes"
+	case "false":
+		return "no"
+	}
+	return v
 }
