@@ -12,6 +12,7 @@ type board struct {
 	totalMemory  string
 	totalHDD     string
 	ethernets    int
+	ports        []string // ethernet ports after ether1..N ("sfp-sfpplus1")
 	routerboard  bool   // a RouterBOARD (CHR and x86 are not)
 	firmwareType string // routerboard firmware-type
 	hasSwitch    bool   // a switch chip: /interface ethernet switch
@@ -32,6 +33,15 @@ var boards = map[string]board{
 	"RB1100AHx4": {boardName: "RB1100AHx4", arch: "arm", cpu: "ARMv7", cpuCount: 4, cpuMHz: 1400,
 		totalMemory: "1024.0MiB", totalHDD: "128.0MiB", ethernets: 13, routerboard: true, firmwareType: "al2",
 		hasSwitch: true, voltage: "12.1", temperature: "38"},
+	// RB5009UG+S+IN: Marvell Armada 7040 (ARM64, 4 cores at 1400 MHz,
+	// 1 GB), ether1 (2.5G) to ether8 and sfp-sfpplus1, all on a Marvell
+	// 88E6393X switch chip (MikroTik's RB5009UG+S+IN product page), which
+	// offloads L3 from RouterOS 7 (MikroTik's "L3 Hardware Offloading"
+	// page, help.mikrotik.com/docs/display/ROS/L3+Hardware+Offloading).
+	// Sold with RouterOS 7 only.
+	"RB5009UG+S+IN": {boardName: "RB5009UG+S+", arch: "arm64", cpu: "ARM64", cpuCount: 4, cpuMHz: 1400,
+		totalMemory: "1024.0MiB", totalHDD: "1024.0MiB", ethernets: 8, ports: []string{"sfp-sfpplus1"},
+		routerboard: true, firmwareType: "7040", hasSwitch: true, l3hw: true, voltage: "24.2", temperature: "37"},
 	// CHR (seed 002's PPPoE server): a virtual machine, no RouterBOARD,
 	// no sensors, no switch chip.
 	"CHR": {boardName: "CHR", arch: "x86_64", cpu: "Intel(R)", cpuCount: 2, cpuMHz: 2400,
