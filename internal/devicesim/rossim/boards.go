@@ -13,11 +13,11 @@ type board struct {
 	totalHDD     string
 	ethernets    int
 	ports        []string // ethernet ports after ether1..N ("sfp-sfpplus1")
-	routerboard  bool   // a RouterBOARD (CHR and x86 are not)
-	firmwareType string // routerboard firmware-type
-	hasSwitch    bool   // a switch chip: /interface ethernet switch
-	l3hw         bool   // the switch chip offloads L3 (RouterOS v7)
-	voltage      string // /system health input voltage, "" for none
+	routerboard  bool     // a RouterBOARD (CHR and x86 are not)
+	firmwareType string   // routerboard firmware-type
+	hasSwitch    bool     // a switch chip: /interface ethernet switch
+	l3hw         bool     // the switch chip offloads L3 (RouterOS v7)
+	voltage      string   // /system health input voltage, "" for none
 	temperature  string
 }
 
