@@ -12,13 +12,15 @@ type board struct {
 	totalMemory  string
 	totalHDD     string
 	ethernets    int
-	ports        []string // ethernet ports after ether1..N ("sfp-sfpplus1")
-	routerboard  bool     // a RouterBOARD (CHR and x86 are not)
-	firmwareType string   // routerboard firmware-type
-	hasSwitch    bool     // a switch chip: /interface ethernet switch
-	l3hw         bool     // the switch chip offloads L3 (RouterOS v7)
-	voltage      string   // /system health input voltage, "" for none
+	routerboard  bool   // a RouterBOARD (CHR and x86 are not)
+	firmwareType string // routerboard firmware-type
+	hasSwitch    bool   // a switch chip: /interface ethernet switch
+	l3hw         bool   // the switch chip offloads L3 (RouterOS v7)
+	voltage      string // /system health input voltage, "" for none
 	temperature  string
+
+	// ports are the ethernet ports after ether1..N ("sfp-sfpplus1").
+	ports []string
 }
 
 // boards are the models the seeds use; another model name gets the
