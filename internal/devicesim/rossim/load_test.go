@@ -250,3 +250,23 @@ func TestFilterAddressListsAndSkips(t *testing.T) {
 		t.Errorf("a tcp-flags rule: %+v", v)
 	}
 }
+
+// Load refuses an export of another board (a port this one lacks) and
+// says where; Options.Identity survives Defconf.
+func TestLoadErrors(t *testing.T) {
+	r := New(Options{})
+	err := r.Load("/interface ethernet\nset [ find default-name=sfp-sfpplus1 ] mtu=9000\n")
+	if err == nil || !strings.Contains(err.Error(), "line 2") {
+		t.Errorf("a port the hEX lacks: %v", err)
+	}
+	if err := r.Load("add name=x\n"); err == nil {
+		t.Error("a command before any menu loaded")
+	}
+	r = New(Options{Defconf: true, Identity: "lab-hex"})
+	if got := r.Get("/system identity", "name"); got != "lab-hex" {
+		t.Errorf("identity %q", got)
+	}
+	if n := len(New(Options{Model: "RB5009UG+S+IN"}).Items("/interface ethernet")); n != 9 {
+		t.Errorf("the RB5009 has %d ethernet ports, want 9", n)
+	}
+}

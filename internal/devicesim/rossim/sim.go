@@ -169,6 +169,9 @@ func New(opts Options) *Sim {
 		if err := s.loadDefconf(); err != nil {
 			panic(err)
 		}
+		if opts.Identity != "" {
+			s.tables["/system identity"].items[0].vals["name"] = opts.Identity
+		}
 	}
 	return s
 }
