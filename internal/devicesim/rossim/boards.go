@@ -56,3 +56,8 @@ var boards = map[string]board{
 
 var defaultBoard = board{arch: "arm", cpu: "ARMv7", cpuCount: 4, cpuMHz: 1000, totalMemory: "256.0MiB",
 	totalHDD: "16.0MiB", ethernets: 5, routerboard: true, firmwareType: "unknown", voltage: "24.0", temperature: "40"}
+
+// The RB5009UG+S+IN reports itself as "RB5009UG+S+" (the model line of
+// its exports, e.g. a published 7.2rc3 export, gist BertLamb); both names
+// select it.
+func init() { boards["RB5009UG+S+"] = boards["RB5009UG+S+IN"] }

@@ -32,9 +32,9 @@ func Defconf(model, version string) (string, error) {
 		return defconfV6Hex, nil
 	case model == "RB750Gr3" && major == "7":
 		return defconfV7Hex, nil
-	case model == "RB5009UG+S+IN" && major == "7":
+	case (model == "RB5009UG+S+IN" || model == "RB5009UG+S+") && major == "7":
 		return defconfV7RB5009, nil
-	case model == "RB5009UG+S+IN":
+	case model == "RB5009UG+S+IN" || model == "RB5009UG+S+":
 		return "", fmt.Errorf("rossim: the RB5009 runs RouterOS 7 only, not %s", version)
 	case model == "RB1100AHx4":
 		return defconfRB1100, nil

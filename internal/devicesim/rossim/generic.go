@@ -51,8 +51,10 @@ type genericMenu struct {
 	slot int
 	cmds []*genericCmd
 	// lo and hi bound slot as the loaded export placed the menu: after
-	// the last modelled menu printed before it, up to the next one.
-	lo, hi int
+	// prevT, the last modelled menu printed before it, up to nextT, the
+	// next one (nil: none).
+	lo, hi       int
+	prevT, nextT *table
 }
 
 // loadInfo is what Load kept of an item of a modelled menu.
@@ -120,6 +122,7 @@ func terseLine(path, prefix string, parts []part) string {
 // exports named in testdata/README.md ("Menu order").
 var knownPlaces = []struct{ path, before string }{
 	{"/disk", "/interface bridge"},                                     // RB5009 defconf export (gist mircea-pavel-anton/11852c09...)
+	{"/interface wireless security-profiles", "/ip ipsec profile"},     // 6.45.9 RB941 export (pastebin Q0MmqTSj), RB3011 forum export: after /interface list
 	{"/port", "/interface bridge port"},                                // 7.12.2 and 7.16.1 defconf exports (pastebin eX6RUWhU, Uc8mNVX6)
 	{"/interface bridge settings", "/ip firewall connection tracking"}, // 7.7 export: after bridge port, before neighbor discovery
 	{"/ip neighbor discovery-settings", "/ip settings"},                // 7.7 export: before list member; before /ip settings: assumption

@@ -3,6 +3,7 @@ package rossim
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -52,14 +53,15 @@ type loader struct {
 	s       *Sim
 	path    string // the compact export's current menu
 	notes   []string
-	prevMod int // index in s.order of the last modelled menu printed, -1 none
+	prevMod *table   // the last modelled menu printed, nil none
+	seen    []*table // the modelled menus in the order printed
 	last    *genericMenu
-	open    []*genericMenu // generic menus whose hi is not yet known
+	open    []*genericMenu // generic menus whose next modelled menu is not yet known
 }
 
 func (s *Sim) load(export string) error {
 	s.resetConfig()
-	l := &loader{s: s, prevMod: -1}
+	l := &loader{s: s}
 	phys := strings.Split(strings.ReplaceAll(export, "\r\n", "\n"), "\n")
 	header := true
 	for i := 0; i < len(phys); {
@@ -85,8 +87,17 @@ func (s *Sim) load(export string) error {
 			return fmt.Errorf("rossim: load line %d: %v", start+1, err)
 		}
 	}
-	for _, g := range l.open {
-		g.hi = len(s.order)
+	s.order = exportOrder(s.order, l.seen)
+	index := func(t *table, none int) int {
+		for i, o := range s.order {
+			if o == t {
+				return i
+			}
+		}
+		return none
+	}
+	for _, g := range s.generic {
+		g.lo, g.hi = index(g.prevT, -1)+1, index(g.nextT, len(s.order))
 	}
 	// Place the generic menus: where knownPlaces say when the export
 	// leaves room, else right after the modelled menu before them; never
@@ -183,7 +194,7 @@ func (l *loader) generic(path string, c *genericCmd) {
 		l.last.cmds = append(l.last.cmds, c)
 		return
 	}
-	g := &genericMenu{path: path, lo: l.prevMod + 1, cmds: []*genericCmd{c}}
+	g := &genericMenu{path: path, prevT: l.prevMod, cmds: []*genericCmd{c}}
 	l.s.generic = append(l.s.generic, g)
 	l.open = append(l.open, g)
 	l.last = g
@@ -192,18 +203,15 @@ func (l *loader) generic(path string, c *genericCmd) {
 // modelled loads a command of a modelled menu into its items.
 func (l *loader) modelled(t *table, verb string, sel *token, parts []part, src rawLines) error {
 	s := l.s
-	idx := -1
-	for i, o := range s.order {
-		if o == t {
-			idx = i
-		}
-	}
-	if idx != l.prevMod {
+	if t != l.prevMod {
 		for _, g := range l.open {
-			g.hi = idx
+			g.nextT = t
 		}
 		l.open = nil
-		l.prevMod = idx
+		l.prevMod = t
+		if !slices.Contains(l.seen, t) {
+			l.seen = append(l.seen, t)
+		}
 	}
 	l.last = nil
 	var it *item
@@ -231,13 +239,31 @@ func (l *loader) modelled(t *table, verb string, sel *token, parts []part, src r
 				return err
 			}
 		}
+		if sc := c.brack[sel]; sc != nil {
+			// 7.11 prints `[ find default=true ]` (its true/false
+			// booleans); a flag reads yes/no here.
+			for i, cd := range sc.conds {
+				if findFlags[cd.key] && (cd.value == "true" || cd.value == "false") {
+					sc.conds[i].value = yesNo(cd.value == "true")
+				}
+			}
+		}
 		items, err := s.resolve(&c, t, sel)
 		if err != nil {
 			return fmt.Errorf("%s set %s: %s", t.m.path, renderToken(*sel), err.msg)
 		}
-		if len(items) != 1 {
-			return fmt.Errorf("%s set %s names %d items, not one", t.m.path, renderToken(*sel), len(items))
+		if len(items) == 0 {
+			if it := s.portOfUnknownBoard(t, c.brack[sel]); it != nil {
+				items = []*item{it}
+			}
 		}
+		if len(items) == 0 {
+			return fmt.Errorf("%s set %s names no item", t.m.path, renderToken(*sel))
+		}
+		// An export's set addresses one item as the router sees it;
+		// where the selector matches more here (`/ppp profile set [ find
+		// default=yes ]`: both default profiles are default items), the
+		// first in print order (assumption).
 		it = items[0]
 	default:
 		return fmt.Errorf("%s %s is not loaded", t.m.path, verb)
@@ -330,4 +356,51 @@ func loadedArgs(li *loadInfo, keys []string, vals map[string]string) []part {
 		parts[i] = byKey[k]
 	}
 	return parts
+}
+
+// portOfUnknownBoard adds the ethernet port a `set [ find
+// default-name=X ]` names when the board is not one boards.go knows (its
+// port list is a guess; the export is the router's word that it has the
+// port). A known board's export naming a port it lacks is an error.
+func (s *Sim) portOfUnknownBoard(t *table, sc *subCommand) *item {
+	if _, known := boards[s.model]; known || t.m.path != "/interface ethernet" || sc == nil ||
+		len(sc.conds) != 1 || sc.conds[0].key != "default-name" || sc.conds[0].op != "=" {
+		return nil
+	}
+	name := sc.conds[0].value
+	it := s.newItem(t)
+	it.builtin = true
+	it.sel = "[ find default-name=" + name + " ]"
+	it.base = map[string]string{"name": name, "default-name": name,
+		"mac-address": fmt.Sprintf("48:8F:5A:%02X:%02X:%02X", 0xC0, 0x18, len(t.items)+1)}
+	t.insert(it, -1)
+	return it
+}
+
+// exportOrder is the menu order after a load: the schema's, except that
+// the modelled menus the export printed keep the export's order (the
+// router's own; the schema's order is read off a few versions and may
+// differ on another, as v7 prints some interface menus earlier); a menu
+// the export did not print keeps its place after the schema menu before
+// it.
+func exportOrder(order, seen []*table) []*table {
+	out := make([]*table, 0, len(order))
+	done := map[*table]bool{}
+	next := 0
+	for _, t := range order {
+		if done[t] {
+			continue
+		}
+		if !slices.Contains(seen, t) {
+			out = append(out, t)
+			done[t] = true
+			continue
+		}
+		for next < len(seen) && !done[t] {
+			out = append(out, seen[next])
+			done[seen[next]] = true
+			next++
+		}
+	}
+	return out
 }

@@ -8,6 +8,8 @@ add admin-mac=48:8F:5A:C0:18:02 auto-mac=no comment=defconf name=bridge
 /interface list
 add comment=defconf name=WAN
 add comment=defconf name=LAN
+/interface wireless security-profiles
+set [ find default=yes ] supplicant-identity=MikroTik
 /ip pool
 add name=default-dhcp ranges=192.168.88.10-192.168.88.254
 /ip dhcp-server
@@ -33,7 +35,7 @@ add address=192.168.88.0/24 comment=defconf gateway=192.168.88.1
 /ip dns
 set allow-remote-requests=yes
 /ip dns static
-add address=192.168.88.1 comment=defconf name=router.lan
+add address=192.168.88.1 name=router.lan
 /ip firewall filter
 add action=accept chain=input comment=\
     "defconf: accept established,related,untracked" connection-state=\
@@ -55,11 +57,11 @@ add action=accept chain=forward comment=\
 add action=drop chain=forward comment="defconf: drop invalid" \
     connection-state=invalid
 add action=drop chain=forward comment=\
-    "defconf: drop all from WAN not DSTNATed" connection-nat-state=!dstnat \
+    "defconf:  drop all from WAN not DSTNATed" connection-nat-state=!dstnat \
     connection-state=new in-interface-list=WAN
 /ip firewall nat
-add action=masquerade chain=srcnat comment="defconf: masquerade" \
-    ipsec-policy=out,none out-interface-list=WAN
+add action=masquerade chain=srcnat comment="defconf: masquerade" ipsec-policy=\
+    out,none out-interface-list=WAN
 /tool mac-server
 set allowed-interface-list=LAN
 /tool mac-server mac-winbox

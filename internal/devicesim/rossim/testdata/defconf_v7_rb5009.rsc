@@ -65,8 +65,8 @@ add action=drop chain=forward comment=\
     "defconf: drop all from WAN not DSTNATed" connection-nat-state=!dstnat \
     connection-state=new in-interface-list=WAN
 /ip firewall nat
-add action=masquerade chain=srcnat comment="defconf: masquerade" \
-    ipsec-policy=out,none out-interface-list=WAN
+add action=masquerade chain=srcnat comment="defconf: masquerade" ipsec-policy=\
+    out,none out-interface-list=WAN
 /ipv6 firewall address-list
 add address=::/128 comment="defconf: unspecified address" list=bad_ipv6
 add address=::1/128 comment="defconf: lo" list=bad_ipv6
