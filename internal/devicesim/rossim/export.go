@@ -32,7 +32,8 @@ func (s *Sim) exportMode(flags []string) exportMode {
 func (s *Sim) export(n *node, flags []string, out *console) {
 	mode := s.exportMode(flags)
 	s.header(out)
-	for _, t := range s.order {
+	for i, t := range s.order {
+		s.exportGeneric(n.path, i, mode, out)
 		if n.path != "/" && t.m.path != n.path && !strings.HasPrefix(t.m.path, n.path+" ") {
 			continue
 		}
@@ -44,6 +45,10 @@ func (s *Sim) export(n *node, flags []string, out *console) {
 			out.line(t.m.path)
 		}
 		for _, c := range cmds {
+			if c.loaded {
+				s.exportLoaded(t.m.path, c, mode, out)
+				continue
+			}
 			if mode.terse {
 				var b strings.Builder
 				b.WriteString(t.m.path + " " + c.prefix)
@@ -58,6 +63,7 @@ func (s *Sim) export(n *node, flags []string, out *console) {
 			}
 		}
 	}
+	s.exportGeneric(n.path, len(s.order), mode, out)
 }
 
 // header is the export's comment block. RouterBOARDs print software id,
@@ -93,6 +99,12 @@ func (s *Sim) header(out *console) {
 type exportCommand struct {
 	prefix string // "add", "set", "set [ find default-name=ether2 ]", "set *0"
 	args   []pair
+	// loaded: an item Load made or changed (load.go); parts replace args,
+	// and raw, when set, is how the loaded export printed the item.
+	loaded bool
+	parts  []part
+	raw    *rawLines
+	notes  []string
 }
 
 // exportCommands are a menu's export lines: added items as `add`, default
@@ -109,13 +121,20 @@ func (s *Sim) exportCommands(t *table, mode exportMode) []exportCommand {
 			if a.secret && !mode.sensitive {
 				continue
 			}
-			if !mode.verbose && v == t.baseline(it, k) {
+			li := s.loaded[it]
+			if !mode.verbose && v == t.baseline(it, k) && (li == nil || !li.pinned[k]) {
 				continue
 			}
 			if mode.verbose && a.ro {
 				continue
 			}
 			args = append(args, pair{k, exportValue(a, v, mode)})
+		}
+		if li := s.loaded[it]; li != nil {
+			if c, ok := s.loadedCommand(t, it, li, args, mode); ok {
+				out = append(out, c)
+			}
+			continue
 		}
 		switch {
 		case !it.builtin:

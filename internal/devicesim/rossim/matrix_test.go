@@ -242,7 +242,7 @@ func TestMatrixBoards(t *testing.T) {
 			if !slices.Contains(ccr.Menus(), "/interface ethernet switch") {
 				t.Fatalf("CCR2116 menus %v", ccr.Menus())
 			}
-			if n := len(ccr.Items("/interface ethernet")); n != 13 {
+			if n := len(ccr.Items("/interface ethernet")); n != 17 { // ether1..ether13 and sfp-sfpplus1..4
 				t.Errorf("CCR2116 ethernets %d", n)
 			}
 			_, err := ccr.Run(`/interface ethernet switch set 0 l3-hw-offloading=yes`)

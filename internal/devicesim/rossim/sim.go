@@ -64,6 +64,10 @@ type Options struct {
 	Serial     string           // default DefaultSerial
 	SoftwareID string           // default DefaultSoftwareID
 	Clock      func() time.Time // export header time; default DefaultClock
+	// Defconf starts the router from the default configuration MikroTik
+	// ships for the board and version (defconf.go) instead of a reset
+	// without it; a board that ships none (CHR) starts reset.
+	Defconf bool
 }
 
 // Row is one item of a status menu (/ppp active, /ip ipsec active-peers,
@@ -109,6 +113,11 @@ type Sim struct {
 	handshakes map[string]string
 	cpuLoad    int
 	coreLoad   []int
+
+	// What Load kept beyond the schema (generic.go): the menus it lacks,
+	// and per item the attributes it lacks and the export's own lines.
+	generic []*genericMenu
+	loaded  map[*item]*loadInfo
 }
 
 var _ devicesim.Handler = (*Sim)(nil)
@@ -117,7 +126,8 @@ var _ devicesim.Handler = (*Sim)(nil)
 func New(opts Options) *Sim {
 	s := &Sim{version: opts.Version, model: opts.Model, serial: opts.Serial, softwareID: opts.SoftwareID,
 		power: opts.Power, clock: opts.Clock, tables: map[string]*table{}, up: map[string]bool{},
-		rows: map[string][]Row{}, monitors: map[string][]KV{}, handshakes: map[string]string{}, cpuLoad: 12}
+		rows: map[string][]Row{}, monitors: map[string][]KV{}, handshakes: map[string]string{}, cpuLoad: 12,
+		loaded: map[*item]*loadInfo{}}
 	if s.version == "" {
 		s.version = DefaultVersion
 	}
@@ -154,6 +164,14 @@ func New(opts Options) *Sim {
 		s.clock = DefaultClock
 	}
 	s.reset(opts.Identity)
+	if opts.Defconf {
+		if err := s.loadDefconf(); err != nil {
+			panic(err)
+		}
+		if opts.Identity != "" {
+			s.tables["/system identity"].items[0].vals["name"] = opts.Identity
+		}
+	}
 	return s
 }
 
@@ -166,8 +184,13 @@ func (s *Sim) reset(identity string) {
 		s.tables[m.path] = t
 	}
 	if t := s.tables["/interface ethernet"]; t != nil {
+		ports := make([]string, 0, s.board.ethernets+len(s.board.ports))
 		for i := 1; i <= s.board.ethernets; i++ {
-			name := "ether" + strconv.Itoa(i)
+			ports = append(ports, "ether"+strconv.Itoa(i))
+		}
+		ports = append(ports, s.board.ports...)
+		for n, name := range ports {
+			i := n + 1
 			it := s.newItem(t)
 			it.builtin = true
 			it.sel = "[ find default-name=" + name + " ]"
@@ -276,6 +299,13 @@ func (s *Sim) Items(path string) []map[string]string {
 		m := map[string]string{".id": it.idString()}
 		for _, n := range t.m.names {
 			m[n] = t.value(it, n)
+		}
+		if li := s.loaded[it]; li != nil {
+			for _, e := range li.extras {
+				if !e.word {
+					m[e.key] = e.value
+				}
+			}
 		}
 		out = append(out, m)
 	}
