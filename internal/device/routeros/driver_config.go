@@ -185,16 +185,16 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 // ApplyTunnel implements device.TunnelEndpoints; a failed write is
 // removed again, as for PPPoE sessions.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
-	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
+	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, Version{int(d.major.Load()), int(d.minor.Load())}), tunnelSecrets(desired)...)
 	if err != nil {
-		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, int(d.major.Load())))
+		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, Version{int(d.major.Load()), int(d.minor.Load())}))
 	}
 	return nil
 }
 
 // DeleteTunnel implements device.TunnelEndpoints.
 func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) error {
-	return d.run(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(observed, int(d.major.Load())))
+	return d.run(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(observed, Version{int(d.major.Load()), int(d.minor.Load())}))
 }
 
 func tunnelSecrets(t device.TunnelConfig) []string {

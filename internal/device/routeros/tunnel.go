@@ -77,10 +77,23 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 	return nil
 }
 
+// Version is the RouterOS version the renderers write for: major and
+// minor (the driver keeps both from the last snapshot; 0.0 when unknown,
+// written as v6). The OpenVPN server became a list in 7.17.
+type Version struct{ Major, Minor int }
+
+// ParseVersion reads "7.17.2 (stable)" as {7, 17}.
+func ParseVersion(v string) Version { return Version{MajorVersion(v), MinorVersion(v)} }
+
+// AtLeast reports whether v is major.minor or newer.
+func (v Version) AtLeast(major, minor int) bool {
+	return v.Major > major || v.Major == major && v.Minor >= minor
+}
+
 // RenderTunnel returns the commands that create the tunnel, or replace it
-// when observed is not nil, in the words of RouterOS major version major
-// (0: unknown, v6's).
-func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int) []string {
+// when observed is not nil, in the words of RouterOS version v (0.0:
+// unknown, v6's).
+func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, v Version) []string {
 	// Whatever the tunnel's name left on the router goes first: parts of
 	// it someone deleted by hand make it unreadable (so the plan
 	// re-creates it), and the parts left over would make the create fail.
@@ -89,7 +102,7 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int
 	if observed != nil {
 		st = *observed
 	}
-	out := RenderTunnelDelete(st, major)
+	out := RenderTunnelDelete(st, v)
 	switch t.Type {
 	case device.TunnelL2TPIPsec:
 		out = append(out, renderL2TP(t)...)
@@ -98,14 +111,14 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int
 	case device.TunnelWireGuard:
 		out = append(out, renderWireGuard(t)...)
 	case device.TunnelOpenVPN:
-		out = append(out, renderOpenVPN(t, major)...)
+		out = append(out, renderOpenVPN(t, v)...)
 	}
 	return out
 }
 
 // RenderTunnelDelete removes the tunnel and everything it owns; servers
-// go back to version major's defaults.
-func RenderTunnelDelete(st device.TunnelState, major int) []string {
+// go back to version v's defaults.
+func RenderTunnelDelete(st device.TunnelState, v Version) []string {
 	switch st.Type {
 	case device.TunnelL2TPIPsec:
 		return renderL2TPDelete(st)
@@ -114,7 +127,7 @@ func RenderTunnelDelete(st device.TunnelState, major int) []string {
 	case device.TunnelWireGuard:
 		return renderWireGuardDelete(st.Name)
 	case device.TunnelOpenVPN:
-		return renderOpenVPNDelete(st, major)
+		return renderOpenVPNDelete(st, v)
 	}
 	return nil
 }
