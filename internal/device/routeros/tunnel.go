@@ -33,13 +33,19 @@ func ValidateTunnel(t device.TunnelConfig) error {
 }
 
 // CheckTunnel checks desired against the device: WireGuard needs
-// RouterOS 7, RouterOS has one L2TP server, and names must be free.
+// RouterOS 7, RouterOS has one L2TP server, names must be free, and
+// values that are the version's defaults (IPsec DPD) are refused.
 func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 	if t.Type == device.TunnelWireGuard && MajorVersion(snap.Facts.Firmware) < 7 {
 		return fmt.Errorf("tunnel %q: WireGuard needs RouterOS 7; this router runs %s", t.Name, snap.Facts.Firmware)
 	}
 	if t.Type == device.TunnelOpenVPN {
 		if err := checkOpenVPN(t, snap); err != nil {
+			return err
+		}
+	}
+	if t.Type == device.TunnelIPsec && t.IPsec != nil {
+		if err := checkIPsecDPD(t, snap); err != nil {
 			return err
 		}
 	}
