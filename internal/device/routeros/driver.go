@@ -39,6 +39,12 @@ var (
 	_ device.PowerReader = (*Driver)(nil)
 )
 
+// version is the RouterOS version the last read saw (zero: not yet), in
+// which the renderers word their commands.
+func (d *Driver) version() Version {
+	return Version{Major: int(d.major.Load()), Minor: int(d.minor.Load())}
+}
+
 // New returns a RouterOS driver on t. It runs nothing itself: the probes
 // it hands out are run by their callers through the same command path.
 func New(t command.Runner) *Driver { return &Driver{t: t} }

@@ -260,19 +260,19 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 // removed again and a failed update puts the old tunnel back, as for PPPoE
 // sessions.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
-	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, int(d.major.Load())), tunnelSecrets(desired)...)
+	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, d.version()), tunnelSecrets(desired)...)
 	if err != nil && observed != nil {
 		return d.restoreTunnel(ctx, err, desired, *observed)
 	}
 	if err != nil {
-		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, int(d.major.Load())))
+		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, d.version()))
 	}
 	return nil
 }
 
 // DeleteTunnel implements device.TunnelEndpoints.
 func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) error {
-	return d.run(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(observed, int(d.major.Load())))
+	return d.run(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(observed, d.version()))
 }
 
 func tunnelSecrets(t device.TunnelConfig) []string {

@@ -1,6 +1,9 @@
 package routeros
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -187,14 +190,25 @@ func (p *exportParser) skipBlanks() {
 }
 
 // lineSnippet shortens an unrecognised line for an error message, with
-// anything that looks like a secret argument redacted.
+// anything that looks like a secret argument redacted. It stops before the
+// first quote or backslash: a line that is no command may be the middle of
+// a script body (a continuation pasted without its start, `\n:local tToken
+// \"...`), whose values no key names. (A continuation that breaks inside a
+// value before any quote still shows up to 40 bytes of it: weak.)
 func lineSnippet(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
 	s, _ = redactScript(s)
+	cut := false
+	if i := strings.IndexAny(s, "\"\\"); i >= 0 {
+		s, cut = s[:i], true
+	}
 	if len(s) > 40 {
-		s = s[:40] + "..."
+		s, cut = s[:40], true
+	}
+	if cut {
+		s += "..."
 	}
 	return s
 }
@@ -723,12 +737,110 @@ func IsSecretAttr(path, key string) bool {
 // cannot be mistaken for a value that was written.
 const redactedMark = "<redacted>"
 
+// Script bodies. RouterOS keeps script code in free-text attributes, and
+// code carries secrets the key-based redaction cannot see (`:local tToken
+// "..."`, `:global pass ...`, a DDNS URL with token=...). Their values
+// never reach Raw or Normalised (so neither the state's normalised_text
+// nor parse_config's): Raw shows scriptMark, Normalised a keyed digest of
+// the body (scriptDigest), so a change of the body still changes sha256.
+//
+// The attributes, by menu:
+//   - /system script source= (help.mikrotik.com Scripting; the exports in
+//     testdata print it);
+//   - /system scheduler on-event= (help.mikrotik.com Scheduler;
+//     eworm-de/routeros-scripts doc/netwatch-notify.md `/system/scheduler/add
+//     ... on-event="/system/script/run netwatch-notify;"`);
+//   - /tool netwatch up-script=, down-script=, test-script=
+//     (help.mikrotik.com/docs/x/tAAZC, Netwatch properties);
+//   - /ppp profile on-up=, on-down= (help.mikrotik.com/docs/display/ROS/PPP+AAA,
+//     User Profiles);
+//   - /ip dhcp-server lease-script= (eworm-de/routeros-scripts
+//     doc/lease-script.md `/ip/dhcp-server/set lease-script=...`);
+//   - /ip dhcp-client script= (a published v7 export: `/ip dhcp-client add
+//     ... script=ISP2_add_gw`; find_string "ovpn-server server add"), and
+//     /ipv6 dhcp-client script= (assumption: the same property);
+//   - /iot mqtt subscriptions on-message= (a published v7 export: `add
+//     broker=... on-message=":if (\$msgData~...`; find_string
+//     "name=ovpn-server1");
+//   - /ip hotspot user profile on-login=, on-logout=, /tool
+//     traffic-monitor on-event= (assumption: RouterOS's other script
+//     hooks).
+//
+// /interface pppoe-client has no script of its own (its hooks are its PPP
+// profile's on-up/on-down; assumption). The key-only names (on-*, *-script)
+// are judged in any menu, like the secret suffixes: a false positive only
+// costs a readable value in the normalised text.
+var scriptBodyKeys = map[string]bool{
+	"on-event": true, "up-script": true, "down-script": true, "test-script": true,
+	"on-up": true, "on-down": true, "lease-script": true, "on-message": true,
+	"on-login": true, "on-logout": true,
+}
+
+// scriptBodyMenuKeys are the generic words that are script bodies only in
+// their menus.
+var scriptBodyMenuKeys = map[string]string{
+	"/system script":    "source",
+	"/ip dhcp-client":   "script",
+	"/ipv6 dhcp-client": "script",
+}
+
+// IsScriptBody reports an attribute whose value is RouterOS script code.
+func IsScriptBody(path, key string) bool {
+	return scriptBodyKeys[key] || scriptBodyMenuKeys[path] == key
+}
+
+// scriptMark stands for a script body in Raw (messages and logs).
+const scriptMark = "<script>"
+
+// scriptDigestPrefix opens the digest marker Normalised prints for a body:
+// <script-hmac:0123456789abcdef>, one word, so the canonical text still
+// parses and normalises to itself.
+const scriptDigestPrefix = "<script-hmac:"
+
+// scriptDigest is the marker of a script body in the normalised text: the
+// first 64 bits of HMAC-SHA256 over menu, key and body, keyed by the
+// export's software id and serial number.
+//
+// Why keyed: a plain sha256 of a tiny body is a guessing oracle. Whoever
+// reads the state could hash `:global pass "1234"` for every PIN, or a
+// well-known DDNS script for every short token, and compare. The key is
+// what the state does not hold: the software id is in the export's header
+// only (not in Facts, not in the normalised text, not in parse_config's
+// result), so without the router or its export the digest cannot be
+// tested against guesses; the serial (which Facts do hold) only makes the
+// key differ between routers. Weak where the export has neither (a CHR
+// prints an empty software id and no serial, a text without its header):
+// the key is then a constant and the digest as guessable as a plain hash
+// of a short secret; such bodies should keep their secrets in /ppp secret,
+// /user or the like instead. The whole-config sha256 is computed over this
+// normalised text, so it covers each body only through its digest, and a
+// change of a body changes both.
+func (e *Export) scriptDigest(path, key, body string) string {
+	mac := hmac.New(sha256.New, []byte("routerlab script digest v1\x00"+e.SoftwareID+"\x00"+e.Serial))
+	mac.Write([]byte(path + "\x00" + key + "\x00" + body))
+	return scriptDigestPrefix + hex.EncodeToString(mac.Sum(nil)[:8]) + ">"
+}
+
+// isScriptDigest reports a value that already is a digest marker (the
+// normalised text read again).
+func isScriptDigest(v string) bool {
+	h, ok := strings.CutPrefix(v, scriptDigestPrefix)
+	if !ok || len(h) != 17 || h[16] != '>' {
+		return false
+	}
+	_, err := hex.DecodeString(h[:16])
+	return err == nil
+}
+
 // redactedValue returns what Normalised and Raw print instead of a value:
 // <redacted> for a secret, a script with its secret arguments redacted
 // (a /system script source with "password=..." in it), or false when the
 // value is printed as it is. An empty secret stays "": that no password
 // is set is no secret.
 func redactedValue(path string, a Attr) (string, bool) {
+	if IsScriptBody(path, a.Key) && a.Value != "" {
+		return scriptMark, true
+	}
 	if IsSecretAttr(path, a.Key) {
 		if a.Value == "" {
 			return "", false
@@ -784,13 +896,50 @@ func redactScript(s string) (string, bool) {
 // written, their lines joined by spaces.
 func (e *Export) Normalised() string {
 	var b strings.Builder
+	// A hook that names a /system script (on-event=rl-nightly) stays
+	// readable: a script's name is no code.
+	scripts := map[string]bool{}
+	if sec := e.Section("/system script"); sec != nil {
+		for _, it := range sec.Items {
+			if n, ok := it.Get("name"); ok && n != "" {
+				scripts[n] = true
+			}
+		}
+	}
 	for _, s := range e.Sections {
 		for _, it := range s.Items {
-			if strings.HasPrefix(it.Verb, ":") {
-				b.WriteString(strings.Join(strings.Fields(it.Raw), " "))
-			} else {
+			switch {
+			case strings.HasPrefix(it.Verb, ":"):
+				// A script command of a hand-made script (":delay 5s",
+				// ":global pass ...") is script code: its digest, as
+				// a command that reads back as itself.
+				if raw := strings.TrimPrefix(it.Raw, ":"); isScriptDigest(raw) {
+					b.WriteString(it.Raw)
+				} else {
+					b.WriteString(":" + e.scriptDigest(s.Path, ":", strings.Join(strings.Fields(it.Raw), " ")))
+				}
+			case it.Verb == "" || !terseVerbs[it.Verb]:
+				// A line that is no command (exportWarnings counts it as
+				// skipped) may be the middle of a script body pasted
+				// without its start: its digest, not its text.
+				b.WriteString(s.Path + " ")
+				if isScriptDigest(it.Verb) && len(it.Attrs) == 0 {
+					b.WriteString(it.Verb)
+				} else {
+					b.WriteString(e.scriptDigest(s.Path, "", strings.TrimSpace(it.Raw)))
+				}
+			default:
 				path := s.Path
 				writeCLILine(&b, path, it.Verb, it.Selector, it.Attrs, func(a Attr) (string, bool) {
+					if IsScriptBody(path, a.Key) && a.Value != "" {
+						switch {
+						case isScriptDigest(a.Value):
+							return a.Value, true
+						case scripts[a.Value] && path != "/system script":
+							return Quote(a.Value), true
+						}
+						return e.scriptDigest(path, a.Key, a.Value), true
+					}
 					return redactedValue(path, a)
 				})
 			}

@@ -330,6 +330,8 @@ func TestExportGolden(t *testing.T) {
 		"export_v6_rb1100_ovpn.rsc":      {"6.48.6", "RB1100AHx2", "RL0000001100"},
 		"export_v7_rb5009_compact.rsc":   {"7.13.4", "RB5009UG+S+", "RL0000005009"},
 		"export_v7_rb5009_terse.rsc":     {"7.13.4", "RB5009UG+S+", "RL0000005009"},
+		"export_v7_chr_ovpn_717.rsc":     {"7.17.2", "RB1100Dx4", "RL0000001717"},
+		"export_v7_hex_scripts.rsc":      {"7.17.2", "RB750Gr3", "RL0000000751"},
 	}
 	for _, file := range exportFiles(t) {
 		base := filepath.Base(file)

@@ -73,7 +73,7 @@ func TestSeed000L2TPServer(t *testing.T) {
 	if err := ValidateTunnel(want); err != nil {
 		t.Fatal(err)
 	}
-	lines := RenderTunnel(want, nil, 6)
+	lines := RenderTunnel(want, nil, Version{6, 49})
 	goldenLines(t, "seed_000_render.golden", lines)
 	exp := asExport(t, lines)
 	if err := CheckTunnel(want, &device.Snapshot{Parsed: exp, Facts: device.Facts{Firmware: "6.44.3 (stable)"}}); err != nil {
@@ -94,7 +94,7 @@ func TestSeed000L2TPServer(t *testing.T) {
 			t.Errorf("PSK not written: %s", l)
 		}
 	}
-	del := RenderTunnelDelete(got, 6)
+	del := RenderTunnelDelete(got, Version{6, 49})
 	if !strings.Contains(del[0], "enabled=no") || !strings.Contains(del[0], "default-profile=default-encryption") {
 		t.Errorf("delete does not put the server back first: %q", del)
 	}
@@ -271,7 +271,7 @@ func TestIPsecReadBack(t *testing.T) {
 	if err := ValidateTunnel(want); err != nil {
 		t.Fatal(err)
 	}
-	lines := RenderTunnel(want, nil, 6)
+	lines := RenderTunnel(want, nil, Version{6, 49})
 	goldenLines(t, "ipsec_render.golden", lines)
 	got := ParseTunnels(asExport(t, lines))["s2s"]
 	sent := *want.IPsec
@@ -305,7 +305,7 @@ func TestWireGuardReadBack(t *testing.T) {
 		PrivateKey: "made-up", ListenPort: 51820, Addresses: []string{"198.18.60.1/30"},
 		Peers: []device.WireGuardPeer{{PublicKey: "cGVlcg==", Endpoint: "198.18.3.2:51820", AllowedIPs: []string{"198.18.60.2/32", "198.18.2.0/24"}, PersistentKeepalive: 25}},
 	}}
-	lines := RenderTunnel(want, nil, 6)
+	lines := RenderTunnel(want, nil, Version{6, 49})
 	got := ParseTunnels(asExport(t, lines))["wg0"]
 	want.WireGuard.PrivateKey = ""
 	if !reflect.DeepEqual(got.TunnelConfig, want) {
@@ -359,7 +359,7 @@ func TestSeed003OVPNServer(t *testing.T) {
 	if err := CheckTunnel(want, v6); err != nil {
 		t.Fatal(err)
 	}
-	lines := RenderTunnel(want, nil, 6)
+	lines := RenderTunnel(want, nil, Version{6, 49})
 	goldenLines(t, "seed_003_ovpn_render.golden", lines)
 	got := ParseTunnels(asExport(t, lines))["ovpn"]
 	sent := *want.OpenVPN
@@ -377,7 +377,7 @@ func TestSeed003OVPNServer(t *testing.T) {
 	if err := ValidateTunnel(device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &static}); err == nil || !strings.Contains(err.Error(), "has no static-key mode") {
 		t.Errorf("static key: %v", err)
 	}
-	if del := RenderTunnelDelete(got, 6); !strings.Contains(del[0], "enabled=no") {
+	if del := RenderTunnelDelete(got, Version{6, 49}); !strings.Contains(del[0], "enabled=no") {
 		t.Errorf("delete does not disable the server first: %q", del)
 	}
 }

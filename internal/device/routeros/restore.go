@@ -24,13 +24,13 @@ import (
 // restoreTunnel handles a failed update of observed to desired: cause is
 // the update's error.
 func (d *Driver) restoreTunnel(ctx context.Context, cause error, desired device.TunnelConfig, observed device.TunnelState) error {
-	major := int(d.major.Load())
+	v := d.version()
 	old, notes := tunnelWithSecrets(observed.TunnelConfig, desired)
 	secrets := append(tunnelSecrets(desired), tunnelSecrets(old)...)
-	clean := uniqueLines(append(RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, major),
-		RenderTunnelDelete(observed, major)...))
+	clean := uniqueLines(append(RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, v),
+		RenderTunnelDelete(observed, v)...))
 	// RenderTunnel with observed given removes observed's leftovers first.
-	restore := append(append([]string(nil), clean...), RenderTunnel(old, &observed, major)...)
+	restore := append(append([]string(nil), clean...), RenderTunnel(old, &observed, v)...)
 	return d.restore(ctx, cause, "tunnel "+desired.Name, restore, clean, notes, secrets)
 }
 

@@ -33,13 +33,19 @@ func ValidateTunnel(t device.TunnelConfig) error {
 }
 
 // CheckTunnel checks desired against the device: WireGuard needs
-// RouterOS 7, RouterOS has one L2TP server, and names must be free.
+// RouterOS 7, RouterOS has one L2TP server, names must be free, and
+// values that are the version's defaults (IPsec DPD) are refused.
 func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 	if t.Type == device.TunnelWireGuard && MajorVersion(snap.Facts.Firmware) < 7 {
 		return fmt.Errorf("tunnel %q: WireGuard needs RouterOS 7; this router runs %s", t.Name, snap.Facts.Firmware)
 	}
 	if t.Type == device.TunnelOpenVPN {
 		if err := checkOpenVPN(t, snap); err != nil {
+			return err
+		}
+	}
+	if t.Type == device.TunnelIPsec && t.IPsec != nil {
+		if err := checkIPsecDPD(t, snap); err != nil {
 			return err
 		}
 	}
@@ -77,10 +83,23 @@ func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
 	return nil
 }
 
+// Version is the RouterOS version the renderers write for: major and
+// minor (the driver keeps both from the last snapshot; 0.0 when unknown,
+// written as v6). The OpenVPN server became a list in 7.17.
+type Version struct{ Major, Minor int }
+
+// ParseVersion reads "7.17.2 (stable)" as {7, 17}.
+func ParseVersion(v string) Version { return Version{MajorVersion(v), MinorVersion(v)} }
+
+// AtLeast reports whether v is major.minor or newer.
+func (v Version) AtLeast(major, minor int) bool {
+	return v.Major > major || v.Major == major && v.Minor >= minor
+}
+
 // RenderTunnel returns the commands that create the tunnel, or replace it
-// when observed is not nil, in the words of RouterOS major version major
-// (0: unknown, v6's).
-func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int) []string {
+// when observed is not nil, in the words of RouterOS version v (0.0:
+// unknown, v6's).
+func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, v Version) []string {
 	// Whatever the tunnel's name left on the router goes first: parts of
 	// it someone deleted by hand make it unreadable (so the plan
 	// re-creates it), and the parts left over would make the create fail.
@@ -89,7 +108,7 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int
 	if observed != nil {
 		st = *observed
 	}
-	out := RenderTunnelDelete(st, major)
+	out := RenderTunnelDelete(st, v)
 	switch t.Type {
 	case device.TunnelL2TPIPsec:
 		out = append(out, renderL2TP(t)...)
@@ -98,14 +117,14 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, major int
 	case device.TunnelWireGuard:
 		out = append(out, renderWireGuard(t)...)
 	case device.TunnelOpenVPN:
-		out = append(out, renderOpenVPN(t, major)...)
+		out = append(out, renderOpenVPN(t, v)...)
 	}
 	return out
 }
 
 // RenderTunnelDelete removes the tunnel and everything it owns; servers
-// go back to version major's defaults.
-func RenderTunnelDelete(st device.TunnelState, major int) []string {
+// go back to version v's defaults.
+func RenderTunnelDelete(st device.TunnelState, v Version) []string {
 	switch st.Type {
 	case device.TunnelL2TPIPsec:
 		return renderL2TPDelete(st)
@@ -114,7 +133,7 @@ func RenderTunnelDelete(st device.TunnelState, major int) []string {
 	case device.TunnelWireGuard:
 		return renderWireGuardDelete(st.Name)
 	case device.TunnelOpenVPN:
-		return renderOpenVPNDelete(st, major)
+		return renderOpenVPNDelete(st, v)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package routeros
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,8 +28,65 @@ var (
 const (
 	ipsecDefaultIKELifetime   = 86400 // profile lifetime=1d
 	ipsecDefaultChildLifetime = 1800  // proposal lifetime=30m
-	ipsecDefaultDPD           = 120   // profile dpd-interval=2m
 )
+
+// Profile dpd-interval defaults, in seconds. The profile's default DPD
+// changed within RouterOS 7:
+//
+//   - v6: dpd-interval=2m dpd-maximum-failures=5 (MikroTik wiki
+//     Manual:IP/IPsec; a v6 verbose export prints the default profile so,
+//     testdata/config_v6_chr_verbose.rsc);
+//   - 7.17+: dpd-interval=8s dpd-maximum-failures=4: a 7.17.2 verbose
+//     export prints the default profile `set [ find default=yes ]
+//     dh-group=modp2048,modp1024 dpd-interval=8s dpd-maximum-failures=4
+//     ...` (OE-NIK-projects/DevEnv-WebService router/full.rsc), and a
+//     7.19.4 compact export prints `set [ find default=yes ]
+//     dpd-interval=2m dpd-maximum-failures=5` (find_string
+//     "dpd-interval=2m dpd-maximum-failures=5"), which a compact export
+//     does only for a value that is not the default;
+//   - 7.0–7.16: not known. A 7.14.3 compact export prints `set [ find
+//     default=yes ] dpd-interval=8s dpd-maximum-failures=4` (find_string
+//     "dpd-interval=8s dpd-maximum-failures=4"), so 8s was not 7.14.3's
+//     default, but no changelog line naming the version of the change was
+//     found: both values are refused there.
+//
+// When the export leaves dpd-interval out, parseIPsec reads dpd_delay as
+// unset (0) on every version; a value equal to the version's default would
+// read back so and never settle, hence the refusal in checkIPsecDPD.
+const (
+	ipsecDPDv6   = 120 // dpd-interval=2m
+	ipsecDPDv717 = 8   // dpd-interval=8s
+)
+
+// ipsecDefaultDPDs are the dpd-interval values RouterOS v may leave out of
+// its export (0.0, unknown: v6's).
+func ipsecDefaultDPDs(v Version) []int {
+	switch {
+	case v.Major < 7:
+		return []int{ipsecDPDv6}
+	case v.AtLeast(7, 17):
+		return []int{ipsecDPDv717}
+	}
+	return []int{ipsecDPDv6, ipsecDPDv717}
+}
+
+// checkIPsecDPD refuses a dpd_delay the router's version prints as its
+// default (left out of the export, so read back as unset).
+func checkIPsecDPD(t device.TunnelConfig, snap *device.Snapshot) error {
+	d := t.IPsec.DPDDelay
+	if d == 0 {
+		return nil
+	}
+	v := ParseVersion(snap.Facts.Firmware)
+	defs := ipsecDefaultDPDs(v)
+	if !slices.Contains(defs, d) {
+		return nil
+	}
+	if len(defs) > 1 {
+		return fmt.Errorf("tunnel %q: ipsec.dpd_delay = %d may be RouterOS %s's default for /ip ipsec profile dpd-interval (RouterOS 6 has 2m, 7.17 and newer 8s; which one 7.0–7.16 have is not known), and a default is left out of the export, so the value could not be read back: leave ipsec.dpd_delay unset or choose another interval (not 8 or 120)", t.Name, d, snap.Facts.Firmware)
+	}
+	return fmt.Errorf("tunnel %q: ipsec.dpd_delay = %d is RouterOS %s's default for /ip ipsec profile dpd-interval (%s): leave ipsec.dpd_delay unset (RouterOS does not print defaults, so the value could not be read back)", t.Name, d, cmp.Or(snap.Facts.Firmware, "6"), FormatDuration(d))
+}
 
 // rosIPsec is a tunnel's IPsec in RouterOS's words.
 type rosIPsec struct {
@@ -150,7 +208,6 @@ func validateIPsec(t device.TunnelConfig) error {
 	}
 	for attr, v := range map[string]struct{ got, def int }{
 		"ipsec.ike_lifetime": {c.IKELifetime, ipsecDefaultIKELifetime}, "ipsec.child_lifetime": {c.ChildLifetime, ipsecDefaultChildLifetime},
-		"ipsec.dpd_delay": {c.DPDDelay, ipsecDefaultDPD},
 	} {
 		if v.got != 0 {
 			if err := checkNotDefault(attr, &v.got, v.def, "/ip ipsec"); err != nil {
@@ -288,6 +345,8 @@ func parseIPsec(exp *Export) map[string]device.TunnelState {
 		if prof, ok := byName("/ip ipsec profile", n); ok {
 			c.IKEProposals = ikeProposals(prof)
 			c.IKELifetime = durationOr(prof, "lifetime")
+			// Left out: the version's default, read as unset (see
+			// ipsecDefaultDPDs); "disable-dpd" reads as 0 too.
 			c.DPDDelay = durationOr(prof, "dpd-interval")
 		}
 		if prop, ok := byName("/ip ipsec proposal", n); ok {
