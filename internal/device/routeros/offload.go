@@ -119,9 +119,12 @@ func parseOffload(exp *Export, major int) device.OffloadState {
 // (https://help.mikrotik.com/docs/spaces/ROS/pages/48660574/Filter) has
 // rules evaluated in order, the first terminal match deciding. On
 // RouterOS 7, fasttrack_hw_offload says whether that rule has
-// hw-offload=yes, which L3 hardware offloading needs to offload
-// fasttracked connections
-// (https://help.mikrotik.com/docs/spaces/ROS/pages/62390319/L3+Hardware+Offloading).
+// hw-offload=yes, the option L3 hardware offloading takes fasttracked
+// connections into the switch chip by
+// (https://help.mikrotik.com/docs/spaces/ROS/pages/62390319/L3+Hardware+Offloading,
+// "Offloading Fasttrack Connections"). Rules are read as the export has
+// them; a jump to a chain of its own is not followed (assumption: a
+// default configuration has none).
 func effectiveOffload(exp *Export, settings map[string]map[string]bool, major int) map[string]map[string]bool {
 	eff := map[string]map[string]bool{}
 	for g, keys := range settings {
