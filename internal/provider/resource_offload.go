@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -35,6 +36,27 @@ type offloadModel struct {
 	Device        types.String               `tfsdk:"device"`
 	Settings      map[string]map[string]bool `tfsdk:"settings"`
 	RestoreValues types.String               `tfsdk:"restore_values"`
+	Effective     types.Map                  `tfsdk:"effective"`
+}
+
+// effectiveType is the type of effective: group → key → on.
+var effectiveType = types.MapType{ElemType: types.BoolType}
+
+// effectiveValue is what the device runs (OffloadState.Effective), null
+// where the platform does not report it.
+func effectiveValue(st device.OffloadState) types.Map {
+	if st.Effective == nil {
+		return types.MapNull(effectiveType)
+	}
+	groups := map[string]attr.Value{}
+	for g, keys := range st.Effective {
+		vals := map[string]attr.Value{}
+		for k, v := range keys {
+			vals[k] = types.BoolValue(v)
+		}
+		groups[g] = types.MapValueMust(types.BoolType, vals)
+	}
+	return types.MapValueMust(effectiveType, groups)
 }
 
 func (m offloadModel) toDevice() device.OffloadConfig {
@@ -46,6 +68,7 @@ func (m offloadModel) toDevice() device.OffloadConfig {
 func (m offloadModel) fromDevice(st device.OffloadState) offloadModel {
 	out := m
 	out.ID = m.Device
+	out.Effective = effectiveValue(st)
 	out.Settings = map[string]map[string]bool{}
 	for group, keys := range m.Settings {
 		have, ok := st.Settings[group]
@@ -90,6 +113,8 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"settings": schema.MapAttribute{Required: true, ElementType: types.MapType{ElemType: types.BoolType},
 				Validators:          []validator.Map{mapvalidator.SizeAtLeast(1)},
 				MarkdownDescription: "Group → key → on. Linux: `{ eth1 = { gro = false, gso = false, tso = false } }`; EdgeOS: `{ ipv4 = { forwarding = true, pppoe = true } }`; RouterOS: `{ ip = { fasttrack = true } }`."},
+			"effective": schema.MapAttribute{Computed: true, ElementType: effectiveType,
+				MarkdownDescription: "What the device runs, group → key → on, where that can differ from `settings` (what routerlab configured), as read back after apply and on refresh: on RouterOS `ip.fasttrack` is on when any enabled fasttrack-connection rule of the forward chain is reached (the router's own default `defconf: fasttrack` included, while routerlab's rule may be off), and `ip.fasttrack_hw_offload` (RouterOS 7) when that rule has `hw-offload=yes`; on EdgeOS `show ubnt offload`. A benchmark records these values. Null where the platform does not report them."},
 			"restore_values": schema.StringAttribute{Computed: true,
 				MarkdownDescription: "The values the managed switches had before routerlab changed them, as JSON: what destroy puts back. Null for an imported resource."},
 		},
@@ -312,7 +337,7 @@ func (r *offloadResource) ImportState(ctx context.Context, req resource.ImportSt
 // platform manages, as the device has it (parse_config shows the same,
 // for every group).
 func importedOffload(dev types.String, st device.OffloadState, keys, groups []string) offloadModel {
-	m := offloadModel{ID: dev, Device: dev, Settings: map[string]map[string]bool{}, RestoreValues: types.StringNull()}
+	m := offloadModel{ID: dev, Device: dev, Settings: map[string]map[string]bool{}, RestoreValues: types.StringNull(), Effective: effectiveValue(st)}
 	for _, g := range groups {
 		have := st.Settings[g]
 		m.Settings[g] = map[string]bool{}

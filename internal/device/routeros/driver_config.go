@@ -172,7 +172,11 @@ func (d *Driver) CheckFirewall(desired device.FirewallConfig, snap *device.Snaps
 // ApplyFirewall implements device.FirewallSettings: one script replaces
 // every routerlab rule.
 func (d *Driver) ApplyFirewall(ctx context.Context, desired device.FirewallConfig, _ device.FirewallState) error {
-	lines, err := RenderFirewall(desired)
+	have, err := d.readFilter(ctx)
+	if err != nil {
+		return err
+	}
+	lines, err := RenderFirewall(desired, have)
 	if err != nil {
 		return err
 	}
@@ -199,7 +203,14 @@ func (d *Driver) CheckOffload(desired device.OffloadConfig, snap *device.Snapsho
 
 // ApplyOffload implements device.OffloadSettings.
 func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig) error {
-	return d.run(ctx, "applying offload settings", RenderOffload(desired))
+	var have *Export
+	if desired.Settings[OffloadGroup]["fasttrack"] {
+		var err error
+		if have, err = d.readFilter(ctx); err != nil {
+			return err
+		}
+	}
+	return d.run(ctx, "applying offload settings", RenderOffload(desired, have))
 }
 
 // ValidatePPPoE implements device.PPPoESessions.

@@ -107,14 +107,24 @@ func CheckFirewall(c device.FirewallConfig, snap *device.Snapshot) error {
 // RenderFirewall returns the script that replaces routerlab's rules with
 // desired's: every rule commented FirewallComment is removed, menu by
 // menu, and the desired rules are added in order. RouterOS appends added
-// rules at the end of their chain.
-func RenderFirewall(desired device.FirewallConfig) ([]string, error) {
+// rules at the end of their chain, so each filter rule goes before the
+// first rule of its chain in have (the router's filter, read before the
+// write) that is not routerlab's (see placement.go); nil have appends.
+// NAT, mangle and raw rules are appended (assumption: MikroTik's default
+// configuration has one srcnat masquerade and no mangle or raw rules, so
+// nothing there that routerlab's must precede).
+func RenderFirewall(desired device.FirewallConfig, have *Export) ([]string, error) {
 	if err := ValidateFirewall(desired); err != nil {
 		return nil, err
 	}
 	out := RenderFirewallDelete()
 	for _, r := range firewallRules(desired) {
-		out = append(out, Command(r.menu, "add", Selector{}, append(r.attrs, Attr{Key: "comment", Value: FirewallComment})...))
+		attrs := append(r.attrs, Attr{Key: "comment", Value: FirewallComment})
+		if r.menu == filterMenu {
+			out = append(out, addRule(attrs, placeBefore(have, get(Item{Attrs: r.attrs}, "chain", ""), beforeForeign)))
+			continue
+		}
+		out = append(out, Command(r.menu, "add", Selector{}, attrs...))
 	}
 	return out, nil
 }

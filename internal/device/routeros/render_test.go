@@ -185,7 +185,7 @@ func TestFirewallPresetsReadBack(t *testing.T) {
 		{Preset: device.FirewallStateful, WANInterfaces: []string{"ether2"}, Masquerade: []string{"ether2"}, MSSClamp: &device.MSSClamp{Value: 1414}},
 		{Preset: device.FirewallNone, NotrackInterfaces: []string{"ether1"}, MSSClamp: &device.MSSClamp{ToPMTU: true}},
 	} {
-		lines, err := RenderFirewall(c)
+		lines, err := RenderFirewall(c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,7 +194,7 @@ func TestFirewallPresetsReadBack(t *testing.T) {
 			t.Errorf("%s: read back %+v, want %+v\n%s", c.Preset, got.FirewallConfig, c, strings.Join(lines, "\n"))
 		}
 	}
-	lines, _ := RenderFirewall(device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"ether2"}})
+	lines, _ := RenderFirewall(device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"ether2"}}, nil)
 	goldenLines(t, "firewall_stateful_render.golden", lines)
 	// A rule changed by hand (accept where routerlab drops) reads as
 	// "modified", so the plan shows an update.
@@ -212,7 +212,7 @@ func TestFirewallPresetsReadBack(t *testing.T) {
 
 func TestOffloadReadBack(t *testing.T) {
 	want := device.OffloadConfig{Settings: map[string]map[string]bool{"ip": {"fast_path": false, "fasttrack": true}}}
-	lines := RenderOffload(want)
+	lines := RenderOffload(want, nil)
 	if got := ParseOffload(asExport(t, lines)); !reflect.DeepEqual(got.Settings["ip"], want.Settings["ip"]) || got.Settings["switch"]["l3hw"] {
 		t.Errorf("read back %v", got.Settings)
 	}

@@ -161,10 +161,36 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	s.Facts.Model = cmp.Or(s.Facts.Model, res.BoardName)
 	s.Facts.Firmware = res.Version
 	s.Facts.CPUCount = res.CPUCount
+	// Only the offload groups the router has: a compact export prints
+	// `/interface ethernet switch set 0 ...` only where something was
+	// changed, so whether there is a switch chip comes from the resource.
+	if !hasSwitchChip(res) {
+		delete(s.Offload.Settings, OffloadGroupSwitch)
+		delete(s.Offload.Effective, OffloadGroupSwitch)
+	}
 	s.Status = device.Status{Links: links(rows)}
 	s.Status.Tunnels = tunnelStatus(s.Tunnels, s.Status.Links, ppp, peers, wgPeers)
 	s.Status.PPPoE = pppoeStatus(s.PPPoE, s.Status.Links, ppp)
 	return s, nil
+}
+
+// hasSwitchChip reports whether the router has a switch chip, the
+// `/interface ethernet switch` menu (which a CHR answers with "bad command
+// name switch"): not on a CHR, board-name "CHR"
+// (https://help.mikrotik.com/docs/spaces/ROS/pages/18350234/Cloud+Hosted+Router+CHR:
+// a virtual machine), nor on RouterOS installed on a PC, architecture
+// x86 or x86_64 (assumption: a PC's network cards are no MikroTik switch
+// chip). Every RouterBOARD is taken to have one (assumption: the few
+// without, some CCRs, then refuse the write itself).
+func hasSwitchChip(res Resource) bool {
+	if strings.EqualFold(res.BoardName, "CHR") {
+		return false
+	}
+	switch res.Architecture {
+	case "x86", "x86_64", "i386":
+		return false
+	}
+	return true
 }
 
 // items returns the items of a section with the given verb ("add",

@@ -48,13 +48,7 @@ func renderL2TP(t device.TunnelConfig) []string {
 		attrs = append(attrs, mtuAttrs(c.MTU, c.MRU)...)
 		out = append(out, Command(l2tpServerMenu, "set", Selector{}, attrs...))
 		out = append(out, renderSecrets(t.Name, "l2tp", []device.PPPUser{{Name: c.User, Password: c.Password}})...)
-		for _, r := range [][]Attr{
-			{{Key: "chain", Value: "input"}, {Key: "action", Value: "accept"}, {Key: "protocol", Value: "udp"}, {Key: "dst-port", Value: "500,1701,4500"}},
-			{{Key: "chain", Value: "input"}, {Key: "action", Value: "accept"}, {Key: "protocol", Value: "ipsec-esp"}},
-		} {
-			out = append(out, Command("/ip firewall filter", "add", Selector{}, append(r, Attr{Key: "comment", Value: objectComment(t.Name)})...))
-		}
-		return out
+		return append(out, l2tpServerRules(t.Name, nil)...)
 	}
 	attrs := []Attr{{Key: "name", Value: t.Name}, {Key: "connect-to", Value: c.Server},
 		{Key: "user", Value: c.User}, {Key: "password", Value: c.Password},
@@ -62,6 +56,25 @@ func renderL2TP(t device.TunnelConfig) []string {
 	attrs = append(attrs, mtuAttrs(c.MTU, c.MRU)...)
 	attrs = append(attrs, Attr{Key: "disabled", Value: "no"}, Attr{Key: "comment", Value: objectComment(t.Name)})
 	return append([]string{Command(l2tpClientMenu, "add", Selector{}, attrs...)}, tunnelRoutes(t, t.Name)...)
+}
+
+// l2tpServerRules are the server's input accepts: IKE, L2TP and NAT-T
+// (UDP 500, 1701, 4500) and ESP, as this file has always written them.
+// Each goes before the first rule of input in have (the router's filter
+// read before the write) that is not another tunnel's accept: before
+// routerlab_firewall's drops and a default configuration's "drop all not
+// coming from LAN" (placement.go). nil have appends them, as RenderTunnel
+// does until the driver hands it the filter (assumption: the tunnel's
+// apply path is not this file's).
+func l2tpServerRules(name string, have *Export) []string {
+	var out []string
+	for _, r := range [][]Attr{
+		{{Key: "chain", Value: "input"}, {Key: "action", Value: "accept"}, {Key: "protocol", Value: "udp"}, {Key: "dst-port", Value: "500,1701,4500"}},
+		{{Key: "chain", Value: "input"}, {Key: "action", Value: "accept"}, {Key: "protocol", Value: "ipsec-esp"}},
+	} {
+		out = append(out, addRule(append(r, Attr{Key: "comment", Value: objectComment(name)}), placeBefore(have, "input", beforeFirewall)))
+	}
+	return out
 }
 
 // renderL2TPDelete puts the server back to RouterOS's defaults (it was
