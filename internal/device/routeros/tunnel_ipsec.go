@@ -44,18 +44,23 @@ const (
 //     dpd-interval=2m dpd-maximum-failures=5` (find_string
 //     "dpd-interval=2m dpd-maximum-failures=5"), which a compact export
 //     does only for a value that is not the default;
-//   - 7.0–7.16: not known. A 7.14.3 compact export prints `set [ find
+//   - 7.16: 8s too. A 7.16beta7 compact export (hAP ax2) prints `set [
+//     find default=yes ] dpd-interval=2m dpd-maximum-failures=5` as a
+//     change (rossim's testdata README lists the exports of its version
+//     matrix);
+//   - 7.0–7.14: 2m. A 7.14.3 compact export prints `set [ find
 //     default=yes ] dpd-interval=8s dpd-maximum-failures=4` (find_string
 //     "dpd-interval=8s dpd-maximum-failures=4"), so 8s was not 7.14.3's
-//     default, but no changelog line naming the version of the change was
-//     found: both values are refused there.
+//     default (assumption: nor any earlier v7's);
+//   - 7.15: not known (no export of it was found, nor a changelog line
+//     naming the change): both values are refused there.
 //
 // When the export leaves dpd-interval out, parseIPsec reads dpd_delay as
 // unset (0) on every version; a value equal to the version's default would
 // read back so and never settle, hence the refusal in checkIPsecDPD.
 const (
 	ipsecDPDv6   = 120 // dpd-interval=2m
-	ipsecDPDv717 = 8   // dpd-interval=8s
+	ipsecDPDv7   = 8   // dpd-interval=8s
 )
 
 // ipsecDefaultDPDs are the dpd-interval values RouterOS v may leave out of
@@ -64,10 +69,12 @@ func ipsecDefaultDPDs(v Version) []int {
 	switch {
 	case v.Major < 7:
 		return []int{ipsecDPDv6}
-	case v.AtLeast(7, 17):
-		return []int{ipsecDPDv717}
+	case v.AtLeast(7, 16):
+		return []int{ipsecDPDv7}
+	case !v.AtLeast(7, 15):
+		return []int{ipsecDPDv6}
 	}
-	return []int{ipsecDPDv6, ipsecDPDv717}
+	return []int{ipsecDPDv6, ipsecDPDv7}
 }
 
 // checkIPsecDPD refuses a dpd_delay the router's version prints as its
@@ -83,7 +90,7 @@ func checkIPsecDPD(t device.TunnelConfig, snap *device.Snapshot) error {
 		return nil
 	}
 	if len(defs) > 1 {
-		return fmt.Errorf("tunnel %q: ipsec.dpd_delay = %d may be RouterOS %s's default for /ip ipsec profile dpd-interval (RouterOS 6 has 2m, 7.17 and newer 8s; which one 7.0–7.16 have is not known), and a default is left out of the export, so the value could not be read back: leave ipsec.dpd_delay unset or choose another interval (not 8 or 120)", t.Name, d, snap.Facts.Firmware)
+		return fmt.Errorf("tunnel %q: ipsec.dpd_delay = %d may be RouterOS %s's default for /ip ipsec profile dpd-interval (RouterOS 6 and 7.0–7.14 have 2m, 7.16 and newer 8s; which one 7.15 has is not known), and a default is left out of the export, so the value could not be read back: leave ipsec.dpd_delay unset or choose another interval (not 8 or 120)", t.Name, d, snap.Facts.Firmware)
 	}
 	return fmt.Errorf("tunnel %q: ipsec.dpd_delay = %d is RouterOS %s's default for /ip ipsec profile dpd-interval (%s): leave ipsec.dpd_delay unset (RouterOS does not print defaults, so the value could not be read back)", t.Name, d, cmp.Or(snap.Facts.Firmware, "6"), FormatDuration(d))
 }

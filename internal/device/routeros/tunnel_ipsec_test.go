@@ -15,9 +15,10 @@ func dpdTunnel(dpd int) device.TunnelConfig {
 	}}
 }
 
-// The profile's DPD default is v6's 2m but 7.17's 8s: each version
-// refuses its own default (an export leaves it out, so it would read back
-// as unset) and takes the other; 7.0–7.16, not known, refuse both.
+// The profile's DPD default is v6's and 7.0–7.14's 2m but 7.16's 8s:
+// each version refuses its own default (an export leaves it out, so it
+// would read back as unset) and takes the other; 7.15, not known, refuses
+// both.
 func TestIPsecDPDDefaultPerVersion(t *testing.T) {
 	for _, dpd := range []int{8, 120} {
 		if err := ValidateTunnel(dpdTunnel(dpd)); err != nil {
@@ -35,8 +36,12 @@ func TestIPsecDPDDefaultPerVersion(t *testing.T) {
 		{"7.17.2 (stable)", 8, "ipsec.dpd_delay = 8 is RouterOS 7.17.2 (stable)'s default for /ip ipsec profile dpd-interval (8s)"},
 		{"7.19.4", 8, "is RouterOS 7.19.4's default"},
 		{"7.17.2", 120, ""},
-		{"7.13.4", 8, "ipsec.dpd_delay = 8 may be RouterOS 7.13.4's default"},
-		{"7.16.2", 120, "may be RouterOS 7.16.2's default"},
+		{"7.13.4", 8, ""},
+		{"7.13.4", 120, "ipsec.dpd_delay = 120 is RouterOS 7.13.4's default"},
+		{"7.15.3", 8, "ipsec.dpd_delay = 8 may be RouterOS 7.15.3's default"},
+		{"7.15.3", 120, "may be RouterOS 7.15.3's default"},
+		{"7.16.2", 120, ""},
+		{"7.16.2", 8, "is RouterOS 7.16.2's default"},
 		{"7.13.4", 30, ""},
 		{"7.17", 0, ""},
 	} {
