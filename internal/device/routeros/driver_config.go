@@ -271,9 +271,18 @@ func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot)
 // removed again and a failed update puts the old tunnel back, as for PPPoE
 // sessions.
 func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, observed *device.TunnelState) error {
-	err := d.run(ctx, "applying tunnel "+desired.Name, RenderTunnel(desired, observed, d.version()), tunnelSecrets(desired)...)
+	var have *Export
+	if desired.Type == device.TunnelL2TPIPsec && desired.L2TP.Role == device.RoleServer {
+		// The server's input accepts go before the filter's drops
+		// (placement.go): read where they are first.
+		var err error
+		if have, err = d.readFilter(ctx); err != nil {
+			return fmt.Errorf("applying tunnel %s: %w", desired.Name, err)
+		}
+	}
+	err := d.run(ctx, "applying tunnel "+desired.Name, renderTunnel(desired, observed, d.version(), have), tunnelSecrets(desired)...)
 	if err != nil && observed != nil {
-		return d.restoreTunnel(ctx, err, desired, *observed)
+		return d.restoreTunnel(ctx, err, desired, *observed, have)
 	}
 	if err != nil {
 		return d.rollback(ctx, err, RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, d.version()))

@@ -22,15 +22,15 @@ import (
 // (the next plan creates it again, as for one deleted by hand).
 
 // restoreTunnel handles a failed update of observed to desired: cause is
-// the update's error.
-func (d *Driver) restoreTunnel(ctx context.Context, cause error, desired device.TunnelConfig, observed device.TunnelState) error {
+// the update's error, have the filter read before it (nil: not read).
+func (d *Driver) restoreTunnel(ctx context.Context, cause error, desired device.TunnelConfig, observed device.TunnelState, have *Export) error {
 	v := d.version()
 	old, notes := tunnelWithSecrets(observed.TunnelConfig, desired)
 	secrets := append(tunnelSecrets(desired), tunnelSecrets(old)...)
 	clean := uniqueLines(append(RenderTunnelDelete(device.TunnelState{TunnelConfig: desired}, v),
 		RenderTunnelDelete(observed, v)...))
 	// RenderTunnel with observed given removes observed's leftovers first.
-	restore := append(append([]string(nil), clean...), RenderTunnel(old, &observed, v)...)
+	restore := append(append([]string(nil), clean...), renderTunnel(old, &observed, v, have)...)
 	return d.restore(ctx, cause, "tunnel "+desired.Name, restore, clean, notes, secrets)
 }
 

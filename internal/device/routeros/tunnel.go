@@ -100,6 +100,13 @@ func (v Version) AtLeast(major, minor int) bool {
 // when observed is not nil, in the words of RouterOS version v (0.0:
 // unknown, v6's).
 func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, v Version) []string {
+	return renderTunnel(t, observed, v, nil)
+}
+
+// renderTunnel is RenderTunnel with the router's filter rules read before
+// the write (have; nil: not read), so that the rules a tunnel adds go
+// where they take effect (placement.go).
+func renderTunnel(t device.TunnelConfig, observed *device.TunnelState, v Version, have *Export) []string {
 	// Whatever the tunnel's name left on the router goes first: parts of
 	// it someone deleted by hand make it unreadable (so the plan
 	// re-creates it), and the parts left over would make the create fail.
@@ -111,7 +118,7 @@ func RenderTunnel(t device.TunnelConfig, observed *device.TunnelState, v Version
 	out := RenderTunnelDelete(st, v)
 	switch t.Type {
 	case device.TunnelL2TPIPsec:
-		out = append(out, renderL2TP(t)...)
+		out = append(out, renderL2TP(t, have)...)
 	case device.TunnelIPsec:
 		out = append(out, renderIPsec(t)...)
 	case device.TunnelWireGuard:

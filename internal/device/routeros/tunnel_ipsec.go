@@ -59,8 +59,8 @@ const (
 // unset (0) on every version; a value equal to the version's default would
 // read back so and never settle, hence the refusal in checkIPsecDPD.
 const (
-	ipsecDPDv6   = 120 // dpd-interval=2m
-	ipsecDPDv7   = 8   // dpd-interval=8s
+	ipsecDPDv6 = 120 // dpd-interval=2m
+	ipsecDPDv7 = 8   // dpd-interval=8s
 )
 
 // ipsecDefaultDPDs are the dpd-interval values RouterOS v may leave out of

@@ -39,7 +39,7 @@ func validateL2TP(t device.TunnelConfig) error {
 	return nil
 }
 
-func renderL2TP(t device.TunnelConfig) []string {
+func renderL2TP(t device.TunnelConfig, have *Export) []string {
 	c := t.L2TP
 	if c.Role == device.RoleServer {
 		out := renderPoolAndProfile(t.Name, c.LocalAddress, c.RemotePool, t.MSSClamp != nil, Attr{Key: "use-encryption", Value: "yes"})
@@ -48,7 +48,7 @@ func renderL2TP(t device.TunnelConfig) []string {
 		attrs = append(attrs, mtuAttrs(c.MTU, c.MRU)...)
 		out = append(out, Command(l2tpServerMenu, "set", Selector{}, attrs...))
 		out = append(out, renderSecrets(t.Name, "l2tp", []device.PPPUser{{Name: c.User, Password: c.Password}})...)
-		return append(out, l2tpServerRules(t.Name, nil)...)
+		return append(out, l2tpServerRules(t.Name, have)...)
 	}
 	attrs := []Attr{{Key: "name", Value: t.Name}, {Key: "connect-to", Value: c.Server},
 		{Key: "user", Value: c.User}, {Key: "password", Value: c.Password},
@@ -63,9 +63,8 @@ func renderL2TP(t device.TunnelConfig) []string {
 // Each goes before the first rule of input in have (the router's filter
 // read before the write) that is not another tunnel's accept: before
 // routerlab_firewall's drops and a default configuration's "drop all not
-// coming from LAN" (placement.go). nil have appends them, as RenderTunnel
-// does until the driver hands it the filter (assumption: the tunnel's
-// apply path is not this file's).
+// coming from LAN" (placement.go). nil have appends them (RenderTunnel,
+// for goldens); the driver's ApplyTunnel reads the filter first.
 func l2tpServerRules(name string, have *Export) []string {
 	var out []string
 	for _, r := range [][]Attr{
