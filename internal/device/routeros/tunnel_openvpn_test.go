@@ -121,7 +121,7 @@ func TestOVPNServerUpgradedTo717(t *testing.T) {
 	})
 	add := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, ovpnServerMenu+" add name=rl-ovpn ") })
 	profile := slices.Index(lines, `/ppp profile remove [ find name=rl-ovpn ]`)
-	if reset < 0 || add < 0 || profile < 0 || !(reset < profile && profile < add) {
+	if reset < 0 || add < 0 || profile < 0 || reset >= profile || profile >= add {
 		t.Errorf("replace on 7.17 (reset %d, profile removed %d, add %d):\n%s", reset, profile, add, strings.Join(lines, "\n"))
 	}
 	for _, l := range lines {

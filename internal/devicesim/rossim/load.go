@@ -84,7 +84,7 @@ func (s *Sim) load(export string) error {
 		}
 		header = false
 		if err := l.command(group); err != nil {
-			return fmt.Errorf("rossim: load line %d: %v", start+1, err)
+			return fmt.Errorf("rossim: load line %d: %w", start+1, err)
 		}
 	}
 	s.order = exportOrder(s.order, l.seen)
