@@ -98,7 +98,7 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		"remote_id":      optString("IKE identity expected of the peer. Unset: its outer address."),
 		"local_subnets":  stringListAttr("Traffic selectors of this side (CIDR), tunnel mode. Unset: the outer address.", false, cidrCheck),
 		"remote_subnets": stringListAttr("Traffic selectors of the peer's side (CIDR), tunnel mode.", false, cidrCheck),
-		"dpd_delay":      optInt("Dead-peer-detection interval in seconds; unset or 0: off.", int64validator.AtLeast(0)),
+		"dpd_delay":      optInt("Dead-peer-detection interval in seconds. Unset or 0: routerlab sets none, which is off on Linux, EdgeOS and RTX and the IPsec profile's default on RouterOS (2m on v6 and up to 7.14, 8s from 7.16; a value equal to that default is refused at plan, as the router does not print defaults).", int64validator.AtLeast(0)),
 		"ike_lifetime":   optInt("IKE SA lifetime (rekey time) in seconds. Unset: the platform default.", int64validator.AtLeast(0)),
 		"child_lifetime": optInt("Child (ESP) SA lifetime in seconds. Unset: the platform default.", int64validator.AtLeast(0)),
 		"initiate": schema.BoolAttribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
