@@ -50,8 +50,10 @@ type FirewallState struct {
 	FirewallConfig
 }
 
-// ValidateFirewallShape checks what every platform requires.
-func ValidateFirewallShape(c FirewallConfig) error {
+// ValidateFirewallShape checks what every platform requires; each
+// interface name is checked by the platform's rule (ValidateInterfaceName
+// where names reach a shell, nft or vyatta; RouterOS's takes spaces).
+func ValidateFirewallShape(c FirewallConfig, interfaceRule func(string) error) error {
 	if !slices.Contains(FirewallPresets(), c.Preset) {
 		return fmt.Errorf("preset %q: allowed are %s", c.Preset, strings.Join(FirewallPresets(), ", "))
 	}
@@ -63,7 +65,7 @@ func ValidateFirewallShape(c FirewallConfig) error {
 	}
 	for what, list := range map[string][]string{"wan_interfaces": c.WANInterfaces, "masquerade": c.Masquerade, "notrack_interfaces": c.NotrackInterfaces} {
 		for _, name := range list {
-			if err := ValidateInterfaceName(name); err != nil {
+			if err := interfaceRule(name); err != nil {
 				return fmt.Errorf("%s: %w", what, err)
 			}
 		}

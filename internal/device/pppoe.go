@@ -52,12 +52,13 @@ type PPPoEStatus struct {
 // Ethernet payload (RFC 2516).
 const MaxPPPoEMTU = 1492
 
-// ValidatePPPoEShape checks what every platform requires.
-func ValidatePPPoEShape(c PPPoEConfig) error {
+// ValidatePPPoEShape checks what every platform requires, the interface
+// name by the platform's rule (see ValidateFirewallShape).
+func ValidatePPPoEShape(c PPPoEConfig, interfaceRule func(string) error) error {
 	if err := ValidateObjectName(c.Name); err != nil {
 		return err
 	}
-	if err := ValidateInterfaceName(c.Interface); err != nil {
+	if err := interfaceRule(c.Interface); err != nil {
 		return fmt.Errorf("interface: %w", err)
 	}
 	if c.ServiceName != "" {

@@ -512,13 +512,13 @@ func CheckInterfacesExist(desired RouterConfig, observed RouterState) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return fmt.Errorf("interface %s not found on the device; it has: %s", listNames(missing), listNames(SortedKeys(observed.Interfaces)))
+	return fmt.Errorf("interface %s not found on the device; it has: %s", ListInterfaceNames(missing), ListInterfaceNames(SortedKeys(observed.Interfaces)))
 }
 
-// listNames joins interface names for a message: plain names as they are,
+// ListInterfaceNames joins interface names for a message: plain names as they are,
 // names a plain list would garble (RouterOS's "main uplink", with spaces
 // or commas) quoted.
-func listNames(names []string) string {
+func ListInterfaceNames(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
 		out[i] = n

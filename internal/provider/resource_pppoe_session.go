@@ -139,7 +139,7 @@ func (r *pppoeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			Validators:          []validator.String{stringCheck{desc: "a session name", check: device.ValidateObjectName}}},
 		"role": schema.StringAttribute{Required: true, PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			MarkdownDescription: "`client` (dials out) or `server` (answers).", Validators: []validator.String{stringvalidator.OneOf(device.RoleClient, device.RoleServer)}},
-		"interface":    schema.StringAttribute{Required: true, MarkdownDescription: "The Ethernet interface PPPoE runs on.", Validators: []validator.String{ifNameValidator}},
+		"interface":    schema.StringAttribute{Required: true, MarkdownDescription: "The Ethernet interface PPPoE runs on (the platform's name rule is checked at plan).", Validators: []validator.String{anyIfNameValidator}},
 		"service_name": optString("PPPoE service name. Unset: any (client) or none (server)."),
 		"mtu":          optInt(fmt.Sprintf("PPP MTU (%d–%d; seed 002: 1454).", device.MinPPPMTU, device.MaxPPPoEMTU), int64validator.Between(device.MinPPPMTU, device.MaxPPPoEMTU)),
 		"mru":          optInt(fmt.Sprintf("PPP MRU (%d–%d).", device.MinPPPMTU, device.MaxPPPoEMTU), int64validator.Between(device.MinPPPMTU, device.MaxPPPoEMTU)),

@@ -79,7 +79,6 @@ func (v hostKeyValidator) ValidateString(ctx context.Context, req validator.Stri
 
 var (
 	addressValidator = stringCheck{desc: "an interface address in canonical CIDR form, e.g. 198.18.1.1/24", check: device.ValidateInterfaceAddress}
-	ifNameValidator  = stringCheck{desc: "an interface name", check: device.ValidateInterfaceName}
 	// routerlab_router's names: the schema does not know the platform, so
 	// it refuses only what no platform takes (empty, control characters,
 	// over-long); each driver's ValidateRouter applies its platform's rule

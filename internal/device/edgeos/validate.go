@@ -130,7 +130,7 @@ func validFirewallInterface(name string) bool {
 
 // ValidateFirewall checks desired against what EdgeOS's firewall can do.
 func ValidateFirewall(desired device.FirewallConfig) error {
-	if err := device.ValidateFirewallShape(desired); err != nil {
+	if err := device.ValidateFirewallShape(desired, device.ValidateInterfaceName); err != nil {
 		return err
 	}
 	for what, list := range map[string][]string{"wan_interfaces": desired.WANInterfaces, "masquerade": desired.Masquerade} {
@@ -175,7 +175,7 @@ func ValidatePPPoE(desired device.PPPoEConfig) error {
 	if desired.Role == device.RoleServer {
 		return fmt.Errorf("pppoe %s: role \"server\" is not supported on EdgeOS by routerlab (only clients: interfaces ethernet ethX pppoe N); run the server on another platform", desired.Name)
 	}
-	if err := device.ValidatePPPoEShape(desired); err != nil {
+	if err := device.ValidatePPPoEShape(desired, device.ValidateInterfaceName); err != nil {
 		return err
 	}
 	if _, err := PPPoEUnit(desired.Name); err != nil {

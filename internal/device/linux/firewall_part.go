@@ -178,7 +178,7 @@ func (d *Driver) ValidateFirewall(desired device.FirewallConfig) error {
 // has no quote, backslash or space, and Linux adds its length limit and
 // refuses '/' and ':' in names.
 func ValidateFirewall(c device.FirewallConfig) error {
-	if err := device.ValidateFirewallShape(c); err != nil {
+	if err := device.ValidateFirewallShape(c, device.ValidateInterfaceName); err != nil {
 		return err
 	}
 	for _, l := range []struct {

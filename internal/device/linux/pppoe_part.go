@@ -105,7 +105,7 @@ func (d *Driver) DeletePPPoE(ctx context.Context, observed device.PPPoEState) er
 // ValidatePPPoE checks c against what Linux runs, beyond the shape every
 // platform checks.
 func ValidatePPPoE(c device.PPPoEConfig) error {
-	if err := device.ValidatePPPoEShape(c); err != nil {
+	if err := device.ValidatePPPoEShape(c, device.ValidateInterfaceName); err != nil {
 		return err
 	}
 	if len(c.Interface) > maxIfNameLen || strings.Contains(c.Interface, "/") {

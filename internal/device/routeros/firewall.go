@@ -78,7 +78,7 @@ func sortedSet(list []string) []string {
 
 // ValidateFirewall checks what RouterOS cannot take.
 func ValidateFirewall(c device.FirewallConfig) error {
-	if err := device.ValidateFirewallShape(c); err != nil {
+	if err := device.ValidateFirewallShape(c, ValidateInterfaceName); err != nil {
 		return err
 	}
 	if m := c.MSSClamp; m != nil && !m.ToPMTU && (m.Value < device.MinMSS || m.Value > MaxMSS) {
@@ -92,14 +92,19 @@ const MaxMSS = 65535
 
 // CheckFirewall checks the interfaces it names exist on the device.
 func CheckFirewall(c device.FirewallConfig, snap *device.Snapshot) error {
-	var missing []string
-	for _, name := range device.FirewallInterfaces(c) {
-		if _, ok := snap.Router.Interfaces[name]; !ok {
-			missing = append(missing, name)
+	for _, l := range []struct {
+		attr  string
+		names []string
+	}{{"wan_interfaces", c.WANInterfaces}, {"masquerade", c.Masquerade}, {"notrack_interfaces", c.NotrackInterfaces}} {
+		var missing []string
+		for _, name := range sortedSet(l.names) {
+			if _, ok := snap.Router.Interfaces[name]; !ok {
+				missing = append(missing, name)
+			}
 		}
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("interface %s not found on the device; it has: %s", strings.Join(missing, ", "), strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
+		if len(missing) > 0 {
+			return fmt.Errorf("%s: interface %s not found on the device; it has: %s", l.attr, device.ListInterfaceNames(missing), device.ListInterfaceNames(device.SortedKeys(snap.Router.Interfaces)))
+		}
 	}
 	return nil
 }

@@ -18,7 +18,7 @@ const (
 
 // ValidatePPPoE checks what RouterOS cannot take.
 func ValidatePPPoE(c device.PPPoEConfig) error {
-	if err := device.ValidatePPPoEShape(c); err != nil {
+	if err := device.ValidatePPPoEShape(c, ValidateInterfaceName); err != nil {
 		return err
 	}
 	if m := c.MSSClamp; m != nil && !m.ToPMTU && (m.Value < device.MinMSS || m.Value > MaxMSS) {

@@ -153,7 +153,7 @@ func validFirewallInterface(name string) bool {
 
 // ValidateFirewall checks desired against what RTX's firewall can do.
 func ValidateFirewall(desired device.FirewallConfig) error {
-	if err := device.ValidateFirewallShape(desired); err != nil {
+	if err := device.ValidateFirewallShape(desired, device.ValidateInterfaceName); err != nil {
 		return err
 	}
 	for what, list := range map[string][]string{"wan_interfaces": desired.WANInterfaces, "masquerade": desired.Masquerade} {
@@ -187,7 +187,7 @@ func ValidatePPPoE(desired device.PPPoEConfig) error {
 	if desired.Role == device.RoleServer {
 		return fmt.Errorf("pppoe %s: role \"server\" is not supported on RTX by routerlab (only clients: pp select N, pppoe use lanN); run the server on another platform", desired.Name)
 	}
-	if err := device.ValidatePPPoEShape(desired); err != nil {
+	if err := device.ValidatePPPoEShape(desired, device.ValidateInterfaceName); err != nil {
 		return err
 	}
 	if kind, _, ok := splitIface(desired.Interface); !ok || kind != "lan" {
