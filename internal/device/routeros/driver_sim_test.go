@@ -51,7 +51,7 @@ func exportBody(sim *rossim.Sim) string {
 // snapshot reads back what was asked, and deleting leaves the export as
 // it was.
 func TestDriverAgainstSimulator(t *testing.T) {
-	for _, version := range []string{"6.49.10", "7.13.4"} {
+	for _, version := range rossim.Matrix {
 		t.Run(version, func(t *testing.T) {
 			drv, sim := simDriver(t, rossim.Options{Version: version, Model: "RB750Gr3"})
 			before := exportBody(sim)

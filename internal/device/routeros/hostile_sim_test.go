@@ -25,7 +25,7 @@ import (
 // just before the write, so only what the write changed is judged, and
 // it puts back what it found.
 func TestHostileValues(t *testing.T) {
-	for _, version := range []string{"6.49.10", "7.13.4"} {
+	for _, version := range rossim.Matrix {
 		t.Run(version, func(t *testing.T) {
 			drv, sim := simDriver(t, rossim.Options{Version: version, Model: "RB750Gr3"})
 			g := &sentinelGuard{sim: sim}
