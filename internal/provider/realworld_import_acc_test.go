@@ -26,15 +26,24 @@ import (
 // everywhere, "switch" (L3 hardware offloading) on RouterOS 7 boards
 // with a switch chip (not before 7, not on a CHR; see routeros.
 // hasSwitchChip).
+// generated are lines the generated configuration must hold: the
+// identity and interface names with spaces, host addresses (printed
+// without /32) as /32s, the addresses of interfaces named with spaces.
 var realWorldImports = []struct {
-	file   string
-	groups []string
+	file      string
+	groups    []string
+	generated []string
 }{
-	{"real_v6.44_hex_defconf.rsc", []string{"ip"}},
-	{"real_v6.49_chr.rsc", []string{"ip"}},
-	{"real_v7.11_hex_terse.rsc", []string{"ip", "switch"}},
-	{"real_v7.16_ccr2116_switch.rsc", []string{"ip", "switch"}},
-	{"real_v7.20_rb5009_defconf.rsc", []string{"ip", "switch"}},
+	{"real_v6.44_hex_defconf.rsc", []string{"ip"}, []string{`hostname            = "lab edge hEX"`,
+		`"ether5 to bench" = {`, `addresses   = ["198.18.30.1/24"]`, `addresses   = ["198.18.255.1/32"]`, `description = "uplink to lab core"`}},
+	{"real_v6.49_chr.rsc", []string{"ip"}, []string{`hostname            = "bench chr 1"`,
+		`"ether2 access" = {`, `addresses   = ["198.18.100.1/24"]`, `addresses   = ["198.18.255.3/32"]`, `addresses   = ["198.18.254.1/32"]`}},
+	{"real_v7.11_hex_terse.rsc", []string{"ip", "switch"}, []string{`hostname            = "bench hEX 7.11"`,
+		`"ether5 bench uplink" = {`, `addresses   = ["198.18.255.4/32"]`, `addresses   = ["198.18.0.4/24"]`}},
+	{"real_v7.16_ccr2116_switch.rsc", []string{"ip", "switch"}, []string{`hostname            = "CCR2116 lab core"`,
+		`"core bridge" = {`, `"sfp1 to bench" = {`, `addresses   = ["198.18.41.1/24"]`, `addresses   = ["198.18.255.6/32"]`, `addresses   = ["198.18.253.1/32"]`, `l3hw = true`}},
+	{"real_v7.20_rb5009_defconf.rsc", []string{"ip", "switch"}, []string{`hostname            = "RB5009 bench core"`,
+		`"ether8 mgmt port" = {`, `addresses   = ["198.18.32.1/24"]`, `addresses   = ["198.18.255.5/32"]`, `addresses   = ["198.18.200.1/24"]`}},
 }
 
 // realWorldSecrets are pieces of every secret the fixtures hold (script
@@ -179,11 +188,13 @@ import {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("generated:\n%s", generated)
-			for _, want := range []string{`resource "routerlab_router" "rb"`, `resource "routerlab_offload" "rb"`} {
+			for _, want := range append([]string{`resource "routerlab_router" "rb"`, `resource "routerlab_offload" "rb"`}, rw.generated...) {
 				if !strings.Contains(string(generated), want) {
 					t.Errorf("generated configuration lacks %q:\n%s", want, generated)
 				}
+			}
+			if strings.Contains(string(generated), "*3D") {
+				t.Errorf("an internal id (*3D) is adopted as an interface:\n%s", generated)
 			}
 			if out, code := run("apply", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "2 imported, 0 added, 0 changed, 0 destroyed") {
 				t.Fatalf("apply of the imports: exit %d\n%s\ngenerated:\n%s", code, out, generated)
@@ -193,6 +204,16 @@ import {
 				t.Errorf("plan after importing the generated configuration is not empty (exit %d):\n%s\ngenerated:\n%s", code, out, generated)
 			}
 			unchanged("the plan after the imports")
+			// An unchanged configuration applied for real: -replace makes
+			// both resources write every value they adopted (Create), which
+			// must leave the export as loaded and plan nothing after it.
+			if out, code := run("apply", "-no-color", "-input=false", "-auto-approve", "-replace=routerlab_router.rb", "-replace=routerlab_offload.rb"); code != 0 || !strings.Contains(out, "2 added, 0 changed, 2 destroyed") {
+				t.Errorf("apply -replace of the adopted configuration: exit %d\n%s", code, out)
+			}
+			unchanged("writing the adopted values back (apply -replace)")
+			if out, code := run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
+				t.Errorf("plan after writing the adopted values back is not empty (exit %d):\n%s", code, out)
+			}
 			state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
 			if err != nil {
 				t.Fatal(err)
@@ -204,6 +225,24 @@ import {
 				t.Errorf("destroy: exit %d\n%s", code, out)
 			}
 			unchanged("destroy of the adopted resources")
+
+			// routerlab_firewall, the third settings resource, adopts only
+			// routerlab's own rules (routerlab:fw); none of these routers
+			// has them (their rules are defconf's or the owner's), so its
+			// import is refused, naming why, and writes nothing.
+			fw := terraformIn(t, bin, routerosProvider(dev)+`
+import {
+  to = routerlab_firewall.rb
+  id = "rb"
+}
+`)
+			cmd := fw("plan", "-no-color", "-input=false", "-generate-config-out=generated.tf")
+			out, _ := cmd.CombinedOutput()
+			printed.Write(out)
+			if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), `device "rb" has no routerlab firewall`) {
+				t.Errorf("import of routerlab_firewall: exit %d, want 1 with \"no routerlab firewall\":\n%s", cmd.ProcessState.ExitCode(), out)
+			}
+			unchanged("the refused firewall import")
 			for what, text := range map[string]string{"state": string(state), "generated configuration": string(generated), "terraform output": printed.String()} {
 				for _, w := range realWorldSecrets {
 					if strings.Contains(text, w) {
