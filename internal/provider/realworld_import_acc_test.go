@@ -106,6 +106,22 @@ func deviceOffloadGroups(t *testing.T, dev *devicesim.Device) []string {
 	return device.SortedKeys(snap.Offload.Settings)
 }
 
+// deviceWrites are the statements of cmds that are not reads: reads are
+// the snapshot's `print`s, `:put` markers and `/export`.
+func deviceWrites(cmds []string) []string {
+	var out []string
+	for _, c := range cmds {
+		for _, stmt := range strings.FieldsFunc(c, func(r rune) bool { return r == '\n' || r == ';' }) {
+			f := strings.Fields(stmt)
+			if len(f) == 0 || f[0] == ":put" || f[0] == "/export" || slices.Contains(f, "print") {
+				continue
+			}
+			out = append(out, strings.TrimSpace(stmt))
+		}
+	}
+	return out
+}
+
 // TestAccRouterOS_realWorldImport: issue 21's acceptance. Each real-world
 // export is loaded whole into the simulated router of its version and
 // board; every settings resource routerlab has for it is imported the
@@ -204,6 +220,28 @@ import {
 				t.Errorf("plan after importing the generated configuration is not empty (exit %d):\n%s\ngenerated:\n%s", code, out, generated)
 			}
 			unchanged("the plan after the imports")
+			imported, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(imported), `"type": "routerlab_offload"`) || !strings.Contains(string(imported), `"type": "routerlab_router"`) {
+				t.Errorf("state lacks the imported resources:\n%s", imported)
+			}
+			// Destroy of what was imported restores what was adopted: the
+			// router as it was, untouched.
+			if out, code := run("destroy", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "Resources: 2 destroyed") {
+				t.Errorf("destroy of the imported resources: exit %d\n%s", code, out)
+			}
+			unchanged("destroy of the imported resources")
+			if w := deviceWrites(dev.Commands()); len(w) > 0 {
+				t.Errorf("importing, planning and destroying the imported resources sent the router commands that write: %q", w)
+			}
+
+			// Imported again (the import blocks are still there), then an
+			// unchanged configuration applied for real.
+			if out, code := run("apply", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "2 imported, 0 added, 0 changed, 0 destroyed") {
+				t.Fatalf("second apply of the imports: exit %d\n%s", code, out)
+			}
 			// An unchanged configuration applied for real: -replace makes
 			// both resources write every value they adopted (Create), which
 			// must leave the export as loaded and plan nothing after it.
@@ -224,7 +262,7 @@ import {
 			if out, code := run("destroy", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "Resources: 2 destroyed") {
 				t.Errorf("destroy: exit %d\n%s", code, out)
 			}
-			unchanged("destroy of the adopted resources")
+			unchanged("destroy of the resources written back")
 
 			// routerlab_firewall, the third settings resource, adopts only
 			// routerlab's own rules (routerlab:fw); none of these routers
@@ -243,7 +281,7 @@ import {
 				t.Errorf("import of routerlab_firewall: exit %d, want 1 with \"no routerlab firewall\":\n%s", cmd.ProcessState.ExitCode(), out)
 			}
 			unchanged("the refused firewall import")
-			for what, text := range map[string]string{"state": string(state), "generated configuration": string(generated), "terraform output": printed.String()} {
+			for what, text := range map[string]string{"state after import": string(imported), "state": string(state), "generated configuration": string(generated), "terraform output": printed.String()} {
 				for _, w := range realWorldSecrets {
 					if strings.Contains(text, w) {
 						t.Errorf("the %s holds secret piece %q", what, w)
