@@ -20,20 +20,22 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
 
-// realWorldImports are the issue-21 fixtures (internal/device/routeros/
+// realWorldImport is one issue-21 fixture (internal/device/routeros/
 // testdata/real_*.rsc, see that directory's README for each one's
-// format source) and the offload groups each router must report: "ip"
-// everywhere, "switch" (L3 hardware offloading) on RouterOS 7 boards
-// with a switch chip (not before 7, not on a CHR; see routeros.
-// hasSwitchChip).
-// generated are lines the generated configuration must hold: the
-// identity and interface names with spaces, host addresses (printed
-// without /32) as /32s, the addresses of interfaces named with spaces.
-var realWorldImports = []struct {
+// format source), the offload groups its router must report ("ip"
+// everywhere, "switch", L3 hardware offloading, on RouterOS 7 boards
+// with a switch chip: not before 7, not on a CHR; see routeros.
+// hasSwitchChip), and lines the generated configuration must hold (the
+// identity and interface names with spaces, host addresses printed
+// without /32 as /32s, the addresses of interfaces named with spaces).
+type realWorldImport struct {
 	file      string
 	groups    []string
 	generated []string
-}{
+}
+
+// realWorldImports are the fixtures, each with its expectations.
+var realWorldImports = []realWorldImport{
 	{"real_v6.44_hex_defconf.rsc", []string{"ip"}, []string{`hostname            = "lab edge hEX"`,
 		`"ether5 to bench" = {`, `addresses   = ["198.18.30.1/24"]`, `addresses   = ["198.18.255.1/32"]`, `description = "uplink to lab core"`}},
 	{"real_v6.49_chr.rsc", []string{"ip"}, []string{`hostname            = "bench chr 1"`,
@@ -137,6 +139,17 @@ func deviceWrites(cmds []string) []string {
 // Options here print the fixture's own, so the whole file is compared.
 func TestAccRouterOS_realWorldImport(t *testing.T) {
 	requireAcc(t)
+	// Every fixture in the directory is covered: one added there without
+	// expectations here fails.
+	files, err := filepath.Glob(filepath.Join("..", "device", "routeros", "testdata", "real_*.rsc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !slices.ContainsFunc(realWorldImports, func(rw realWorldImport) bool { return rw.file == filepath.Base(f) }) {
+			t.Errorf("real-world export %s has no entry in realWorldImports", filepath.Base(f))
+		}
+	}
 	bin := buildProvider(t)
 	for _, rw := range realWorldImports {
 		t.Run(rw.file, func(t *testing.T) {
