@@ -126,17 +126,24 @@ func deviceWrites(cmds []string) []string {
 
 // TestAccRouterOS_realWorldImport: issue 21's acceptance. Each real-world
 // export is loaded whole into the simulated router of its version and
-// board; every settings resource routerlab has for it is imported the
+// board; the settings resources routerlab has for it are imported the
 // way the docs give (import blocks for routerlab_router, the whole
 // device, and routerlab_offload, every group the router reports;
-// `terraform plan -generate-config-out`, then apply). The apply of the
-// imports writes nothing (the export, compact and terse, is byte for
-// byte the one loaded), the plan after it is empty (exit 0 of
-// -detailed-exitcode), no piece of a secret reaches the state, the
-// generated configuration or terraform's output, and destroy of the
-// adopted resources leaves the export byte for byte as loaded. The
-// loaded export's header is the simulator's (rossim's Load doc); the
-// Options here print the fixture's own, so the whole file is compared.
+// `terraform plan -generate-config-out`, then apply). The generated
+// configuration holds the fixture's names with spaces and its bare host
+// addresses as /32s and no internal id; the apply of the imports leaves
+// the export, compact and terse, byte for byte the one loaded; the plan
+// after it is empty (exit 0 of -detailed-exitcode); destroy of the
+// imported resources leaves the export as loaded; importing, planning
+// and that destroy send the router no write command. Imported again,
+// both are written back unchanged (apply -replace: Create writes what
+// was adopted), which leaves the export as loaded and plans nothing, and
+// their destroy (restoring what Create saved) leaves it as loaded too.
+// routerlab_firewall's import is refused (none of these routers has
+// routerlab's rules). No piece of a secret reaches the state, the
+// generated configuration or terraform's output. The loaded export's
+// header is the simulator's (rossim's Load doc); the Options here print
+// the fixture's own, so the whole file is compared.
 func TestAccRouterOS_realWorldImport(t *testing.T) {
 	requireAcc(t)
 	// Every fixture in the directory is covered: one added there without
