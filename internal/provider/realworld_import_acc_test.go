@@ -44,6 +44,8 @@ var realWorldImports = []realWorldImport{
 		`"ether5 bench uplink" = {`, `addresses   = ["198.18.255.4/32"]`, `addresses   = ["198.18.0.4/24"]`}},
 	{"real_v7.16_ccr2116_switch.rsc", []string{"ip", "switch"}, []string{`hostname            = "CCR2116 lab core"`,
 		`"core bridge" = {`, `"sfp1 to bench" = {`, `addresses   = ["198.18.41.1/24"]`, `addresses   = ["198.18.255.6/32"]`, `addresses   = ["198.18.253.1/32"]`, `l3hw = true`}},
+	{"real_v7.17_rb1100_verbose.rsc", []string{"ip"}, []string{`hostname            = "RB1100 ovpn bench"`,
+		`"ether2 bench a" = {`, `addresses   = ["198.18.255.7/32"]`, `addresses   = ["198.18.71.1/24"]`}},
 	{"real_v7.20_rb5009_defconf.rsc", []string{"ip", "switch"}, []string{`hostname            = "RB5009 bench core"`,
 		`"ether8 mgmt port" = {`, `addresses   = ["198.18.32.1/24"]`, `addresses   = ["198.18.255.5/32"]`, `addresses   = ["198.18.200.1/24"]`}},
 }

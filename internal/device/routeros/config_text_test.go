@@ -243,7 +243,10 @@ func (f *fakeRouter) Run(_ context.Context, cmd string) (command.Result, error) 
 	if !strings.Contains(cmd, markExport) {
 		return command.Result{}, fmt.Errorf("fake router: unexpected command %q", cmd)
 	}
-	out := f.resource + markInterfaces + "\n" + f.interfaces + markPPP + "\n" + markPeers + "\n" + markWGPeers + "\n" + markExport + "\n" + f.export
+	// A switch chip that offloads L3, as the hEX and RB5009 the files
+	// imitate have (its print's property, not its value, is what counts).
+	out := f.resource + markInterfaces + "\n" + f.interfaces + markPPP + "\n" + markPeers + "\n" + markWGPeers + "\n" +
+		markSwitch + "\n" + " 0   name=switch1 type=Atheros-8327 l3-hw-offloading=no\n" + markExport + "\n" + f.export
 	return command.Result{Stdout: strings.ReplaceAll(out, "\n", "\r\n")}, nil
 }
 

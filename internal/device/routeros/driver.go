@@ -31,6 +31,9 @@ type Driver struct {
 	// minor is the minor version with it: the IPsec peers' print was
 	// renamed within v6 (6.45).
 	minor atomic.Int32
+	// switchChip is whether the board has a switch chip menu
+	// (hasSwitchChip), learnt with the version.
+	switchChip atomic.Bool
 }
 
 var (
@@ -60,7 +63,7 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := d.t.Run(ctx, snapshotScript(major, int(d.minor.Load())))
+	res, err := d.t.Run(ctx, snapshotScript(major, int(d.minor.Load()), d.switchChip.Load()))
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
@@ -104,6 +107,7 @@ func (d *Driver) majorVersion(ctx context.Context) (int, error) {
 	}
 	d.major.Store(int32(m))
 	d.minor.Store(int32(MinorVersion(r.Version)))
+	d.switchChip.Store(hasSwitchChip(r))
 	return m, nil
 }
 

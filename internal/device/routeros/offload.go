@@ -67,7 +67,7 @@ func CheckOffload(c device.OffloadConfig, snap *device.Snapshot) error {
 		return fmt.Errorf("offload group %q (L3 hardware offloading) needs RouterOS 7; this router runs %s", OffloadGroupSwitch, snap.Facts.Firmware)
 	}
 	if _, ok := snap.Offload.Settings[OffloadGroupSwitch]; !ok && snap.Offload.Settings != nil {
-		return fmt.Errorf("offload group %q (L3 hardware offloading): this router (%s) has no switch chip; it has group %q only", OffloadGroupSwitch, cmp.Or(snap.Facts.Model, "model unknown"), OffloadGroup)
+		return fmt.Errorf("offload group %q (L3 hardware offloading): this router (%s) has no switch chip that offloads L3 (MikroTik's L3 Hardware Offloading page lists the chips that do); it has group %q only", OffloadGroupSwitch, cmp.Or(snap.Facts.Model, "model unknown"), OffloadGroup)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func TestPeersCommandFollowsTheVersion(t *testing.T) {
 		// the script the driver sends that version.
 		v, _, _ := strings.Cut(c.version, " ")
 		sim := rossim.New(rossim.Options{Version: v})
-		if _, err := sim.Run(snapshotScript(MajorVersion(v), MinorVersion(v))); err != nil {
+		if _, err := sim.Run(snapshotScript(MajorVersion(v), MinorVersion(v), true)); err != nil {
 			t.Errorf("RouterOS %s: the snapshot script fails: %v", v, err)
 		}
 	}

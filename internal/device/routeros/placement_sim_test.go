@@ -183,3 +183,35 @@ func TestDriverCHRHasNoSwitchGroup(t *testing.T) {
 		t.Errorf("CheckOffload(l3hw) on a hEX: %v", err)
 	}
 }
+
+// A switch chip without L3 hardware offloading (the RB1100AHx4's, which
+// MikroTik's L3HW device list does not name) has no l3-hw-offloading
+// property: the snapshot reports no group "switch" and l3hw is refused at
+// plan (the write failed "expected end of command" and destroy failed
+// forever). The CCR2116's chip has it.
+func TestDriverSwitchWithoutL3HWHasNoSwitchGroup(t *testing.T) {
+	on := device.OffloadConfig{Settings: map[string]map[string]bool{"switch": {"l3hw": true}}}
+	for _, tc := range []struct {
+		model string
+		l3hw  bool
+	}{{"RB1100AHx4", false}, {"CCR2116-12G-4S+", true}} {
+		drv, _ := simDriver(t, rossim.Options{Version: "7.20.4", Model: tc.model})
+		snap, err := drv.Snapshot(ctx(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, has := snap.Offload.Settings["switch"]
+		if has != tc.l3hw {
+			t.Errorf("%s: switch group present %v, want %v", tc.model, has, tc.l3hw)
+		}
+		err = drv.CheckOffload(on, snap)
+		if tc.l3hw && err != nil || !tc.l3hw && (err == nil || !strings.Contains(err.Error(), "offloads L3")) {
+			t.Errorf("%s: CheckOffload(l3hw) = %v", tc.model, err)
+		}
+		if tc.l3hw {
+			if err := drv.ApplyOffload(ctx(t), on); err != nil {
+				t.Errorf("%s: %v", tc.model, err)
+			}
+		}
+	}
+}

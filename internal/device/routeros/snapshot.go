@@ -41,6 +41,7 @@ const (
 	markPPP        = "##routerlab:ppp"
 	markPeers      = "##routerlab:peers"
 	markWGPeers    = "##routerlab:wgpeers"
+	markSwitch     = "##routerlab:switch"
 	markExport     = "##routerlab:export"
 )
 
@@ -49,8 +50,11 @@ const (
 // major version major (6 or 7: the driver learns it first). v6 prints
 // secrets in exports unless told not to; v7 hides them unless told to
 // show them, and refuses v6's flag; before 6.45 the IPsec peers were
-// remote-peers (see peersCommand).
-func snapshotScript(major, minor int) string {
+// remote-peers (see peersCommand). switchChip: the router has the
+// `/interface ethernet switch` menu (hasSwitchChip; a CHR has none, and
+// naming a menu the router lacks fails the whole script), whose print
+// tells whether its chip offloads L3 (switchesOffloadL3).
+func snapshotScript(major, minor int, switchChip bool) string {
 	export := "/export terse"
 	if major == 6 {
 		export += " hide-sensitive"
@@ -68,12 +72,16 @@ func snapshotScript(major, minor int) string {
 	if major >= 7 {
 		lines = append(lines, "/interface wireguard peers print terse")
 	}
+	lines = append(lines, `:put "`+markSwitch+`"`)
+	if major >= 7 && switchChip {
+		lines = append(lines, "/interface ethernet switch print terse")
+	}
 	return strings.Join(append(lines, `:put "`+markExport+`"`, export), "\n")
 }
 
 // snapshotParts are the outputs of the snapshot script's commands.
 type snapshotParts struct {
-	resource, interfaces, ppp, peers, wgPeers, export string
+	resource, interfaces, ppp, peers, wgPeers, switches, export string
 }
 
 // splitSnapshot cuts the snapshot script's output into its parts.
@@ -84,7 +92,7 @@ func splitSnapshot(out string) (snapshotParts, error) {
 	for _, cut := range []struct {
 		mark string
 		into *string
-	}{{markInterfaces, &p.resource}, {markPPP, &p.interfaces}, {markPeers, &p.ppp}, {markWGPeers, &p.peers}, {markExport, &p.wgPeers}} {
+	}{{markInterfaces, &p.resource}, {markPPP, &p.interfaces}, {markPeers, &p.ppp}, {markWGPeers, &p.peers}, {markSwitch, &p.wgPeers}, {markExport, &p.switches}} {
 		before, after, ok := strings.Cut(rest, cut.mark+"\n")
 		if !ok {
 			return p, fmt.Errorf("the device did not print the snapshot's sections (is this a RouterOS router?): %s", device.Snippet(out))
@@ -146,6 +154,10 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("/interface wireguard peers print terse: %w", err)
 	}
+	switches, err := ParsePrintTerse(p.switches)
+	if err != nil {
+		return nil, fmt.Errorf("/interface ethernet switch print terse: %w", err)
+	}
 	// The configuration part is ParseConfig's, with the router's own
 	// interface table (which no export holds) and the version the router
 	// reported standing in for a header the export lacks.
@@ -163,8 +175,9 @@ func ParseSnapshot(p snapshotParts) (*device.Snapshot, error) {
 	s.Facts.CPUCount = res.CPUCount
 	// Only the offload groups the router has: a compact export prints
 	// `/interface ethernet switch set 0 ...` only where something was
-	// changed, so whether there is a switch chip comes from the resource.
-	if !hasSwitchChip(res) {
+	// changed, so whether there is a switch chip comes from the resource,
+	// and whether it offloads L3 from the switch menu's print (v7).
+	if !hasSwitchChip(res) || MajorVersion(res.Version) >= 7 && !switchesOffloadL3(switches) {
 		delete(s.Offload.Settings, OffloadGroupSwitch)
 		delete(s.Offload.Effective, OffloadGroupSwitch)
 	}
@@ -191,6 +204,23 @@ func hasSwitchChip(res Resource) bool {
 		return false
 	}
 	return true
+}
+
+// switchesOffloadL3 reports whether a switch chip the print lists has
+// the l3-hw-offloading property. MikroTik's L3 Hardware Offloading page
+// (help.mikrotik.com/docs/display/ROS/L3+Hardware+Offloading) lists the
+// chips that have it ("L3HW Device Support"), and `set 0
+// l3-hw-offloading=yes` is its switch-menu property; a chip without it
+// has no such property, so its print shows none (assumption: the
+// terse print lists every property an item has, as verbose exports
+// print every one).
+func switchesOffloadL3(rows []Row) bool {
+	for _, r := range rows {
+		if _, ok := r.Attrs["l3-hw-offloading"]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // items returns the items of a section with the given verb ("add",

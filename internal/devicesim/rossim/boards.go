@@ -27,7 +27,10 @@ type board struct {
 // defaultBoard figures under its own name.
 var boards = map[string]board{
 	// hEX (seed 000): MT7621A, 4 threads, 256 MB; its MT7621 switch
-	// chip gained L3 hardware offloading in RouterOS 7.
+	// chip has l3-hw-offloading in RouterOS 7 (assumption: MikroTik's L3
+	// Hardware Offloading page lists supported chips in a table the
+	// stored copies read here did not show; v7 defconf gives the hEX's
+	// fasttrack rule hw-offload=yes, as the RB5009's).
 	"RB750Gr3": {boardName: "hEX", arch: "mmips", cpu: "MIPS 1004Kc V2.15", cpuCount: 4, cpuMHz: 880,
 		totalMemory: "256.0MiB", totalHDD: "16.0MiB", ethernets: 5, routerboard: true, firmwareType: "mt7621L",
 		hasSwitch: true, l3hw: true, voltage: "24.1", temperature: "41"},
@@ -71,4 +74,11 @@ var defaultBoard = board{arch: "arm", cpu: "ARMv7", cpuCount: 4, cpuMHz: 1000, t
 // The RB5009UG+S+IN reports itself as "RB5009UG+S+" (the model line of
 // its exports, e.g. a published 7.2rc3 export, gist BertLamb); both names
 // select it.
-func init() { boards["RB5009UG+S+"] = boards["RB5009UG+S+IN"] }
+//
+// The RB1100AHx4's exports print "# model = RB1100x4" (6.47-6.49 exports
+// users published, found by searching for that line), so that name
+// selects it too.
+func init() {
+	boards["RB5009UG+S+"] = boards["RB5009UG+S+IN"]
+	boards["RB1100x4"] = boards["RB1100AHx4"]
+}

@@ -85,10 +85,6 @@ func buildMenus(hw hardware) []*menu {
 		if skip {
 			continue
 		}
-		if strings.HasPrefix(line, "item ") {
-			cur.defaults = append(cur.defaults, parseItemLine(line))
-			continue
-		}
 		if c, rest, ok := strings.Cut(line, ": "); ok && isVersionCond(c) {
 			holds, err := versionCond(c).holds(hw.ver)
 			if err != nil {
@@ -98,6 +94,10 @@ func buildMenus(hw hardware) []*menu {
 				continue
 			}
 			line = rest
+		}
+		if strings.HasPrefix(line, "item ") {
+			cur.defaults = append(cur.defaults, parseItemLine(line))
+			continue
 		}
 		a, ok := parseAttrLine(line, hw)
 		if a == nil {

@@ -119,10 +119,21 @@ menu /interface ethernet switch [list] needs=switch
   mirror-target =none text
   v7: l3-hw-offloading =no yesno needs=l3hw
 
+# The built-in lists all, none, dynamic and static: v7 verbose exports
+# print them as "set [ find name=all ] comment=\"contains all interfaces\"
+# exclude=\"\" include=\"\" name=all" (a published 7.17.2 verbose export,
+# OE-NIK-projects/DevEnv-WebService router/full.rsc, and other v7 verbose
+# exports found by searching for "contains static interfaces"). v6 has
+# all, none and dynamic (interface lists came with 6.41; assumption: no
+# static list before v7, none of the v6 exports found shows one).
 menu /interface list [list] unique=name "failure: already have such name"
   name text required
   include text
   exclude text
+  item "[ find name=all ]" name=all "comment=contains all interfaces"
+  item "[ find name=none ]" name=none "comment=contains no interfaces"
+  item "[ find name=dynamic ]" name=dynamic "comment=contains dynamic interfaces"
+  v7: item "[ find name=static ]" name=static "comment=contains static interfaces"
 
 menu /ip ipsec profile [list] unique=name "failure: already have such name"
   name text required

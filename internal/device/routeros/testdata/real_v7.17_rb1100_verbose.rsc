@@ -1,4 +1,4 @@
-# 2025-03-04 10:11:12 by RouterOS 7.17.2
+# 2024-01-02 10:11:12 by RouterOS 7.17.2
 # software id = RL71-7VRB
 #
 # model = RB1100x4
