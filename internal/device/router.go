@@ -49,6 +49,11 @@ type InterfaceConfig struct {
 	Addresses   []string `json:"addresses"`
 	MTU         *int     `json:"mtu"`
 	Description *string  `json:"description"`
+	// AddressComments are the comments the addresses had (address →
+	// comment), set by Original only: a restore writes an address back
+	// with its comment (a factory default's "defconf"), so the router's
+	// configuration is as before.
+	AddressComments map[string]string `json:"address_comments,omitempty"`
 }
 
 // Route is a static route owned by routerlab.
@@ -77,6 +82,10 @@ type InterfaceState struct {
 	Addresses   []string // sorted, canonical CIDR, link-local IPv6 left out
 	MTU         int
 	Description string
+	// AddressComments are the addresses' own comments where the
+	// platform has them (address → comment; RouterOS's /ip address
+	// comment=).
+	AddressComments map[string]string
 }
 
 // IsZero reports whether c manages nothing.
@@ -105,6 +114,14 @@ func Original(desired RouterConfig, observed RouterState) RouterConfig {
 			var ic InterfaceConfig
 			if want.Addresses != nil {
 				ic.Addresses = append([]string{}, have.Addresses...)
+				for _, a := range have.Addresses {
+					if c := have.AddressComments[a]; c != "" {
+						if ic.AddressComments == nil {
+							ic.AddressComments = map[string]string{}
+						}
+						ic.AddressComments[a] = c
+					}
+				}
 			}
 			if want.MTU != nil {
 				m := have.MTU

@@ -443,12 +443,17 @@ func TestAccExample_rb1100Conntrack(t *testing.T) {
 // TestAccRouterOS_clientAndOVPN: a PPPoE client (seed 002's EdgeRouter
 // side, on RouterOS) and seed 003's RB1100 OpenVPN server (TLS with cert1,
 // TCP on v6): create, an empty re-plan, changed by hand, deleted by hand,
-// import, destroy.
+// import, destroy; also on 7.20, where the OpenVPN server is a list (from
+// 7.17) and routerlab's is an item of its own, rl-ovpn.
 func TestAccRouterOS_clientAndOVPN(t *testing.T) {
 	requireAcc(t)
-	for _, version := range routerosVersions {
+	for _, version := range append(routerosVersions, "7.20.4") {
 		t.Run(version, func(t *testing.T) {
 			sim, dev := startRouterOS(t, rossim.Options{Version: version, Model: "RB1100AHx4"})
+			byHand := "/interface ovpn-server server set auth=md5"
+			if version == "7.20.4" {
+				byHand = "/interface ovpn-server server set [ find name=rl-ovpn ] auth=md5"
+			}
 			before := exportWithoutHeader(sim)
 			cfg := routerosProvider(dev) + `
 resource "routerlab_pppoe_session" "wan" {
@@ -504,7 +509,7 @@ resource "routerlab_tunnel" "ovpn" {
 					},
 					{
 						PreConfig: func() {
-							mustRun(t, sim, "/interface ovpn-server server set auth=md5\n/interface pppoe-client set [ find name=pppoe-out1 ] add-default-route=no")
+							mustRun(t, sim, byHand+"\n/interface pppoe-client set [ find name=pppoe-out1 ] add-default-route=no")
 						},
 						Config: cfg,
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{

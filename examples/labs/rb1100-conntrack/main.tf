@@ -104,9 +104,14 @@ resource "routerlab_firewall" "rb1100" {
   depends_on     = [routerlab_router.rb1100]
 }
 
+# After the firewall: on a router with a default configuration (a hEX's
+# "defconf: fasttrack") what runs, `effective`, depends on the filter
+# rules in front of that rule (allow_all's accept takes established
+# connections first), and is read when the offload is applied.
 resource "routerlab_offload" "rb1100" {
-  device   = "rb1100"
-  settings = { ip = { fasttrack = var.fasttrack } }
+  device     = "rb1100"
+  settings   = { ip = { fasttrack = var.fasttrack } }
+  depends_on = [routerlab_firewall.rb1100]
 }
 
 # Seed 003 sweeps iperf write sizes (-l) with TCP; b is "outside" (WAN), so

@@ -118,7 +118,7 @@ func TestParseConfigSections(t *testing.T) {
 	s := got.Snapshot
 	want := map[string]device.InterfaceState{
 		"rl-lan": {Name: "rl-lan", MTU: 1500, Description: "rl lab LAN", Addresses: []string{"198.18.10.1/24"}},
-		"ether1": {Name: "ether1", MTU: 1480, Description: "uplink to rl-core", Addresses: []string{"198.19.0.2/30"}},
+		"ether1": {Name: "ether1", MTU: 1480, Description: "uplink to rl-core", Addresses: []string{"198.19.0.2/30"}, AddressComments: map[string]string{"198.19.0.2/30": "uplink"}},
 		"ether5": {Name: "ether5", MTU: 1500},
 	}
 	if !reflect.DeepEqual(s.Router.Interfaces, want) {

@@ -47,6 +47,12 @@ func ParseRouter(exp *Export, rows []Row) device.RouterState {
 		}
 		ifc.Addresses = append(ifc.Addresses, a)
 		slices.Sort(ifc.Addresses)
+		if c := get(it, "comment", ""); c != "" {
+			if ifc.AddressComments == nil {
+				ifc.AddressComments = map[string]string{}
+			}
+			ifc.AddressComments[a] = c
+		}
 		st.Interfaces[name] = ifc
 	}
 	for _, it := range owned(exp, "/ip route", OwnerComment) {
@@ -169,7 +175,13 @@ func renderRouter(desired device.RouterConfig, observed device.RouterState, rest
 			}
 			for _, a := range want.Addresses {
 				if !slices.Contains(have.Addresses, a) {
-					out = append(out, Command("/ip address", "add", Selector{}, Attr{Key: "address", Value: a}, Attr{Key: "interface", Value: name}))
+					attrs := []Attr{{Key: "address", Value: a}, {Key: "interface", Value: name}}
+					if c := want.AddressComments[a]; c != "" {
+						// A restore: the address as it was, comment and
+						// all (a factory default's comment=defconf).
+						attrs = append(attrs, Attr{Key: "comment", Value: c})
+					}
+					out = append(out, Command("/ip address", "add", Selector{}, attrs...))
 				}
 			}
 		}
