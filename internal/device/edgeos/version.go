@@ -1,7 +1,6 @@
 package edgeos
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -117,18 +116,3 @@ func modelledList(f Flavour) string {
 
 // vyosModelled reports whether v is a VyOS release routerlab writes for.
 func vyosModelled(v Version) bool { return v.Major == 1 && v.Minor >= 3 && v.Minor <= 5 }
-
-// vyosVersionFor is the release of the firmware a VyOS snapshot read,
-// with an error naming it and the attribute (what) when routerlab does
-// not model it.
-func vyosVersionFor(firmware, what string) (Version, error) {
-	v := ParseFirmware(firmware, VyOS)
-	if vyosModelled(v) {
-		return v, nil
-	}
-	shown := firmware
-	if shown == "" {
-		shown = "(none printed by show version)"
-	}
-	return v, fmt.Errorf("%s: the router runs VyOS %q, whose syntax routerlab does not know; it writes %s for VyOS %s only", what, shown, what, modelledList(VyOS))
-}
