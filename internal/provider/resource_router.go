@@ -114,8 +114,9 @@ func (r *routerResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 			"dhcp_servers": schema.MapNestedAttribute{
 				Optional: true,
-				MarkdownDescription: "DHCP server scopes owned by this resource, keyed by name (EdgeOS `shared-network-name`; seed 004 has one per LAN). " +
-					"Scopes not named are never touched. EdgeOS only: other platforms refuse it at plan.",
+				MarkdownDescription: "DHCP server scopes owned by this resource, keyed by name (`service dhcp-server shared-network-name`; seed 004 has one per LAN). " +
+					"Scopes not named are never touched. EdgeOS (1.10, 2.0) and VyOS (1.3, 1.4, 1.5) take it, each in its release's syntax (VyOS 1.5 also gets a `subnet-id`, " +
+					"kept when a scope is rewritten); another VyOS release is refused at plan, naming it. RouterOS, RTX and Linux refuse it at plan.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"subnet":         schema.StringAttribute{Required: true, MarkdownDescription: "The IPv4 network served, e.g. `198.18.1.0/24`."},
 					"range_start":    schema.StringAttribute{Required: true, MarkdownDescription: "First address handed out."},

@@ -146,8 +146,10 @@ func TestHostileValuesVyOS(t *testing.T) {
 	checkEffects(t, c, tg.Effects)
 	host, desc := "lab-r1", "lan a"
 	// VyOS's router settings: no static routes (nothing marks them as
-	// routerlab's there) and no DHCP scopes (VyOS writes ranges and
-	// options in another syntax than EdgeOS's).
+	// routerlab's there). DHCP scopes are written in the release's syntax
+	// (dhcp.go), which edgeossim does not take on VyOS yet: they are
+	// checked here only as accepted at validation (version_test.go checks
+	// them per release).
 	router := device.RouterConfig{
 		Hostname: &host,
 		Interfaces: map[string]device.InterfaceConfig{
@@ -156,7 +158,7 @@ func TestHostileValuesVyOS(t *testing.T) {
 	}
 	t.Run("router", func(t *testing.T) { hostile.Run(t, tg, hostile.Router(drv, router)) })
 	scope := map[string]*device.DHCPServer{"lan": {Subnet: "198.18.1.0/24", Start: "198.18.1.100", Stop: "198.18.1.199"}}
-	if err := drv.ValidateRouter(device.RouterConfig{DHCPServers: scope}); err == nil || !strings.Contains(err.Error(), "dhcp_servers") {
+	if err := drv.ValidateRouter(device.RouterConfig{DHCPServers: scope}); err != nil {
 		t.Errorf("a DHCP scope on VyOS: %v", err)
 	}
 	wg := wgSim("OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw=")

@@ -29,9 +29,32 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) ([]s
 	return renderRouter(desired, observed), nil
 }
 
+// RenderVyOSRouter is RenderRouter for VyOS release v (a DHCP scope in
+// the release's words, dhcp.go); have is the router's configuration, for
+// the subnet-ids of VyOS 1.5's scopes. A release routerlab does not model
+// is refused when the change has a DHCP scope, naming it.
+func RenderVyOSRouter(desired device.RouterConfig, observed device.RouterState, v Version, have *Tree) ([]string, error) {
+	if err := ValidateVyOSRouter(desired); err != nil {
+		return nil, err
+	}
+	if err := checkVyOSRouterVersion(desired, v); err != nil {
+		return nil, err
+	}
+	if err := device.CheckInterfacesExist(desired, observed); err != nil {
+		return nil, err
+	}
+	return renderRouterAs(desired, observed, dhcpFormFor(VyOS, v), have), nil
+}
+
 // renderRouter is RenderRouter without validation, for restoring
 // originals the device once held (still quoted by FormatLine).
 func renderRouter(desired device.RouterConfig, observed device.RouterState) []string {
+	return renderRouterAs(desired, observed, dhcpEdgeOS, nil)
+}
+
+// renderRouterAs is renderRouter with the DHCP scopes in form (have: the
+// configuration, for Kea's subnet-ids).
+func renderRouterAs(desired device.RouterConfig, observed device.RouterState, form dhcpForm, have *Tree) []string {
 	var out []string
 	if h := desired.Hostname; h != nil && *h != observed.Hostname {
 		out = append(out, setLine("system", "host-name", *h))
@@ -72,7 +95,7 @@ func renderRouter(desired device.RouterConfig, observed device.RouterState) []st
 			}
 		}
 	}
-	out = append(out, renderDHCPServers(desired.DHCPServers, observed.DHCPServers)...)
+	out = append(out, renderDHCPServers(desired.DHCPServers, observed.DHCPServers, form, have)...)
 	for _, dst := range device.SortedKeys(desired.Routes) {
 		out = append(out, renderRoute(dst, desired.Routes[dst], observed.Routes)...)
 	}

@@ -30,7 +30,7 @@ func apply(t *testing.T, tr *Tree, lines []string) {
 			// A set replaces the value of a single-valued leaf; these
 			// are the multi-valued leaves the renderers write.
 			leaf := w[1 : len(w)-1]
-			multi := slices.Contains([]string{"address", "allowed-ips", "openvpn-option", "remote-host"}, leaf[len(leaf)-1])
+			multi := slices.Contains([]string{"address", "allowed-ips", "openvpn-option", "remote-host", "dns-server", "name-server"}, leaf[len(leaf)-1])
 			if n := tr.Lookup(leaf...); n != nil && len(n.Children) == 1 && len(n.Children[0].Children) == 0 && !multi {
 				tr.Delete(leaf...)
 			}

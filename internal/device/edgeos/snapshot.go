@@ -62,8 +62,11 @@ func OffloadKeys() []string {
 func OffloadGroups() []string { return device.SortedKeys(offloadGroups) }
 
 // ParseVersion reads `show version` (EdgeOS: "Version:      v1.10.9",
-// "HW model:     EdgeRouter 6P", "HW S/N: ...", "Uptime: ..."; VyOS
-// prints the same keys). Unknown lines are ignored.
+// "HW model:     EdgeRouter 6P", "HW S/N: ...", "Uptime: ..."; VyOS:
+// "Version:          VyOS 1.4.0", "Hardware model:", "Hardware S/N:",
+// vyos-1x src/op_mode/version.py). Unknown lines are ignored. Firmware is
+// the Version value as printed; ParseFirmware reads the release from it,
+// which the VyOS driver keeps and words its writes for (version.go).
 func ParseVersion(out string) device.Facts {
 	f := device.Facts{Platform: device.EdgeOS}
 	for _, l := range device.Lines(out) {

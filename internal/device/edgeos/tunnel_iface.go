@@ -78,10 +78,12 @@ func routeRoot(f Flavour, dst, ifc string) []string {
 }
 
 // routeKinds are the (kind, hop word) pairs of flavour f's interface
-// routes.
+// routes. VyOS's include 1.3's interface-route (which 1.4 migrated into
+// route … interface: vyos-1x sagitta migration quagga/8-to-9, T2450), so
+// a tunnel's routes on a 1.3 router are read, and deleted with it, too.
 func routeKinds(f Flavour) [][2]string {
 	if f == VyOS {
-		return [][2]string{{"route", "interface"}, {"route6", "interface"}}
+		return [][2]string{{"route", "interface"}, {"route6", "interface"}, {"interface-route", "next-hop-interface"}, {"interface-route6", "next-hop-interface"}}
 	}
 	return [][2]string{{"interface-route", "next-hop-interface"}, {"interface-route6", "next-hop-interface"}}
 }

@@ -16,7 +16,8 @@ import (
 // reports in Facts.Missing and CheckTunnel refuses at plan. The two write
 // peers differently:
 //
-//	VyOS 1.4 (its WireGuard documentation):
+//	VyOS 1.4 and 1.5 (its WireGuard documentation; vyos-1x sagitta and
+//	circinus interfaces_wireguard.xml.in take the same leaves):
 //	  interfaces wireguard wgN port <listen port>
 //	  interfaces wireguard wgN peer pK public-key <key>
 //	  interfaces wireguard wgN peer pK address <ip>   peer pK port <port>
@@ -24,6 +25,10 @@ import (
 //	  interfaces wireguard wgN listen-port <listen port>
 //	  interfaces wireguard wgN route-allowed-ips false
 //	  interfaces wireguard wgN peer <public key> endpoint <ip>:<port>
+//
+// VyOS 1.3 named the peer's key pubkey and took no private key inline
+// (version.go): the parser reads its pubkey, and CheckTunnel refuses a
+// routerlab WireGuard tunnel on 1.3 at plan (checkVyOSTunnelVersion).
 //
 // and alike: address (several), mtu, private-key, peer ... allowed-ips
 // (several), persistent-keepalive, preshared-key. The private and
@@ -169,7 +174,12 @@ func parseWireGuard(t *Tree, f Flavour) map[string]device.TunnelState {
 			pget := func(more ...string) string { v, _ := t.Value(at(pp, more...)...); return v }
 			peer := device.WireGuardPeer{PublicKey: tag, AllowedIPs: device.CanonicalCIDRs(t.Children(at(pp, "allowed-ips")...))}
 			if f == VyOS {
-				peer.PublicKey = pget("public-key")
+				// VyOS 1.3 names it pubkey (equuleus
+				// interfaces-wireguard.xml.in; renamed by sagitta's
+				// migration interfaces/25-to-26).
+				if peer.PublicKey = pget("public-key"); peer.PublicKey == "" {
+					peer.PublicKey = pget("pubkey")
+				}
 				if addr, err := device.ParseIP(pget("address")); err == nil {
 					if port, err := strconv.ParseUint(pget("port"), 10, 16); err == nil {
 						peer.Endpoint = netip.AddrPortFrom(addr, uint16(port)).String()

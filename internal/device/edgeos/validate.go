@@ -225,3 +225,50 @@ func ValidateOffload(desired device.OffloadConfig) error {
 	}
 	return nil
 }
+
+// ValidateVyOSRouter checks desired against what routerlab writes on VyOS
+// whatever its release: EdgeOS's rules, and no static routes (nothing
+// marks them as routerlab's on VyOS). DHCP scopes are written in the
+// release's syntax (dhcp.go), so the release is checked at plan with the
+// snapshot (checkVyOSRouterVersion).
+func ValidateVyOSRouter(desired device.RouterConfig) error {
+	if len(desired.Routes) > 0 {
+		return fmt.Errorf("static_routes: not supported on VyOS yet (its static routes carry no description to mark routerlab's own); leave static_routes unset")
+	}
+	return ValidateRouter(desired)
+}
+
+// checkVyOSRouterVersion refuses what VyOS release v lacks: a DHCP scope
+// on a release routerlab does not know the syntax of (it knows 1.3, 1.4
+// and 1.5, which write scopes three ways between them).
+func checkVyOSRouterVersion(desired device.RouterConfig, v Version) error {
+	for _, name := range device.SortedKeys(desired.DHCPServers) {
+		if desired.DHCPServers[name] == nil || vyosModelled(v) {
+			continue
+		}
+		return fmt.Errorf("dhcp_servers[%q]: the router runs VyOS %s; routerlab writes DHCP scopes for VyOS %s only (1.3 and 1.4 as range/name-server, 1.5 as Kea's option/subnet-id); leave dhcp_servers unset on this router", name, v, modelledList(VyOS))
+	}
+	return nil
+}
+
+// checkVyOSTunnelVersion refuses what VyOS release v lacks for tunnel t.
+// WireGuard needs 1.4 or later: VyOS 1.3's `interfaces wireguard wgN
+// private-key` is the name of a key pair generated on the router
+// (`generate wireguard named-keypairs`, read from
+// /config/auth/wireguard/<name>/private.key: vyos-1x equuleus
+// interfaces-wireguard.xml.in and interfaces-wireguard.py), not a key;
+// 1.4 took the key into the configuration (sagitta migration
+// interfaces/25-to-26). routerlab's wireguard.private_key is required
+// and written inline, so 1.3 cannot take a routerlab WireGuard tunnel.
+func checkVyOSTunnelVersion(t device.TunnelConfig, v Version) error {
+	if t.Type != device.TunnelWireGuard {
+		return nil
+	}
+	switch {
+	case !vyosModelled(v):
+		return fmt.Errorf("tunnel %q: type \"wireguard\": the router runs VyOS %s; routerlab writes WireGuard for VyOS 1.4 and 1.5 only", t.Name, v)
+	case !v.AtLeast(1, 4):
+		return fmt.Errorf("tunnel %q: wireguard.private_key: VyOS %s takes no private key in the configuration (its interfaces wireguard private-key names a key pair generated on the router under /config/auth/wireguard); routerlab writes the key inline, which VyOS 1.4 and 1.5 take: upgrade the router to 1.4 or later, or use another platform for this tunnel", t.Name, v)
+	}
+	return nil
+}
