@@ -17,17 +17,17 @@ type snode struct {
 
 func newSnode() *snode { return &snode{lits: map[string]*snode{}} }
 
-// buildSchema parses schemaLines for one flavour ("edgeos" or "vyos");
-// wireguard adds the WireGuard package's paths on EdgeOS.
-func buildSchema(flavour string, wireguard bool) *snode {
+// buildSchema parses schemaLines for one release; wireguard adds the
+// WireGuard package's paths on EdgeOS.
+func buildSchema(rel Release, wireguard bool) *snode {
 	root := newSnode()
 	for _, line := range strings.Split(schemaLines+foreignSchemaLines, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		if f, rest, ok := strings.Cut(line, ": "); ok && (f == "edgeos" || f == "vyos" || f == "edgeos+wireguard") {
-			if f == "edgeos+wireguard" && (flavour != "edgeos" || !wireguard) || f != "edgeos+wireguard" && f != flavour {
+		if f, rest, ok := strings.Cut(line, ": "); ok && !strings.Contains(f, " ") {
+			if !schemaLineFor(f, rel, wireguard) {
 				continue
 			}
 			line = rest
@@ -58,6 +58,38 @@ func buildSchema(flavour string, wireguard bool) *snode {
 	return root
 }
 
+// schemaLineFor reports whether a schema line's prefix ("edgeos",
+// "vyos", "edgeos+wireguard", or a flavour with releases: "vyos@1.3",
+// "vyos@1.4+" for 1.4 and later, "vyos@1.3-1.4", "edgeos@2.0") takes in
+// release rel.
+func schemaLineFor(prefix string, rel Release, wireguard bool) bool {
+	f, vers, ranged := strings.Cut(prefix, "@")
+	switch f {
+	case "edgeos+wireguard":
+		if rel.Flavour() != EdgeOS || !wireguard {
+			return false
+		}
+	case "edgeos", "vyos":
+		if Flavour(f) != rel.Flavour() {
+			return false
+		}
+	default:
+		panic("edgeossim: schema: unknown prefix " + prefix)
+	}
+	if !ranged {
+		return true
+	}
+	v := strings.TrimPrefix(string(rel), f+"-")
+	lo, hi, isRange := strings.Cut(vers, "-")
+	switch {
+	case strings.HasSuffix(vers, "+"):
+		return natCompare(v, strings.TrimSuffix(vers, "+")) >= 0
+	case isRange:
+		return natCompare(v, lo) >= 0 && natCompare(v, hi) <= 0
+	}
+	return v == vers
+}
+
 // leaf is one line of `show configuration commands`: the node path (tag
 // values included) and, for value nodes, the value. A valueless entry is
 // a typeless leaf ("disable") or an empty node that was set on its own.
@@ -66,16 +98,27 @@ type leaf struct {
 	value    string
 	hasValue bool
 	multi    bool
+	// text is the line as a loaded configuration printed it (LoadConfig),
+	// printed back as it was while the leaf is unchanged; raw marks a
+	// line whose path the schema does not model, kept whole (path holds
+	// all its words, value included).
+	text string
+	raw  bool
 }
 
 func (l leaf) key() string { return strings.Join(l.path, "\x00") }
 
 // config is a configuration: its leaves in the order they were set (the
 // order of a multi-value node's values); show sorts the rest.
-type config struct{ leaves []leaf }
+type config struct {
+	leaves []leaf
+	// order is the order a loaded configuration printed each node's
+	// children in (nil: natural order only); see printOrder.
+	order *printOrder
+}
 
 func (c *config) clone() *config {
-	return &config{leaves: slices.Clone(c.leaves)}
+	return &config{leaves: slices.Clone(c.leaves), order: c.order}
 }
 
 func (c *config) equal(o *config) bool {
@@ -159,6 +202,7 @@ func (d *Device) set(c *config, words []string) (note string, err error) {
 				return exists, nil
 			}
 			c.leaves[i].value = l.value // a single-value node changes
+			c.leaves[i].text = ""
 			return "", nil
 		}
 	}
@@ -212,7 +256,7 @@ func (c *config) lines(quote func(v string, leafValue bool) string) []string {
 	sorted := slices.Clone(c.leaves)
 	slices.SortStableFunc(sorted, func(a, b leaf) int {
 		for i := 0; i < min(len(a.path), len(b.path)); i++ {
-			if r := natCompare(a.path[i], b.path[i]); r != 0 {
+			if r := c.order.compare(a.path[:i], a.path[i], b.path[i]); r != 0 {
 				return r
 			}
 		}
@@ -225,6 +269,10 @@ func (c *config) lines(quote func(v string, leafValue bool) string) []string {
 	for i, l := range sorted {
 		// An empty node prints only while it has no children.
 		if !l.hasValue && i+1 < len(sorted) && len(sorted[i+1].path) > len(l.path) && hasPrefix(sorted[i+1].path, l.path) {
+			continue
+		}
+		if l.text != "" && quote != nil {
+			out = append(out, l.text)
 			continue
 		}
 		var b strings.Builder
