@@ -320,3 +320,106 @@ func digitRun(s string) int {
 	}
 	return i
 }
+
+// debCompare orders two node names as `show configuration commands`
+// prints siblings: the Vyatta CLI sorts them with APT's Debian version
+// comparison (Lochnair/vyatta-cfg src/cstore/cstore.cpp:
+// sort_func_deb_version, debVS.CmpVersion; cnode-algorithm.cpp sorts each
+// node's children with it). Debian Policy 5.6.12: an epoch before the
+// first ':', a revision after the last '-', each compared by fragments
+// where digits compare by value and, among the rest, '~' sorts first,
+// then letters, then every other character; so `ipv6-src-route` comes
+// before `ip-src-route` (letter v before '-'), as EdgeOS prints its
+// firewall globals.
+func debCompare(a, b string) int {
+	epoch := func(s string) (string, string) {
+		if i := strings.IndexByte(s, ':'); i >= 0 {
+			e := strings.TrimLeft(s[:i], "0")
+			return e, s[i+1:]
+		}
+		return "", s
+	}
+	ea, ra := epoch(a)
+	eb, rb := epoch(b)
+	if r := debFragment(ea, eb); r != 0 {
+		return r
+	}
+	rev := func(s string) (string, string) {
+		if i := strings.LastIndexByte(s, '-'); i >= 0 {
+			return s[:i], s[i+1:]
+		}
+		return s, ""
+	}
+	ua, va := rev(ra)
+	ub, vb := rev(rb)
+	if r := debFragment(ua, ub); r != 0 {
+		return r
+	}
+	if r := debFragment(va, vb); r != 0 {
+		return r
+	}
+	return strings.Compare(a, b) // equal as versions ("01" and "1"): keep a total order
+}
+
+// debOrder is APT's order of a non-digit character.
+func debOrder(c byte) int {
+	switch {
+	case isDigit(c):
+		return 0
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		return int(c)
+	case c == '~':
+		return -1
+	}
+	return int(c) + 256
+}
+
+// debFragment is APT's CmpFragment.
+func debFragment(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		for i < len(a) && j < len(b) && (!isDigit(a[i]) || !isDigit(b[j])) {
+			if va, vb := debOrder(a[i]), debOrder(b[j]); va != vb {
+				return va - vb
+			}
+			i, j = i+1, j+1
+		}
+		for i < len(a) && a[i] == '0' {
+			i++
+		}
+		for j < len(b) && b[j] == '0' {
+			j++
+		}
+		diff := 0
+		for i < len(a) && j < len(b) && isDigit(a[i]) && isDigit(b[j]) {
+			if diff == 0 {
+				diff = int(a[i]) - int(b[j])
+			}
+			i, j = i+1, j+1
+		}
+		if i < len(a) && isDigit(a[i]) {
+			return 1
+		}
+		if j < len(b) && isDigit(b[j]) {
+			return -1
+		}
+		if diff != 0 {
+			return diff
+		}
+	}
+	switch {
+	case i == len(a) && j == len(b):
+		return 0
+	case i == len(a):
+		if b[j] == '~' {
+			return 1
+		}
+		return -1
+	case j == len(b):
+		if a[i] == '~' {
+			return -1
+		}
+		return 1
+	}
+	return 1
+}

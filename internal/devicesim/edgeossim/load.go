@@ -86,7 +86,7 @@ func (o *printOrder) compare(prefix []string, a, b string) int {
 		return 0
 	}
 	if o == nil {
-		return natCompare(a, b)
+		return debCompare(a, b)
 	}
 	k := strings.Join(prefix, "\x00")
 	ra, sa := o.rank(k, a)
@@ -100,7 +100,7 @@ func (o *printOrder) compare(prefix []string, a, b string) int {
 		}
 		return -1
 	}
-	return natCompare(a, b)
+	return debCompare(a, b)
 }
 
 func (o *printOrder) rank(k, w string) (int, bool) {
@@ -109,7 +109,7 @@ func (o *printOrder) rank(k, w string) (int, bool) {
 	}
 	list := o.list[k]
 	for i, s := range list {
-		if natCompare(w, s) < 0 {
+		if debCompare(w, s) < 0 {
 			return i, false
 		}
 	}

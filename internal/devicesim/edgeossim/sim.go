@@ -196,7 +196,7 @@ func New(opts Options) *Device {
 		lines = FactoryLines(d.release, opts.Board)
 	}
 	if lines == nil {
-		lines = DefaultLines(d.flavour)
+		lines = d.onPorts(DefaultLines(d.flavour))
 	}
 	d.running = &config{}
 	if opts.Config != "" {

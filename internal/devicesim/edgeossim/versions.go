@@ -206,3 +206,12 @@ func (d *Device) setRelease(board string) error {
 	}
 	return nil
 }
+
+// onPorts drops the lines of Ethernet ports the router does not have
+// (DefaultLines is an ER-6P's: an ERL has no eth3-eth5).
+func (d *Device) onPorts(lines []string) []string {
+	return slices.DeleteFunc(slices.Clone(lines), func(l string) bool {
+		w := strings.Fields(l)
+		return len(w) > 3 && w[1] == "interfaces" && w[2] == "ethernet" && !slices.Contains(d.ethernets, w[3])
+	})
+}
