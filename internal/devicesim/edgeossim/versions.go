@@ -215,3 +215,12 @@ func (d *Device) onPorts(lines []string) []string {
 		return len(w) > 3 && w[1] == "interfaces" && w[2] == "ethernet" && !slices.Contains(d.ethernets, w[3])
 	})
 }
+
+// wgPeerKeyLeaf is the VyOS WireGuard peer's public key leaf: `pubkey` on
+// 1.3 (equuleus interfaces-wireguard.xml.in), `public-key` from 1.4.
+func (d *Device) wgPeerKeyLeaf() string {
+	if d.release == VyOS13 {
+		return "pubkey"
+	}
+	return "public-key"
+}
