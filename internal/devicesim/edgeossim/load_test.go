@@ -104,7 +104,7 @@ func TestLoadConfigWrites(t *testing.T) {
 func TestLoadConfigRefuses(t *testing.T) {
 	for name, text := range map[string]string{
 		"config.boot": "interfaces {\n    loopback lo {\n    }\n}\n",
-		"crlf":        "set interfaces loopback lo\r\nset system host-name 'vyos'\r\n",
+		"crlf":        "set interfaces loopback lo\r\nset service ntp server time1.vyos.net\r\n",
 		"blank line":  "set interfaces loopback lo\n\nset system host-name 'vyos'\n",
 		"unquoted":    "set system host-name 'vyos\n",
 	} {
