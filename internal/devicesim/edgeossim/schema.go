@@ -30,6 +30,8 @@ package edgeossim
 //     and no peer description; 1.4's and 1.5's interfaces_wireguard.xml.in
 //     have `private-key` as the base64 key itself, `peer <name>
 //     public-key` and `peer <name> description`.
+//   - Login: VyOS 1.3 to 1.5 have no `system login user <name> level`
+//     (equuleus system-login.xml.in, sagitta system_login.xml.in).
 //   - NTP: 1.3's ntp.xml.in is `system ntp server <name>`; 1.4 and 1.5
 //     have service_ntp.xml.in's `service ntp` (sagitta migration
 //     ntp/1-to-2 moves it) with `allow-client address`.
@@ -49,7 +51,7 @@ system time-zone =text
 system name-server +=ip
 edgeos: system ntp server <text>
 vyos@1.3: system ntp server <text>
-system login user <username> level =admin|operator
+edgeos: system login user <username> level =admin|operator
 system login user <username> authentication encrypted-password =text
 system login user <username> authentication plaintext-password =text
 system syslog global facility <text> level =text

@@ -102,7 +102,6 @@ func DefaultLines(f Flavour) []string {
 			"set interfaces loopback lo",
 			"set service ssh port '22'",
 			"set system host-name 'vyos-sim'",
-			"set system login user vyos level 'admin'",
 			"set system syslog global facility all level 'info'",
 		}
 	}

@@ -137,6 +137,7 @@ func TestSchemaPerRelease(t *testing.T) {
 		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 subnet-id 1", []Release{VyOS15}},
 		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 static-mapping h1 mac-address 02:00:00:00:00:01", []Release{EdgeOS110, EdgeOS20, VyOS13, VyOS14}},
 		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 static-mapping h1 mac 02:00:00:00:00:01", []Release{VyOS15}},
+		{"system login user rl level admin", []Release{EdgeOS110, EdgeOS20}},
 		{"system ntp server time1.vyos.net", []Release{EdgeOS110, EdgeOS20, VyOS13}},
 		{"service ntp server time1.vyos.net", []Release{VyOS14, VyOS15}},
 	} {
