@@ -288,8 +288,9 @@ func (c *config) lines(quote func(v string, leafValue bool) string) []string {
 	return out
 }
 
-// natCompare orders like the Vyatta CLI's Debian version sort for the
-// names it compares: runs of digits by value, other text bytewise.
+// natCompare is a natural order (runs of digits by value, other text
+// bytewise) for release numbers and the op-mode tables; siblings of a
+// configuration print in debCompare's order.
 func natCompare(a, b string) int {
 	for a != "" && b != "" {
 		da, db := isDigit(a[0]), isDigit(b[0])
