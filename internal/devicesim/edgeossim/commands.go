@@ -276,27 +276,6 @@ func (d *Device) opWrapper(args []string, out, errw io.Writer) int {
 	return 1
 }
 
-// showVersion prints `show version` in the flavour's layout: EdgeOS's
-// (ubnt-hal show-version: Version, Build ID, Build on, Copyright, HW
-// model, then HW S/N and Uptime) or VyOS 1.4's.
-func (d *Device) showVersion(out io.Writer) {
-	if d.flavour == VyOS {
-		fmt.Fprintf(out, "Version:          VyOS %s\nRelease train:    sagitta\n\n", d.version)
-		fmt.Fprintf(out, "Built by:         routerlab edgeossim\nBuilt on:         Mon 01 Jan 2024 00:00 UTC\nBuild UUID:       00000000-0000-4000-8000-000000000000\nBuild commit ID:  0000000000000\n\n")
-		fmt.Fprintf(out, "Architecture:     x86_64\nBoot via:         installed image\nSystem type:      KVM guest\n\n")
-		fmt.Fprintf(out, "Hardware vendor:  QEMU\nHardware model:   %s\nHardware S/N:     %s\nHardware UUID:    00000000-0000-4000-8000-000000000001\n\n", d.model, Serial)
-		fmt.Fprintf(out, "Copyright:        VyOS maintainers and contributors\n")
-		return
-	}
-	fmt.Fprintf(out, "Version:      %s\n", d.version)
-	fmt.Fprintf(out, "Build ID:     5182454\n")
-	fmt.Fprintf(out, "Build on:     03/22/19 11:29\n")
-	fmt.Fprintf(out, "Copyright:    2012-2019 Ubiquiti Networks, Inc.\n")
-	fmt.Fprintf(out, "HW model:     %s\n", d.model)
-	fmt.Fprintf(out, "HW S/N:       %s\n", Serial)
-	fmt.Fprintf(out, "Uptime:       12:00:00 up 3 days,  2:04,  1 user,  load average: 0.08, 0.03, 0.01\n")
-}
-
 // procStat prints /proc/stat's cpu lines for the ER-6P's four cores; each
 // read advances the counters by one second at 25 % busy.
 func (d *Device) procStat(out io.Writer) {

@@ -114,7 +114,7 @@ func (d *Device) wireguardCommitErrors(c *config, wg string) []commitError {
 	seen := map[string]string{}
 	for _, peer := range c.children(append(slices.Clone(p), "peer")...) {
 		pp := append(slices.Clone(p), "peer", peer)
-		if d.flavour == VyOS && c.value(append(pp, "public-key")...) == "" {
+		if d.flavour == VyOS && c.value(append(pp, d.wgPeerKeyLeaf())...) == "" {
 			return []commitError{{strings.Join(pp, " "), "WireGuard public-key is required for peer \"" + peer + "\"!"}}
 		}
 		ips := c.children(append(pp, "allowed-ips")...)

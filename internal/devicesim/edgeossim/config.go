@@ -17,17 +17,17 @@ type snode struct {
 
 func newSnode() *snode { return &snode{lits: map[string]*snode{}} }
 
-// buildSchema parses schemaLines for one flavour ("edgeos" or "vyos");
-// wireguard adds the WireGuard package's paths on EdgeOS.
-func buildSchema(flavour string, wireguard bool) *snode {
+// buildSchema parses schemaLines for one release; wireguard adds the
+// WireGuard package's paths on EdgeOS.
+func buildSchema(rel Release, wireguard bool) *snode {
 	root := newSnode()
 	for _, line := range strings.Split(schemaLines+foreignSchemaLines, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
 		}
-		if f, rest, ok := strings.Cut(line, ": "); ok && (f == "edgeos" || f == "vyos" || f == "edgeos+wireguard") {
-			if f == "edgeos+wireguard" && (flavour != "edgeos" || !wireguard) || f != "edgeos+wireguard" && f != flavour {
+		if f, rest, ok := strings.Cut(line, ": "); ok && !strings.Contains(f, " ") {
+			if !schemaLineFor(f, rel, wireguard) {
 				continue
 			}
 			line = rest
@@ -58,6 +58,38 @@ func buildSchema(flavour string, wireguard bool) *snode {
 	return root
 }
 
+// schemaLineFor reports whether a schema line's prefix ("edgeos",
+// "vyos", "edgeos+wireguard", or a flavour with releases: "vyos@1.3",
+// "vyos@1.4+" for 1.4 and later, "vyos@1.3-1.4", "edgeos@2.0") takes in
+// release rel.
+func schemaLineFor(prefix string, rel Release, wireguard bool) bool {
+	f, vers, ranged := strings.Cut(prefix, "@")
+	switch f {
+	case "edgeos+wireguard":
+		if rel.Flavour() != EdgeOS || !wireguard {
+			return false
+		}
+	case "edgeos", "vyos":
+		if Flavour(f) != rel.Flavour() {
+			return false
+		}
+	default:
+		panic("edgeossim: schema: unknown prefix " + prefix)
+	}
+	if !ranged {
+		return true
+	}
+	v := strings.TrimPrefix(string(rel), f+"-")
+	lo, hi, isRange := strings.Cut(vers, "-")
+	switch {
+	case strings.HasSuffix(vers, "+"):
+		return natCompare(v, strings.TrimSuffix(vers, "+")) >= 0
+	case isRange:
+		return natCompare(v, lo) >= 0 && natCompare(v, hi) <= 0
+	}
+	return v == vers
+}
+
 // leaf is one line of `show configuration commands`: the node path (tag
 // values included) and, for value nodes, the value. A valueless entry is
 // a typeless leaf ("disable") or an empty node that was set on its own.
@@ -66,16 +98,27 @@ type leaf struct {
 	value    string
 	hasValue bool
 	multi    bool
+	// text is the line as a loaded configuration printed it (LoadConfig),
+	// printed back as it was while the leaf is unchanged; raw marks a
+	// line whose path the schema does not model, kept whole (path holds
+	// all its words, value included).
+	text string
+	raw  bool
 }
 
 func (l leaf) key() string { return strings.Join(l.path, "\x00") }
 
 // config is a configuration: its leaves in the order they were set (the
 // order of a multi-value node's values); show sorts the rest.
-type config struct{ leaves []leaf }
+type config struct {
+	leaves []leaf
+	// order is the order a loaded configuration printed each node's
+	// children in (nil: natural order only); see printOrder.
+	order *printOrder
+}
 
 func (c *config) clone() *config {
-	return &config{leaves: slices.Clone(c.leaves)}
+	return &config{leaves: slices.Clone(c.leaves), order: c.order}
 }
 
 func (c *config) equal(o *config) bool {
@@ -159,6 +202,7 @@ func (d *Device) set(c *config, words []string) (note string, err error) {
 				return exists, nil
 			}
 			c.leaves[i].value = l.value // a single-value node changes
+			c.leaves[i].text = ""
 			return "", nil
 		}
 	}
@@ -212,7 +256,7 @@ func (c *config) lines(quote func(v string, leafValue bool) string) []string {
 	sorted := slices.Clone(c.leaves)
 	slices.SortStableFunc(sorted, func(a, b leaf) int {
 		for i := 0; i < min(len(a.path), len(b.path)); i++ {
-			if r := natCompare(a.path[i], b.path[i]); r != 0 {
+			if r := c.order.compare(a.path[:i], a.path[i], b.path[i]); r != 0 {
 				return r
 			}
 		}
@@ -225,6 +269,10 @@ func (c *config) lines(quote func(v string, leafValue bool) string) []string {
 	for i, l := range sorted {
 		// An empty node prints only while it has no children.
 		if !l.hasValue && i+1 < len(sorted) && len(sorted[i+1].path) > len(l.path) && hasPrefix(sorted[i+1].path, l.path) {
+			continue
+		}
+		if l.text != "" && quote != nil {
+			out = append(out, l.text)
 			continue
 		}
 		var b strings.Builder
@@ -240,8 +288,9 @@ func (c *config) lines(quote func(v string, leafValue bool) string) []string {
 	return out
 }
 
-// natCompare orders like the Vyatta CLI's Debian version sort for the
-// names it compares: runs of digits by value, other text bytewise.
+// natCompare is a natural order (runs of digits by value, other text
+// bytewise) for release numbers and the op-mode tables; siblings of a
+// configuration print in debCompare's order.
 func natCompare(a, b string) int {
 	for a != "" && b != "" {
 		da, db := isDigit(a[0]), isDigit(b[0])
@@ -271,4 +320,107 @@ func digitRun(s string) int {
 		i++
 	}
 	return i
+}
+
+// debCompare orders two node names as `show configuration commands`
+// prints siblings: the Vyatta CLI sorts them with APT's Debian version
+// comparison (Lochnair/vyatta-cfg src/cstore/cstore.cpp:
+// sort_func_deb_version, debVS.CmpVersion; cnode-algorithm.cpp sorts each
+// node's children with it). Debian Policy 5.6.12: an epoch before the
+// first ':', a revision after the last '-', each compared by fragments
+// where digits compare by value and, among the rest, '~' sorts first,
+// then letters, then every other character; so `ipv6-src-route` comes
+// before `ip-src-route` (letter v before '-'), as EdgeOS prints its
+// firewall globals.
+func debCompare(a, b string) int {
+	epoch := func(s string) (string, string) {
+		if i := strings.IndexByte(s, ':'); i >= 0 {
+			e := strings.TrimLeft(s[:i], "0")
+			return e, s[i+1:]
+		}
+		return "", s
+	}
+	ea, ra := epoch(a)
+	eb, rb := epoch(b)
+	if r := debFragment(ea, eb); r != 0 {
+		return r
+	}
+	rev := func(s string) (string, string) {
+		if i := strings.LastIndexByte(s, '-'); i >= 0 {
+			return s[:i], s[i+1:]
+		}
+		return s, ""
+	}
+	ua, va := rev(ra)
+	ub, vb := rev(rb)
+	if r := debFragment(ua, ub); r != 0 {
+		return r
+	}
+	if r := debFragment(va, vb); r != 0 {
+		return r
+	}
+	return strings.Compare(a, b) // equal as versions ("01" and "1"): keep a total order
+}
+
+// debOrder is APT's order of a non-digit character.
+func debOrder(c byte) int {
+	switch {
+	case isDigit(c):
+		return 0
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		return int(c)
+	case c == '~':
+		return -1
+	}
+	return int(c) + 256
+}
+
+// debFragment is APT's CmpFragment.
+func debFragment(a, b string) int {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		for i < len(a) && j < len(b) && (!isDigit(a[i]) || !isDigit(b[j])) {
+			if va, vb := debOrder(a[i]), debOrder(b[j]); va != vb {
+				return va - vb
+			}
+			i, j = i+1, j+1
+		}
+		for i < len(a) && a[i] == '0' {
+			i++
+		}
+		for j < len(b) && b[j] == '0' {
+			j++
+		}
+		diff := 0
+		for i < len(a) && j < len(b) && isDigit(a[i]) && isDigit(b[j]) {
+			if diff == 0 {
+				diff = int(a[i]) - int(b[j])
+			}
+			i, j = i+1, j+1
+		}
+		if i < len(a) && isDigit(a[i]) {
+			return 1
+		}
+		if j < len(b) && isDigit(b[j]) {
+			return -1
+		}
+		if diff != 0 {
+			return diff
+		}
+	}
+	switch {
+	case i == len(a) && j == len(b):
+		return 0
+	case i == len(a):
+		if b[j] == '~' {
+			return 1
+		}
+		return -1
+	case j == len(b):
+		if a[i] == '~' {
+			return -1
+		}
+		return 1
+	}
+	return 1
 }

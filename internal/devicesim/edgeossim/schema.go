@@ -13,11 +13,35 @@ package edgeossim
 // A line may start with "edgeos:" or "vyos:" to exist in one flavour only,
 // or with "edgeos+wireguard:" to exist on an EdgeRouter with the WireGuard
 // package installed (Options.WireGuard).
-// The DHCP server paths are EdgeOS's only: VyOS 1.4 writes a scope's range
-// as `subnet <net> range <n> start|stop <ip>` and its authoritative flag
-// valueless (vyos-1x interface-definitions/dhcp-server.xml.in; VyOS
-// documentation, "DHCP Server Example"), not EdgeOS's `start <ip> stop
-// <ip>`, so a VyOS router refuses EdgeOS's lines.
+// The DHCP server paths here are EdgeOS's only: VyOS writes a scope's
+// range as `subnet <net> range <n> start|stop <ip>` and its authoritative
+// flag valueless, not EdgeOS's `start <ip> stop <ip>`, so a VyOS router
+// refuses EdgeOS's lines; VyOS's DHCP paths, per release, are in
+// schema_foreign.go.
+//
+// Releases ("vyos@1.3", "vyos@1.4+": see schemaLineFor). Sources are
+// vyos/vyos-1x's interface-definitions on the release branches equuleus
+// (1.3, tag 1.3.8), sagitta (1.4, tag 1.4.0) and circinus (1.5):
+//   - WireGuard: 1.3's interfaces-wireguard.xml.in has `private-key` as
+//     the NAME of a key pair (default "default", completion from
+//     `wireguard.py --listkdir`; the conf script reads
+//     /config/auth/wireguard/<name>/private.key, made by `generate
+//     wireguard default-keypair|named-keypairs`), `peer <name> pubkey`
+//     and no peer description; 1.4's and 1.5's interfaces_wireguard.xml.in
+//     have `private-key` as the base64 key itself, `peer <name>
+//     public-key` and `peer <name> description`.
+//   - Login: VyOS 1.3 to 1.5 have no `system login user <name> level`
+//     (equuleus system-login.xml.in, sagitta system_login.xml.in).
+//   - NTP: 1.3's ntp.xml.in is `system ntp server <name>`; 1.4 and 1.5
+//     have service_ntp.xml.in's `service ntp` (sagitta migration
+//     ntp/1-to-2 moves it) with `allow-client address`.
+//   - Interface routes: 1.3 has no protocols static in vyos-1x (still
+//     vyatta-cfg-quagga's templates): `protocols static interface-route
+//     <net> next-hop-interface <if>` as 1.3.8's smoketest/configs print
+//     it (bgp-azure-ipsec-gateway); 1.4 and 1.5 have protocols_static.xml.in's
+//     `route <net> interface <if>` (sagitta's migration quagga/8-to-9
+//     turns interface-route into it).
+//
 // Value kinds are defined in kinds.go. Paths not listed fail at `set` time,
 // as on the device ("Configuration path: [...] is not valid").
 var schemaLines = `
@@ -25,8 +49,9 @@ system host-name =hostname
 system domain-name =text
 system time-zone =text
 system name-server +=ip
-system ntp server <text>
-system login user <username> level =admin|operator
+edgeos: system ntp server <text>
+vyos@1.3: system ntp server <text>
+edgeos: system login user <username> level =admin|operator
 system login user <username> authentication encrypted-password =text
 system login user <username> authentication plaintext-password =text
 system syslog global facility <text> level =text
@@ -230,21 +255,27 @@ vyos: interfaces wireguard <wgif> description =text
 vyos: interfaces wireguard <wgif> address +=cidr
 vyos: interfaces wireguard <wgif> port =port
 vyos: interfaces wireguard <wgif> mtu =wgmtu
-vyos: interfaces wireguard <wgif> private-key =wgkey
-vyos: interfaces wireguard <wgif> peer <peername> public-key =wgkey
+vyos@1.3: interfaces wireguard <wgif> private-key =text
+vyos@1.4+: interfaces wireguard <wgif> private-key =wgkey
+vyos@1.3: interfaces wireguard <wgif> peer <peername> pubkey =wgkey
+vyos@1.4+: interfaces wireguard <wgif> peer <peername> public-key =wgkey
 vyos: interfaces wireguard <wgif> peer <peername> allowed-ips +=anynet
 vyos: interfaces wireguard <wgif> peer <peername> address =ip
 vyos: interfaces wireguard <wgif> peer <peername> port =port
 vyos: interfaces wireguard <wgif> peer <peername> persistent-keepalive =keepalive
 vyos: interfaces wireguard <wgif> peer <peername> preshared-key =wgkey
-vyos: interfaces wireguard <wgif> peer <peername> description =text
+vyos@1.4+: interfaces wireguard <wgif> peer <peername> description =text
 
 edgeos: protocols static interface-route <ipv4net> next-hop-interface <text>
 edgeos: protocols static interface-route <ipv4net> next-hop-interface <text> distance =distance
 edgeos: protocols static interface-route6 <ipv6net> next-hop-interface <text>
 edgeos: protocols static interface-route6 <ipv6net> next-hop-interface <text> distance =distance
-vyos: protocols static route <ipv4net> interface <text>
-vyos: protocols static route <ipv4net> interface <text> distance =distance
-vyos: protocols static route6 <ipv6net> interface <text>
-vyos: protocols static route6 <ipv6net> interface <text> distance =distance
+vyos@1.3: protocols static interface-route <ipv4net> next-hop-interface <text>
+vyos@1.3: protocols static interface-route <ipv4net> next-hop-interface <text> distance =distance
+vyos@1.3: protocols static interface-route6 <ipv6net> next-hop-interface <text>
+vyos@1.3: protocols static interface-route6 <ipv6net> next-hop-interface <text> distance =distance
+vyos@1.4+: protocols static route <ipv4net> interface <text>
+vyos@1.4+: protocols static route <ipv4net> interface <text> distance =distance
+vyos@1.4+: protocols static route6 <ipv6net> interface <text>
+vyos@1.4+: protocols static route6 <ipv6net> interface <text> distance =distance
 `

@@ -15,7 +15,21 @@ package edgeossim
 // smoketest/configs/assert files print them: firewall global-options and
 // ipv4 name, nat source outbound-interface name, dhcp-server range,
 // service ntp, snmp, system console, config-management, syslog local,
-// ospf). Assumption: their values are checked as text (or the nearest
+// ospf).
+//
+// The VyOS DHCP server lines are per release (vyos-1x
+// interface-definitions: equuleus dhcp-server.xml.in, sagitta and
+// circinus service_dhcp-server.xml.in): all three have a valueless
+// `authoritative`, `range <n> start|stop` and `lease`; 1.3 and 1.4 (tag
+// 1.4.0 and the sagitta branch alike) put `default-router`, `name-server`
+// (multi) and `domain-name` right under the subnet and name a static
+// mapping's MAC `mac-address`; 1.5 (Kea) moves them under `option`, names
+// it `mac` and adds `subnet-id` (its conf script refuses a subnet without
+// one: a commit check, not modelled here). sagitta's smoketest/config-tests
+// files print 1.5's `option` lines, but no sagitta test reads them (they
+// came with backports); the XML is what 1.4 takes.
+//
+// Assumption: their values are checked as text (or the nearest
 // kind this simulator has), not by each node's own validator: routerlab
 // never writes these paths, so only the path, the value/tag shape (which
 // decides VyOS's quoting) and multi-value nodes (which keep their order)
@@ -105,17 +119,24 @@ vyos: protocols ospf interface <text> authentication md5 key-id <u32> md5-key =t
 vyos: protocols ospf interface <text> passive
 vyos: protocols ospf parameters router-id =ipv4
 vyos: service dhcp-server shared-network-name <netname> authoritative
+vyos: service dhcp-server shared-network-name <netname> description =text
 vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> lease =u32
-vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> option default-router =ipv4
-vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> option name-server +=ipv4
-vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> option domain-name =text
 vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> range <u32> start =ipv4
 vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> range <u32> stop =ipv4
-vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> subnet-id =u32
+vyos: service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> ip-address =ipv4
+vyos@1.3-1.4: service dhcp-server shared-network-name <netname> subnet <ipv4net> default-router =ipv4
+vyos@1.3-1.4: service dhcp-server shared-network-name <netname> subnet <ipv4net> name-server +=ipv4
+vyos@1.3-1.4: service dhcp-server shared-network-name <netname> subnet <ipv4net> domain-name =text
+vyos@1.3-1.4: service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> mac-address =text
+vyos@1.5: service dhcp-server shared-network-name <netname> subnet <ipv4net> option default-router =ipv4
+vyos@1.5: service dhcp-server shared-network-name <netname> subnet <ipv4net> option name-server +=ipv4
+vyos@1.5: service dhcp-server shared-network-name <netname> subnet <ipv4net> option domain-name =text
+vyos@1.5: service dhcp-server shared-network-name <netname> subnet <ipv4net> static-mapping <netname> mac =text
+vyos@1.5: service dhcp-server shared-network-name <netname> subnet <ipv4net> subnet-id =u32
 vyos: service dns forwarding allow-from +=text
 vyos: service dns forwarding listen-address +=ip
-vyos: service ntp allow-client address +=text
-vyos: service ntp server <text>
+vyos@1.4+: service ntp allow-client address +=text
+vyos@1.4+: service ntp server <text>
 vyos: service snmp community <text> authorization =ro|rw
 vyos: service snmp community <text> network +=text
 vyos: service snmp contact =text

@@ -78,6 +78,16 @@ type Options struct {
 	// (wireguard-vyatta-ubnt): without it EdgeOS has no `interfaces
 	// wireguard`, as on a factory router. VyOS has WireGuard built in.
 	WireGuard bool
+	// Board is the EdgeRouter model ("ER-6P", "ER-X", "ERL"; Boards):
+	// Model and Ethernets default to it. Default ER-6P.
+	Board string
+	// Factory starts from the release's factory default configuration
+	// (FactoryLines) instead of DefaultLines; Lines and Config win over it.
+	Factory bool
+	// Config is a whole `show configuration commands` output to start
+	// from, read as LoadConfig reads it: paths the simulator does not
+	// model are kept and printed back as read. Config wins over Lines.
+	Config string
 }
 
 // DefaultLines is the starting configuration of a flavour: a factory
@@ -92,7 +102,6 @@ func DefaultLines(f Flavour) []string {
 			"set interfaces loopback lo",
 			"set service ssh port '22'",
 			"set system host-name 'vyos-sim'",
-			"set system login user vyos level 'admin'",
 			"set system syslog global facility all level 'info'",
 		}
 	}
@@ -139,6 +148,7 @@ func DefaultLines(f Flavour) []string {
 type Device struct {
 	mu        sync.Mutex
 	flavour   Flavour
+	release   Release
 	version   string
 	model     string
 	ethernets []string
@@ -172,28 +182,28 @@ func New(opts Options) *Device {
 	if d.flavour != EdgeOS && d.flavour != VyOS {
 		panic(fmt.Sprintf("edgeossim: unknown flavour %q", d.flavour))
 	}
-	if d.version == "" {
-		d.version = map[Flavour]string{EdgeOS: DefaultEdgeOSVersion, VyOS: DefaultVyOSVersion}[d.flavour]
+	if err := d.setRelease(opts.Board); err != nil {
+		panic(err.Error())
 	}
-	if d.model == "" {
-		d.model = map[Flavour]string{EdgeOS: DefaultEdgeOSModel, VyOS: DefaultVyOSModel}[d.flavour]
-	}
-	if d.ethernets == nil {
-		n := map[Flavour]int{EdgeOS: 6, VyOS: 4}[d.flavour]
-		for i := range n {
-			d.ethernets = append(d.ethernets, fmt.Sprintf("eth%d", i))
-		}
-	}
-	d.schema = buildSchema(string(d.flavour), opts.WireGuard)
+	d.schema = buildSchema(d.release, opts.WireGuard)
 	d.initFiles(opts.WireGuard)
 	d.sas = map[string]saState{}
 	d.offloadOverride = map[string]bool{}
 	d.resets = map[string]int{}
 	lines := opts.Lines
+	if lines == nil && opts.Factory {
+		lines = FactoryLines(d.release, opts.Board)
+	}
 	if lines == nil {
-		lines = DefaultLines(d.flavour)
+		lines = d.onPorts(DefaultLines(d.flavour))
 	}
 	d.running = &config{}
+	if opts.Config != "" {
+		if err := d.loadConfig(d.running, opts.Config); err != nil {
+			panic(err.Error())
+		}
+		lines = nil
+	}
 	for _, line := range lines {
 		words, err := splitSetLine(line)
 		if err == nil {
