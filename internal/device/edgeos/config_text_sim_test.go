@@ -58,6 +58,12 @@ func TestParseConfigEqualsDriverSnapshot(t *testing.T) {
 			parse := edgeos.ParseConfig
 			if vyos {
 				opts.Flavour, parse = edgeossim.VyOS, edgeos.ParseVyOSConfig
+				// A file of another release's syntax runs on that release.
+				for rel, version := range map[string]string{"1_3": "1.3.8", "1_5": "1.5-rolling-202412010000"} {
+					if strings.Contains(filepath.Base(file), "vyos_"+rel) {
+						opts.Version = version
+					}
+				}
 			}
 			dev := devicesim.New(t, edgeossim.New(opts), devicesim.Options{})
 			c := sshx.NewClient("router", sshx.Config{Endpoint: dev.Endpoint()}, nil)
