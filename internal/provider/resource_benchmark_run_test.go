@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -368,15 +369,45 @@ func terraformWorkdir(t *testing.T, mainTF string) func(args ...string) *exec.Cm
 
 func buildProvider(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "terraform-provider-routerlab")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "../..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		// Built once for the package (each build links the whole provider,
+		// seconds apiece); the directory holds the binary alone, as the
+		// dev_overrides that name it expect, and goes with the test binary.
+		dir, err := os.MkdirTemp("", "routerlab-provider-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", filepath.Join(dir, "terraform-provider-routerlab"), "../..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+			return
+		}
+		built.dir = dir
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return dir
+	return built.dir
+}
+
+// built is the provider binary buildProvider made for this test run.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// TestMain removes the provider binary buildProvider built, once every
+// test has run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 func terraformPath(t *testing.T) string {
