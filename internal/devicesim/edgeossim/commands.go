@@ -209,7 +209,7 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) (int, erro
 		}
 		return 0, nil
 	case "save":
-		return d.save(in, args[1:], out), nil
+		return d.save(args[1:], out), nil
 	case "set", "delete", "commit", "discard", "cleanup", "load":
 	default:
 		fmt.Fprintf(out, "Invalid command \"%s\" for vyatta-cfg-cmd-wrapper\n", op)

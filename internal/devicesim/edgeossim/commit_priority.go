@@ -111,8 +111,6 @@ type subtree struct {
 	deleted bool // the subtree's root is gone from the working config
 }
 
-func (s subtree) key() string { return strings.Join(s.root, " ") }
-
 // in reports whether path belongs to s (not to a deeper subtree).
 func (s subtree) in(path []string) bool {
 	r, _ := prioRoot(path)

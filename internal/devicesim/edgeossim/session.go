@@ -182,7 +182,7 @@ const configVersionLine = `/* === vyatta-config-version: "config-management@1:sy
 // configuration as `set` lines, not config.boot's braces (only the
 // simulator reads it back, with load), then the version line; its mode is
 // 0664 (written under the session's umask 002, then moved into place).
-func (d *Device) save(in *interp, args []string, out io.Writer) int {
+func (d *Device) save(args []string, out io.Writer) int {
 	if len(args) == 0 || args[0] == "--no-defaults" {
 		fmt.Fprintf(out, "Saving configuration to '%s'...\nDone\n", BootFile)
 		d.boot = d.running.clone()
@@ -193,7 +193,7 @@ func (d *Device) save(in *interp, args []string, out io.Writer) int {
 		file = "/config/" + file
 	}
 	if file == BootFile {
-		return d.save(in, nil, out)
+		return d.save(nil, out)
 	}
 	fmt.Fprintf(out, "Warning: saving configuration to non-default location '%s'...\n", file)
 	if f, ok := d.files[file]; ok && !strings.Contains(string(f.data), " === vyatta-config-version:") {
