@@ -96,7 +96,7 @@ func sshFields(forDevice bool) map[string]schema.Attribute {
 		},
 		"command_timeout": schema.StringAttribute{
 			Optional:            true,
-			MarkdownDescription: "Timeout of one remote command as a Go duration (default `60s`). " + scope,
+			MarkdownDescription: "Timeout of one remote command as a Go duration (default `60s`). EdgeOS and VyOS changes (one exec with their commit, which on an EdgeRouter often takes longer than a minute) are bounded by `5m` instead. " + scope,
 			Validators:          []validator.String{durationValidator{}},
 		},
 	}

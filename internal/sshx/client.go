@@ -344,8 +344,14 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte, w
 
 	// The timeout runs from before the session is opened: the open and
 	// the exec request are round trips a device may never answer (see
-	// open.go), and CommandTimeout is what bounds them.
-	cctx, cancel := context.WithTimeoutCause(ctx, c.cfg.CommandTimeout, ErrCommandTimeout)
+	// open.go), and CommandTimeout is what bounds them. A command a
+	// driver gave a timeout of its own (command.WithTimeout: an EdgeOS
+	// commit) is bounded by that one instead.
+	timeout, timeoutName := c.cfg.CommandTimeout, "command_timeout"
+	if d, ok := command.TimeoutOf(ctx); ok {
+		timeout, timeoutName = d, "the command's own timeout"
+	}
+	cctx, cancel := context.WithTimeoutCause(ctx, timeout, ErrCommandTimeout)
 	defer cancel()
 
 	// unsure marks the failure of a write whose connection dropped after
@@ -493,7 +499,7 @@ func (c *Client) exec(ctx context.Context, cn *conn, cmd string, stdin []byte, w
 		how := kill()
 		res := Result{Stdout: stdout.String(), Stderr: stderr.String(), ExitStatus: -1}
 		if ctx.Err() == nil && errors.Is(context.Cause(cctx), ErrCommandTimeout) {
-			return res, false, fmt.Errorf("%w after %s (command_timeout); %s", ErrCommandTimeout, c.cfg.CommandTimeout, how)
+			return res, false, fmt.Errorf("%w after %s (%s); %s", ErrCommandTimeout, timeout, timeoutName, how)
 		}
 		return res, false, fmt.Errorf("command cancelled, %s: %w", how, ctx.Err())
 	}

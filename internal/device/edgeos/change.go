@@ -38,13 +38,16 @@ func (c Change) Empty() bool { return len(c.Lines) == 0 && len(c.Write) == 0 && 
 // commit succeeds.
 const oldSuffix = ".routerlab-old"
 
-// ChangeScript is WrapperScript with files. Every file written is moved
-// aside first, created empty with mode 0600 and only then filled (its
-// content is never readable by others, and no umask of the session's
-// changes); the EXIT trap puts the old file back (or removes the new one)
-// unless the commit went through, so a failed change leaves files and
-// configuration as they were. Removals run after the commit. Paths must be
-// plain (letters, digits, / . _ -): they are routerlab's own.
+// ChangeScript is one change's script (see script.go for the session,
+// the restore of a failed commit and the journal of a killed one). Every
+// file written is moved aside first, created empty with mode 0600 and
+// only then filled (its content is never readable by others, and no
+// umask of the session's changes); a failed commit puts the old file back
+// (or removes the new one) before the configuration, and so does the EXIT
+// trap of a script that fails before it commits, so a failed change
+// leaves files and configuration as they were. Removals run after the
+// commit. Paths must be plain (letters, digits, / . _ -): they are
+// routerlab's own.
 func ChangeScript(c Change) (string, error) {
 	for _, p := range append(writePaths(c.Write), c.Remove...) {
 		if !plainPath(p) {
@@ -61,15 +64,15 @@ func ChangeScript(c Change) (string, error) {
 		}
 		return b.String(), nil
 	}
-	var h scriptHooks
-	var rollback []string
-	var before, after strings.Builder
+	var p scriptParts
+	var before, after, finish strings.Builder
 	for _, w := range c.Write {
 		content := w.Content
 		if !strings.HasSuffix(content, "\n") {
 			content += "\n"
 		}
-		rollback = append(rollback, fmt.Sprintf(`if [ -e %[1]s%[2]s ]; then mv -f %[1]s%[2]s %[1]s; else rm -f %[1]s; fi`, w.Path, oldSuffix))
+		p.rollback = append(p.rollback, fmt.Sprintf(`if [ -e %[1]s%[2]s ]; then mv -f %[1]s%[2]s %[1]s; else rm -f %[1]s; fi`, w.Path, oldSuffix))
+		p.dropOld = append(p.dropOld, fmt.Sprintf("rm -f %s%s", w.Path, oldSuffix))
 		fmt.Fprintf(&before, "[ ! -e %[1]s ] || mv -f %[1]s %[1]s%[2]s%[3]s", w.Path, oldSuffix, failedAt("keeping the old "+w.Path))
 		// shell.HereDocThen is the one guarded writer: no content can end
 		// its here-document early. (The content is a secret: an error
@@ -85,21 +88,19 @@ func ChangeScript(c Change) (string, error) {
 				cmd += " " + shell.Quote(a)
 			}
 			msg := shell.Quote("routerlab: committed, but `" + strings.Join(w.Reload, " ") + "` to use the new " + w.Path + " failed")
-			fmt.Fprintf(&after, "if [ -e %[1]s%[2]s ] && ! cmp -s %[1]s %[1]s%[2]s; then %[3]s || { echo %[4]s >&2; exit 1; }; fi\n", w.Path, oldSuffix, cmd, msg)
+			cond := fmt.Sprintf("if [ -e %[1]s%[2]s ] && ! cmp -s %[1]s %[1]s%[2]s; then %[3]s", w.Path, oldSuffix, cmd)
+			fmt.Fprintf(&after, "%s || { echo %s >&2; exit 1; }; fi\n", cond, msg)
+			fmt.Fprintf(&finish, "%s || echo %s; fi\n", cond, msg)
 		}
 		fmt.Fprintf(&after, "rm -f %s%s\n", w.Path, oldSuffix)
+		fmt.Fprintf(&finish, "rm -f %s%s\n", w.Path, oldSuffix)
 	}
-	if len(rollback) > 0 {
-		// Set first thing after the commit: from then on the new files
-		// are the ones the running configuration uses.
-		h.trap = `[ -n "$RL_COMMITTED" ] || { ` + strings.Join(rollback, "; ") + `; }`
-		h.afterCommit = "RL_COMMITTED=1\n"
+	for _, r := range c.Remove {
+		fmt.Fprintf(&after, "rm -f %s\n", r)
+		fmt.Fprintf(&finish, "rm -f %s\n", r)
 	}
-	for _, p := range c.Remove {
-		fmt.Fprintf(&after, "rm -f %s\n", p)
-	}
-	h.before, h.afterCommit = before.String(), h.afterCommit+after.String()
-	return wrapperScript(c.Lines, h)
+	p.before, p.after, p.finish = before.String(), after.String(), finish.String()
+	return wrapperScript(c.Lines, p)
 }
 
 func writePaths(ws []FileWrite) []string {

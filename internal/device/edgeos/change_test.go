@@ -22,7 +22,7 @@ func TestChangeScript(t *testing.T) {
 		t.Skipf("temporary directory %q is not a plain path", dir)
 	}
 	log, fake, failFlag := filepath.Join(dir, "log"), filepath.Join(dir, "wrapper"), filepath.Join(dir, "fail-commit")
-	script := "#!/bin/sh\necho \"$1\" >>" + log + "\n[ \"$1\" = commit ] && [ -e " + failFlag + " ] && { echo 'Commit failed'; exit 1; }\nexit 0\n"
+	script := "#!/bin/sh\necho \"$1\" >>" + log + "\n" + fakeSave + "[ \"$1\" = commit ] && [ -e " + failFlag + " ] && { echo 'Commit failed'; exit 1; }\nexit 0\n"
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -33,8 +33,7 @@ func TestChangeScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s = strings.Replace(s, "W="+WrapperPath, "W="+fake, 1)
-		s = strings.ReplaceAll(s, OpWrapperPath, fake)
+		s = forHost(s, dir, fake)
 		os.Remove(log)
 		cmd := exec.Command(sh, "-s")
 		cmd.Stdin = strings.NewReader(s)
@@ -52,7 +51,7 @@ func TestChangeScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls, stderr, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret}}, Remove: []string{gone}})
-	if err != nil || calls != "begin\nset\ncommit\nsave\nend\n" {
+	if err != nil || calls != "begin\nsave\nset\ncommit\nsave\nend\n" {
 		t.Fatalf("err %v, calls %q, stderr %q", err, calls, stderr)
 	}
 	if b, err := os.ReadFile(key); err != nil || string(b) != secret {
@@ -75,10 +74,10 @@ func TestChangeScript(t *testing.T) {
 		t.Errorf("same key: %v, calls %q", err, calls)
 	}
 	other := strings.Replace(secret, "feedface", "deadbeef", 1)
-	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: other, Reload: reload}}}); err != nil || calls != "begin\nset\ncommit\nreset\nsave\nend\n" {
+	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: other, Reload: reload}}}); err != nil || calls != "begin\nsave\nset\ncommit\nreset\nsave\nend\n" {
 		t.Errorf("new key: %v, calls %q", err, calls)
 	}
-	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret}}}); err != nil || calls != "begin\nset\ncommit\nsave\nend\n" {
+	if calls, _, err := run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: secret}}}); err != nil || calls != "begin\nsave\nset\ncommit\nsave\nend\n" {
 		t.Errorf("back to the first key: %v, calls %q", err, calls)
 	}
 
@@ -91,7 +90,8 @@ func TestChangeScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls, stderr, err = run(Change{Lines: lines, Write: []FileWrite{{Path: key, Content: "new secret content"}}, Remove: []string{gone}})
-	if err == nil || calls != "begin\nset\ncommit\nend\n" || !strings.Contains(stderr, "failed at commit") {
+	// The commit's failure puts the configuration back too (load, commit).
+	if err == nil || calls != "begin\nsave\nset\ncommit\nload\ncommit\nend\n" {
 		t.Errorf("failed commit: err %v, calls %q, stderr %q", err, calls, stderr)
 	}
 	if strings.Contains(stderr, "new secret content") || strings.Contains(stderr, "0123456789abcdef") {
@@ -110,6 +110,13 @@ func TestChangeScript(t *testing.T) {
 	}
 	if _, err := os.Stat(key); !os.IsNotExist(err) {
 		t.Errorf("an uncommitted new key file is left: %v", err)
+	}
+	// Neither success nor failure leaves the saved configuration or the
+	// journal behind: only a killed script does.
+	for _, f := range []string{"routerlab-before.boot", "routerlab-after.boot", "routerlab-recover.sh", "routerlab-recover.sh.new", "routerlab-finish.sh"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+			t.Errorf("%s left behind: %v", f, err)
+		}
 	}
 }
 

@@ -1,8 +1,10 @@
 // Package edgeos is the Ubiquiti EdgeOS platform (and VyOS, which shares
 // the Vyatta CLI). Configuration is read with `show configuration
 // commands` and written through vyatta-cfg-cmd-wrapper in one session per
-// change: begin, set/delete, commit, save, end, all in one exec, so a
-// failed line or commit leaves the device unchanged. EdgeOS is Debian
+// change: begin, set/delete, commit, save, end, all in one exec, under
+// the vyattacfg group; a failed line leaves the device unchanged, and a
+// failed commit (which keeps the priority subtrees that succeeded) is
+// undone by loading the configuration saved before it (script.go). EdgeOS is Debian
 // underneath, so its CPU counters are Linux's /proc/stat.
 package edgeos
 
@@ -10,6 +12,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
@@ -17,10 +21,14 @@ import (
 )
 
 // Driver is the EdgeOS driver: a thin executor over the pure parse and
-// render functions of this package.
+// render functions of this package. Writes are write.go's.
 type Driver struct {
 	t       command.Runner
 	flavour Flavour
+	// commitTimeout bounds a change's exec (0: DefaultCommitTimeout);
+	// groupChecked: the login is in vyattacfg (write.go).
+	commitTimeout time.Duration
+	groupChecked  atomic.Bool
 }
 
 var (
@@ -151,28 +159,6 @@ func (d *Driver) tree(ctx context.Context) (*Tree, error) {
 // commit applies lines in one configuration session (WrapperScript).
 func (d *Driver) commit(ctx context.Context, what string, lines []string) error {
 	return d.change(ctx, what, Change{Lines: lines})
-}
-
-// change applies c in one exec (ChangeScript). The script travels on
-// stdin: it may carry a password or a key.
-func (d *Driver) change(ctx context.Context, what string, c Change) error {
-	script, err := ChangeScript(c)
-	if err != nil || script == "" {
-		return err
-	}
-	res, err := d.t.RunWrite(ctx, "sh -s", []byte(script))
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if res.ExitStatus != 0 {
-		// The wrapper prints its errors on stdout, the script names the
-		// failed step on stderr (the line redacted, files by path), and
-		// the device is unchanged. A message of the device's that quotes
-		// a value it refused is scrubbed of the change's secrets.
-		res.Stderr = Scrub(strings.TrimSpace(res.Stdout+"\n"+res.Stderr), c.Secrets())
-		return device.CommandError(what, res)
-	}
-	return nil
 }
 
 // ValidateRouter implements device.RouterSettings.

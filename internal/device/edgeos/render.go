@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
-	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 )
 
 // Renderers return `set`/`delete` lines as EdgeOS prints them (values
@@ -341,72 +340,6 @@ func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 		}
 	}
 	return out
-}
-
-// WrapperPath is the EdgeOS/VyOS configuration wrapper for scripts.
-const WrapperPath = "/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper"
-
-// WrapperScript turns lines into one POSIX shell script that opens a
-// configuration session, applies every line, commits, saves and ends the
-// session. The first line that fails stops the script before commit,
-// naming the line on stderr (secrets redacted); the EXIT trap ends the
-// session, which discards whatever was not committed, so a failed script
-// changes nothing. Every word is quoted for the shell; the wrapper hands
-// each argument to the CLI as one word, so no CLI quoting is needed.
-// The script holds secrets: send it on stdin, not as the command line.
-// No lines give "".
-func WrapperScript(lines []string) (string, error) {
-	return wrapperScript(lines, scriptHooks{})
-}
-
-// scriptHooks are what ChangeScript adds around a session: the EXIT
-// trap's extra commands, commands before the first line, and commands
-// right after the commit.
-type scriptHooks struct {
-	trap, before, afterCommit string
-}
-
-// failedAt is the failure branch of one script step: it names the step
-// on stderr and ends the script (the EXIT trap then ends the session).
-func failedAt(at string) string {
-	return " || { echo " + shell.Quote("routerlab: configuration not changed: failed at "+at) + " >&2; exit 1; }\n"
-}
-
-func wrapperScript(lines []string, h scriptHooks) (string, error) {
-	if len(lines) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	// No shell functions: every line carries its own failure branch, so
-	// the script stays in the plainest sh (the simulator runs it too).
-	b.WriteString("W=" + WrapperPath + "\n")
-	b.WriteString("\"$W\" begin || exit 1\n")
-	trap := `"$W" end`
-	if h.trap != "" {
-		trap += "; " + h.trap
-	}
-	b.WriteString("trap " + shell.Quote(trap) + " EXIT\n")
-	b.WriteString(h.before)
-	for i, l := range lines {
-		words := SplitLine(l)
-		if len(words) < 2 || words[0] != "set" && words[0] != "delete" {
-			return "", fmt.Errorf("line %d %q: want set or delete and a path", i+1, redactLine(l))
-		}
-		for _, w := range words[1:] {
-			if err := CheckWord("word", w); err != nil && !isSecretLine(words) {
-				return "", fmt.Errorf("line %d: %w", i+1, err)
-			}
-		}
-		b.WriteString("\"$W\"")
-		for _, w := range words {
-			b.WriteString(" " + shell.Quote(w))
-		}
-		b.WriteString(failedAt(fmt.Sprintf("line %d: %s", i+1, redactLine(l))))
-	}
-	b.WriteString("\"$W\" commit" + failedAt("commit"))
-	b.WriteString(h.afterCommit)
-	b.WriteString("\"$W\" save" + failedAt("save"))
-	return b.String(), nil
 }
 
 func isSecretLine(words []string) bool {

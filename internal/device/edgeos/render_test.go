@@ -315,7 +315,7 @@ func TestWrapperScript(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "log")
 	fake := filepath.Join(dir, "wrapper")
-	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$*\" >>"+log+"\ncase \"$*\" in *BAD*) echo 'Set failed' >&2; exit 1;; esac\n"), 0o755); err != nil {
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$*\" >>"+log+"\n"+fakeSave+"case \"$*\" in *BAD*) echo 'Set failed' >&2; exit 1;; esac\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	run := func(lines []string) (string, string, error) {
@@ -323,7 +323,7 @@ func TestWrapperScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s = strings.Replace(s, "W="+WrapperPath, "W="+fake, 1)
+		s = forHost(s, dir, fake)
 		os.Remove(log)
 		cmd := exec.Command(sh, "-s")
 		cmd.Stdin = strings.NewReader(s)
@@ -334,11 +334,12 @@ func TestWrapperScript(t *testing.T) {
 		return string(b), stderr.String(), err
 	}
 	calls, _, err := run([]string{"set interfaces ethernet eth1 description 'LAN $(id) one'", "delete system host-name"})
-	if want := "begin\nset interfaces ethernet eth1 description LAN $(id) one\ndelete system host-name\ncommit\nsave\nend\n"; err != nil || calls != want {
+	saveBefore := "save " + dir + "/routerlab-before.boot\n"
+	if want := "begin\n" + saveBefore + "set interfaces ethernet eth1 description LAN $(id) one\ndelete system host-name\ncommit\nsave\nend\n"; err != nil || calls != want {
 		t.Errorf("success: err %v calls\n%s\nwant\n%s", err, calls, want)
 	}
 	calls, stderr, err := run([]string{"set interfaces ethernet eth0 pppoe 0 password BAD-secret", "set system host-name after"})
-	if want := "begin\nset interfaces ethernet eth0 pppoe 0 password BAD-secret\nend\n"; err == nil || calls != want {
+	if want := "begin\n" + saveBefore + "set interfaces ethernet eth0 pppoe 0 password BAD-secret\nend\n"; err == nil || calls != want {
 		t.Errorf("failure: err %v calls\n%s\nwant\n%s", err, calls, want)
 	}
 	if !strings.Contains(stderr, "failed at line 1: set interfaces ethernet eth0 pppoe 0 password '(redacted)'") || strings.Contains(stderr, "BAD-secret") {

@@ -300,7 +300,11 @@ type fakeVyOS struct {
 
 func (f *fakeVyOS) Name() string { return "fake-vyos" }
 
-func (f *fakeVyOS) Run(_ context.Context, _ string) (command.Result, error) {
+func (f *fakeVyOS) Run(_ context.Context, cmd string) (command.Result, error) {
+	if cmd == "id -un; id -nG" {
+		// An admin login, in vyattacfg (write.go's checkGroup).
+		return command.Result{Stdout: "vyos\nusers vyattacfg\n"}, nil
+	}
 	f.reads++
 	return command.Result{Stdout: "##version\n" + f.version + "##commands\n" + f.config}, nil
 }

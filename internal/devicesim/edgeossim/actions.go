@@ -44,16 +44,18 @@ func descriptionAction(path []string, value string) string {
 }
 
 // runActions runs the update actions of the leaves working sets or
-// changes against running, in the order show prints them. It returns the
+// changes against running, of the subtree only keeps (commitSubtrees:
+// a priority subtree's actions run in its own transaction), in the order
+// show prints them. It returns the
 // failures as commit errors (the CLI fails the commit when an action
 // exits non-zero); out gets what the actions print.
-func (d *Device) runActions(working, running *config, out io.Writer) []commitError {
+func (d *Device) runActions(working, running *config, out io.Writer, only func(path []string) bool) []commitError {
 	if d.flavour != EdgeOS {
 		return nil
 	}
 	var errs []commitError
 	for _, l := range sortedLeaves(working) {
-		if !l.hasValue || slices.ContainsFunc(running.leaves, func(o leaf) bool { return o.key() == l.key() && o.value == l.value }) {
+		if !l.hasValue || !only(l.path) || slices.ContainsFunc(running.leaves, func(o leaf) bool { return o.key() == l.key() && o.value == l.value }) {
 			continue
 		}
 		action := descriptionAction(l.path, l.value)

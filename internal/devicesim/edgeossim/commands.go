@@ -18,9 +18,34 @@ const (
 )
 
 // session is the wrapper's configuration session: the working copy that
-// set and delete change.
+// set and delete change. It lives on the router, not in the shell: the
+// wrapper keys it on its session id ($PPID, the calling shell's pid, or
+// CMD_WRAPPER_SESSION_ID when set: Lochnair/vyatta-cfg, scripts/
+// vyatta-cfg-cmd-wrapper), and its directories stay until `end` tears
+// them down (src/cstore/unionfs/cstore-unionfs.cpp: setupSession creates
+// /opt/vyatta/config/tmp/new_config_<id>, /tmp/changes_only_<id> and
+// /opt/vyatta/config/tmp/tmp_<id>, teardownSession removes them), so a
+// shell killed in a session leaves it behind, and a later `begin` with
+// the same id takes it up again, changes and all (setupSession does
+// nothing when the directory exists).
 type session struct {
+	id      string
 	working *config
+}
+
+// Session directories (cstore-unionfs.cpp: C_DEF_WORK_PREFIX,
+// C_DEF_CHANGE_PREFIX, C_DEF_TMP_PREFIX).
+const (
+	SessionWorkPrefix   = "/opt/vyatta/config/tmp/new_config_"
+	SessionChangePrefix = "/tmp/changes_only_"
+	SessionTmpPrefix    = "/opt/vyatta/config/tmp/tmp_"
+)
+
+func (in *interp) sessionID() string {
+	if id := in.vars["CMD_WRAPPER_SESSION_ID"]; id != "" {
+		return id
+	}
+	return strconv.Itoa(in.pid)
 }
 
 // command runs one simple command. A non-nil error unwinds the shell
@@ -97,25 +122,45 @@ func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, e
 		code, _ := d.fileCommand(in, args, out, errw)
 		return code, nil
 	case CfgWrapper, path.Base(CfgWrapper):
-		return d.cfgWrapper(in, args[1:], out), nil
+		return d.cfgWrapper(in, args[1:], out)
+	case "id":
+		return d.cmdID(in, args[1:], out, errw), nil
+	case "sg":
+		return d.cmdSg(in, args[1:], out, errw)
 	case OpWrapper, path.Base(OpWrapper):
 		return d.opWrapper(args[1:], out, errw), nil
 	}
 	if isShell(name) {
-		return d.subshell(args, in.stdin, out, errw), nil
+		return d.subshell(in, args, out, errw)
 	}
 	fmt.Fprintf(errw, "sh: 1: %s: not found (not supported by the simulator)\n", strings.Join(args, " "))
 	return 127, nil
 }
 
-// subshell runs `sh -c SCRIPT` or `sh -s` (the stdin script) as a new
-// shell: a new process, so a wrapper session of its own.
-func (d *Device) subshell(args []string, stdin []byte, out, errw io.Writer) int {
+// subshell runs `sh -c SCRIPT`, `sh -s` (the stdin script) or `sh FILE`
+// (a simulated file) as a new shell: a new process, so a wrapper session
+// of its own, in the group of its parent. A kill of the process group
+// ends the parent too.
+func (d *Device) subshell(parent *interp, args []string, out, errw io.Writer) (int, error) {
 	sub := d.newInterp(nil)
+	sub.group = parent.group
+	sub.vars["CMD_WRAPPER_SESSION_ID"] = parent.vars["CMD_WRAPPER_SESSION_ID"] // exported by the scripts that set it
+	run := func(script string) (int, error) {
+		code := sub.runScript(script, out, errw)
+		if sub.killed {
+			return code, killedError{}
+		}
+		return code, nil
+	}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") {
-			break
+			f, ok := d.files[a]
+			if !ok {
+				fmt.Fprintf(errw, "%s: 0: cannot open %s: No such file\n", args[0], a)
+				return 2, nil
+			}
+			return run(string(f.data))
 		}
 		if strings.Contains(a, "e") {
 			sub.errExit = true
@@ -123,45 +168,57 @@ func (d *Device) subshell(args []string, stdin []byte, out, errw io.Writer) int 
 		if strings.Contains(a, "c") {
 			if i+1 >= len(args) {
 				fmt.Fprintf(errw, "%s: 0: -c requires an argument\n", args[0])
-				return 2
+				return 2, nil
 			}
-			return sub.runScript(args[i+1], out, errw)
+			return run(args[i+1])
 		}
 	}
 	// `sh -s` or plain `sh`: the script is the shell's stdin (only the
 	// exec's own shell has one; see readsStdin).
-	return sub.runScript(string(stdin), out, errw)
+	return run(string(parent.stdin))
 }
 
 // cfgWrapper is vyatta-cfg-cmd-wrapper. Its messages go to stdout, as the
-// CLI's output_user does.
-func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) int {
+// CLI's output_user does. A non-nil error is a kill of the shell.
+func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) (int, error) {
 	if len(args) == 0 {
 		fmt.Fprintln(out, `Invalid command "" for vyatta-cfg-cmd-wrapper`)
-		return 1
+		return 1, nil
 	}
 	op := args[0]
+	sid := in.sessionID()
+	sess := d.sessions[sid]
 	switch op {
 	case "begin":
-		in.sess = &session{working: d.running.clone()}
-		return 0
+		if sess == nil {
+			d.sessions[sid] = &session{id: sid, working: d.running.clone()}
+			for _, p := range []string{SessionWorkPrefix, SessionChangePrefix, SessionTmpPrefix} {
+				d.addDir(p + sid)
+			}
+		}
+		return 0, nil
 	case "end":
-		in.sess = nil // uncommitted changes go with the session
-		return 0
+		if sess == nil {
+			// teardownSession: "teardown invalid session [...]"
+			fmt.Fprintf(out, "teardown invalid session [%s%s]\n", SessionWorkPrefix, sid)
+			return 1, nil
+		}
+		delete(d.sessions, sid) // uncommitted changes go with the session
+		for _, p := range []string{SessionWorkPrefix, SessionChangePrefix, SessionTmpPrefix} {
+			delete(d.dirs, p+sid)
+		}
+		return 0, nil
 	case "save":
-		// Saves the running configuration; no session needed.
-		fmt.Fprintf(out, "Saving configuration to '%s'...\nDone\n", BootFile)
-		d.boot = d.running.clone()
-		return 0
-	case "set", "delete", "commit", "discard", "cleanup":
+		return d.save(args[1:], out), nil
+	case "set", "delete", "commit", "discard", "cleanup", "load":
 	default:
 		fmt.Fprintf(out, "Invalid command \"%s\" for vyatta-cfg-cmd-wrapper\n", op)
-		return 1
+		return 1, nil
 	}
-	if in.sess == nil {
+	if sess == nil {
 		// The real wrapper without `begin` has no session to work in.
 		fmt.Fprintln(out, "Not in a configuration session (no \"begin\"): "+op+" is refused by the simulator")
-		return 1
+		return 1, nil
 	}
 	switch op {
 	case "set", "delete":
@@ -169,7 +226,11 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) int {
 		if op == "delete" {
 			do, failed = d.del, "Delete failed"
 		}
-		note, err := do(in.sess.working, args[1:])
+		if d.storeLocked(in) {
+			fmt.Fprintln(out, failed)
+			return 1, nil
+		}
+		note, err := do(sess.working, args[1:])
 		if err != nil {
 			var pe *pathError
 			if errors.As(err, &pe) {
@@ -178,35 +239,32 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) int {
 				}
 			}
 			fmt.Fprintln(out, failed)
-			return 1
+			return 1, nil
 		}
 		if note != "" {
 			fmt.Fprintln(out, note)
 		}
-		return 0
+		return 0, nil
 	case "discard", "cleanup":
-		in.sess.working = d.running.clone()
-		return 0
+		sess.working = d.running.clone()
+		return 0, nil
+	case "load":
+		return d.load(sess, args[1:], out), nil
 	}
 	// commit
-	if in.sess.working.equal(d.running) {
+	if sess.working.equal(d.running) {
 		fmt.Fprintln(out, "No configuration changes to commit")
-		return 0
+		return 0, nil
 	}
-	errs := d.commitErrors(in.sess.working)
-	if len(errs) == 0 {
-		errs = d.runActions(in.sess.working, d.running, out)
+	st, err := d.commitSubtrees(in, sess.working, out)
+	if err != nil {
+		return 137, err
 	}
-	if len(errs) > 0 {
-		for _, e := range errs {
-			fmt.Fprintf(out, "[ %s ]\n%s\n\n", e.path, e.msg)
-		}
-		fmt.Fprintln(out, "Commit failed")
-		return 1
+	if st != "SUCCESS" {
+		return 1, nil
 	}
-	d.running = in.sess.working.clone()
 	d.commits++
-	return 0
+	return 0, nil
 }
 
 type commitError struct{ path, msg string }

@@ -18,8 +18,11 @@ type interp struct {
 	errExit bool   // set -e
 	trap    string // the EXIT trap
 	inCond  int    // >0 while running an if condition or a non-final &&/|| part
-	sess    *session
 	stdin   []byte // the exec's stdin (a `sh -s` script)
+	pid     int    // the shell's pid: the wrapper's session id
+	user    string // the login
+	group   string // the effective group (sg changes it)
+	killed  bool   // the shell was sent SIGKILL: no EXIT trap ran
 	umask   fs.FileMode
 	// cmdStdin is what the running command reads (a here-document or a
 	// file), nil for none.
@@ -39,6 +42,9 @@ func (in *interp) runScript(script string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	code := in.runTop(l, stdout, stderr)
+	if in.killed {
+		return code // SIGKILL: the trap never runs
+	}
 	if in.trap != "" {
 		// The EXIT trap runs once, with $? the script's status.
 		trap := in.trap
@@ -63,6 +69,10 @@ func (in *interp) runTop(l list, stdout, stderr io.Writer) int {
 	var ee exitError
 	if errors.As(err, &ee) {
 		return ee.code
+	}
+	if errors.As(err, new(killedError)) {
+		in.killed = true
+		return 128 + 9
 	}
 	return in.status
 }
@@ -321,7 +331,7 @@ func (in *interp) lookup(name string) string {
 	case "?":
 		return strconv.Itoa(in.status)
 	case "$", "PPID":
-		return "4242" // the shell's pid: the wrapper's session id
+		return strconv.Itoa(in.pid) // the shell's pid: the wrapper's session id
 	}
 	return in.vars[name]
 }

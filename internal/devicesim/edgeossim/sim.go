@@ -8,7 +8,8 @@
 // before Exec sees the command). A small interpreter (shell.go,
 // interp.go) runs it with these programs:
 //
-//	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save|discard|end
+//	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save [FILE]|load FILE|discard|end
+//	id -nG|-gn|-un, sg GROUP -c CMD (session.go: the vyattacfg group)
 //	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version|
 //	    show vpn ipsec sa|show ubnt offload|reset openvpn interface vtunN (EdgeOS)
 //	cat /proc/stat, and cat, rm, mv, cmp, chmod, umask, test -e|-f|-d|-s on the
@@ -19,8 +20,9 @@
 // it on $PPID), so a write is ONE exec: begin, set/delete lines, commit,
 // save, end. set/delete change the session's copy, checked against the
 // schema (schema.go, kinds.go) at set time; commit checks references and
-// applies the copy at once or not at all; an exec that ends without
-// commit changes nothing.
+// applies the copy one priority subtree at a time, keeping the subtrees
+// that succeeded (commit_priority.go); an exec that ends without commit
+// changes nothing, but leaves its session open (commands.go).
 //
 // Use it with devicesim:
 //
@@ -169,6 +171,18 @@ type Device struct {
 	offloadMissing  bool
 	// resets counts `reset openvpn interface` per interface.
 	resets map[string]int
+	// sessions are the wrapper's open configuration sessions, by id;
+	// nextPID is the next shell's pid (session.go, commands.go).
+	sessions map[string]*session
+	nextPID  int
+	// login is who the execs run as; store who wrote the configuration's
+	// files outside the vyattacfg group (session.go).
+	login loginUser
+	store *storeOwner
+	// refusals and killAfter are injected commit faults (RefuseCommit,
+	// KillCommitAfter; -1: none).
+	refusals  map[string]string
+	killAfter int
 }
 
 var _ devicesim.Handler = (*Device)(nil)
@@ -190,6 +204,8 @@ func New(opts Options) *Device {
 	d.sas = map[string]saState{}
 	d.offloadOverride = map[string]bool{}
 	d.resets = map[string]int{}
+	d.sessions, d.nextPID, d.login = map[string]*session{}, 4242, defaultLogin(d.flavour)
+	d.refusals, d.killAfter = map[string]string{}, -1
 	lines := opts.Lines
 	if lines == nil && opts.Factory {
 		lines = FactoryLines(d.release, opts.Board)
@@ -271,13 +287,19 @@ func (d *Device) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 func (d *Device) newInterp(stdin []byte) *interp {
-	return &interp{d: d, vars: map[string]string{"HOME": "/home/ubnt", "PATH": "/opt/vyatta/sbin:/opt/vyatta/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, stdin: stdin, umask: defaultUmask}
+	d.nextPID++
+	return &interp{d: d, vars: map[string]string{"HOME": "/home/ubnt", "PATH": "/opt/vyatta/sbin:/opt/vyatta/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, stdin: stdin, umask: defaultUmask,
+		pid: d.nextPID, user: d.login.user, group: d.login.primary}
 }
 
 // readsStdin reports whether cmd is a shell reading its script from stdin
 // (`sh -s`, `sh -e -s`, `/bin/vbash -s`): no other command reads stdin,
 // and waiting for EOF from a client that never closes it would hang.
 func readsStdin(cmd string) bool {
+	// sg GROUP -c 'sh -s' runs the shell with the exec's stdin.
+	if f := strings.Fields(cmd); len(f) >= 4 && f[0] == "sg" && f[2] == "-c" {
+		cmd = strings.Trim(strings.Join(f[3:], " "), `'"`)
+	}
 	f := strings.Fields(cmd)
 	if len(f) == 0 || !isShell(f[0]) {
 		return false

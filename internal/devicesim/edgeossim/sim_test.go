@@ -113,9 +113,11 @@ func TestSessionSetsCommitsAndSaves(t *testing.T) {
 	}
 }
 
-func TestFailedCommitChangesNothing(t *testing.T) {
+// A commit runs per priority subtree and keeps those that succeeded
+// (commit-algorithm.cpp: PARTIAL): eth3 (318) and system (400) commit,
+// eth0 (318) is refused; its line names the refused path.
+func TestFailedCommitKeepsTheSubtreesThatSucceeded(t *testing.T) {
 	s := newSim(t, Options{})
-	before := s.d.Config()
 	out, code := s.run(t, script(
 		"set interfaces ethernet eth3 address 198.18.3.1/24",
 		"set system offload ipv4 pppoe enable",
@@ -128,8 +130,15 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 	if code != 1 || out != want {
 		t.Fatalf("exit %d, output %q; want exit 1, %q", code, out, want)
 	}
-	if s.d.Config() != before || s.d.Commits() != 0 || !s.d.Saved() {
-		t.Errorf("a failed commit changed the router:\n%s", s.d.Config())
+	lines := s.d.Lines()
+	if !slices.Contains(lines, "set interfaces ethernet eth3 address 198.18.3.1/24") || !slices.Contains(lines, "set system offload ipv4 pppoe enable") {
+		t.Errorf("the subtrees that succeeded were not kept:\n%s", s.d.Config())
+	}
+	if slices.Contains(lines, "set interfaces ethernet eth0 firewall in name WAN_IN") {
+		t.Errorf("the refused subtree committed:\n%s", s.d.Config())
+	}
+	if s.d.Commits() != 0 || s.d.Saved() {
+		t.Errorf("commits %d, saved %v: a partial commit is no commit, and the script stopped before save", s.d.Commits(), s.d.Saved())
 	}
 	// With the rule set in the same session, it commits.
 	if out, code := s.run(t, script(
@@ -140,6 +149,18 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 	}
 	if !slices.Contains(s.d.Lines(), "set interfaces ethernet eth0 firewall in name WAN_IN") {
 		t.Error("commit did not apply")
+	}
+}
+
+// A commit whose only subtree fails changes nothing (FAILURE).
+func TestFailedCommitChangesNothing(t *testing.T) {
+	s := newSim(t, Options{})
+	before := s.d.Config()
+	if out, code := s.run(t, script("set interfaces ethernet eth0 firewall in name WAN_IN", "set interfaces ethernet eth0 mtu 1400", "commit")); code != 1 || !strings.HasSuffix(out, "Commit failed\n") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	if s.d.Config() != before {
+		t.Errorf("a failed commit changed the router:\n%s", s.d.Config())
 	}
 }
 

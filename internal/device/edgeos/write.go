@@ -1,0 +1,143 @@
+package edgeos
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+)
+
+// DefaultCommitTimeout bounds a change's exec, its commit included, in
+// place of the connection's command_timeout (60 s by default): an
+// EdgeRouter's commit often takes longer, and a commit killed halfway
+// leaves the router partly changed. (The next change then finds the
+// journal and undoes or finishes it: script.go.)
+const DefaultCommitTimeout = 5 * time.Minute
+
+// SetCommitTimeout sets the bound of a change's exec (<= 0: the default).
+func (d *Driver) SetCommitTimeout(t time.Duration) { d.commitTimeout = t }
+
+func (d *Driver) commitTimeoutOrDefault() time.Duration {
+	if d.commitTimeout > 0 {
+		return d.commitTimeout
+	}
+	return DefaultCommitTimeout
+}
+
+// VyattaCfgGroup is the group vyatta-cfg-cmd-wrapper must run with: "this
+// script MUST be running as the vyattacfg group, e.g., with "sg".
+// otherwise there WILL be permission problems with the files created"
+// (Lochnair/vyatta-cfg, scripts/vyatta-cfg-cmd-wrapper); VyOS's
+// documentation on command scripting says what then breaks (a later
+// `set` from the CLI fails, "Set failed", until a reboot) and runs
+// scripts with `sg vyattacfg -c`. An SSH exec runs with the login's own
+// group, so a change runs under sg; admin-level users are in the group
+// (vyos/vyatta-cfg-system, vyatta_update_login.pl: %level_map).
+const VyattaCfgGroup = "vyattacfg"
+
+// writeCommand runs the change script (stdin) with the vyattacfg group.
+const writeCommand = "sg " + VyattaCfgGroup + " -c 'sh -s'"
+
+// checkGroup makes sure, once per driver, that the login is in vyattacfg;
+// otherwise it says what to change on the router.
+func (d *Driver) checkGroup(ctx context.Context) error {
+	if d.groupChecked.Load() {
+		return nil
+	}
+	res, err := d.t.Run(ctx, "id -un; id -nG")
+	if err != nil {
+		return fmt.Errorf("reading the SSH user's groups: %w", err)
+	}
+	if res.ExitStatus != 0 {
+		return device.CommandError("reading the SSH user's groups (id -nG)", res)
+	}
+	user, groups, _ := strings.Cut(strings.TrimSpace(res.Stdout), "\n")
+	for _, g := range strings.Fields(groups) {
+		if g == VyattaCfgGroup {
+			d.groupChecked.Store(true)
+			return nil
+		}
+	}
+	return fmt.Errorf("the SSH user %q is not in the group %s (it is in: %s), which the router's configuration wrapper must run with "+
+		"(vyatta-cfg-cmd-wrapper's header; run any other way, it leaves the configuration's files so that later commits from the CLI fail): "+
+		"make the user an admin on the router (`set system login user %s level admin`, which adds it to %[2]s) or add it to the group",
+		user, VyattaCfgGroup, strings.TrimSpace(groups), user)
+}
+
+// change applies c in one exec (ChangeScript) under the vyattacfg group,
+// bounded by the commit timeout. The script travels on stdin: it may
+// carry a password or a key.
+func (d *Driver) change(ctx context.Context, what string, c Change) error {
+	script, err := ChangeScript(c)
+	if err != nil || script == "" {
+		return err
+	}
+	cmd := "sh -s" // removals alone: no session
+	if len(c.Lines) > 0 {
+		if err := d.checkGroup(ctx); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		cmd = writeCommand
+	}
+	res, err := d.t.RunWrite(command.WithTimeout(ctx, d.commitTimeoutOrDefault()), cmd, []byte(script))
+	if err != nil {
+		if len(c.Lines) > 0 {
+			return fmt.Errorf("%s: %w (if this cut the change off on the router, the next change first undoes it, or finishes it if its commit had gone through)", what, err)
+		}
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if res.ExitStatus != 0 {
+		return changeError(what, res, c.Secrets())
+	}
+	return nil
+}
+
+// changeError says what a failed change script did: which paths the
+// commit refused and what the router runs now (the configuration from
+// before, restored; or not), or what the journal of an interrupted change
+// did. The wrapper prints its errors on stdout, the script names the
+// failed step on stderr (the line redacted, files by path); a message of
+// the device's that quotes a value it refused is scrubbed of the
+// change's secrets.
+func changeError(what string, res command.Result, secrets []string) error {
+	out := res.Stdout
+	scrub := func(s string) string { return Scrub(strings.TrimSpace(s), secrets) }
+	if _, rest, ok := strings.Cut(out, markInterrupted+"\n"); ok {
+		journal, status, _ := strings.Cut(rest, markRecoverExit)
+		return fmt.Errorf("%s: not applied: an earlier change on this router was interrupted before it finished (killed by a timeout or Ctrl-C), "+
+			"and routerlab first made the router consistent again (journal exit status %s): %s; "+
+			"the router's configuration may now differ from what was planned: refresh and apply again",
+			what, strings.TrimSpace(status), scrub(journal))
+	}
+	commitOut, restore, failedCommit := strings.Cut(out, markRestore+"\n")
+	if !failedCommit {
+		res.Stderr = scrub(res.Stdout + "\n" + res.Stderr)
+		return device.CommandError(what, res)
+	}
+	refused := refusedPaths(commitOut)
+	where := "the commit failed"
+	if len(refused) > 0 {
+		where = "the commit refused " + strings.Join(refused, "; ")
+	}
+	now := "the parts of the change that had committed were undone: the router runs the configuration it ran before the change, and its saved configuration is untouched"
+	if !strings.Contains(restore, markRestored) {
+		now = "putting back the configuration from before the change failed too: the router runs part of this change (unsaved); read it again to see what it runs"
+	}
+	return fmt.Errorf("%s: %s; %s. The router said: %s", what, scrub(where), now, scrub(commitOut+"\n"+strings.ReplaceAll(restore, markRestored, "")+"\n"+res.Stderr))
+}
+
+// refusedPaths are the "[ path ]" headers of a commit's errors, in order.
+func refusedPaths(out string) []string {
+	var paths []string
+	for _, l := range strings.Split(out, "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "[ "); ok {
+			if p, ok = strings.CutSuffix(p, " ]"); ok && p != "" {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
