@@ -43,17 +43,58 @@ func (f Flavour) String() string {
 // secret never reaches a Tree, the normalised text or its digest.
 const RedactedMarker = "(redacted)"
 
-// secretLeaves are the leaf names whose values are secrets on EdgeOS and
-// VyOS (PPPoE, L2TP and dynamic DNS passwords, login passwords, IPsec
-// PSKs, WireGuard private and preshared keys), and what VyOS's own
-// `strip-private` treats as secret besides (vyos-1x
-// src/helpers/strip-private.py: ` key ` — the HTTPS API's keys, PKI
-// private keys, SSH public keys — and OSPF's `md5-key`).
-var secretLeaves = map[string]bool{
-	"password": true, "plaintext-password": true, "encrypted-password": true,
-	"pre-shared-secret": true, "shared-secret": true, "secret": true,
-	"private-key": true, "preshared-key": true,
-	"key": true, "md5-key": true,
+// isSecretLeaf reports whether the value of a leaf named name is a secret.
+// The names come from the configuration templates, not a hand list:
+// secretLeafNames (secret_leaves.go, generated from vyos-1x's
+// interface-definitions by internal/secretgen) and EdgeOS's own engine
+// rule, which hides the value of every leaf whose name ends in
+// passphrase, password, pre-shared-secret or key (Lochnair/vyatta-cfg
+// src/cnode/cnode-algorithm.cpp _print_value_str, lib/Vyatta/
+// ConfigOutput.pm): EdgeOS's templates are not published, its engine's
+// rule is what EdgeOS itself treats as secret. Public keys end in key but
+// are not secrets (a WireGuard peer's public-key is read back), so names
+// with "public" are left out of the suffix rule.
+func isSecretLeaf(name string) bool {
+	if secretLeafNames[name] {
+		return true
+	}
+	if strings.Contains(name, "public") {
+		return false
+	}
+	for _, suffix := range []string{"passphrase", "password", "pre-shared-secret", "key"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactSecrets replaces, in the words of one set line, a secret leaf's
+// value and a secret tag value (an SNMP community's name,
+// secretTagNames) by RedactedMarker.
+func redactSecrets(words []string) {
+	if len(words) >= 2 && isSecretLeaf(words[len(words)-2]) {
+		words[len(words)-1] = RedactedMarker
+	}
+	for i := 1; i+1 < len(words); i++ {
+		parent, ok := secretTagNames[words[i]]
+		if !ok || !hasWords(words[:i], parent) {
+			continue
+		}
+		words[i+1] = RedactedMarker
+	}
+}
+
+// hasWords reports whether words are exactly the blank-separated path p.
+func hasWords(words []string, p string) bool {
+	for _, w := range words {
+		head, rest, _ := strings.Cut(p, " ")
+		if head != w {
+			return false
+		}
+		p = rest
+	}
+	return p == ""
 }
 
 // Node is one word of the configuration tree: a keyword, a tag value or
@@ -445,9 +486,7 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 		if open {
 			notes = append(notes, lineNote{n: n, kind: noteOpenQuote})
 		}
-		if len(words) >= 2 && secretLeaves[words[len(words)-2]] {
-			words[len(words)-1] = RedactedMarker
-		}
+		redactSecrets(words)
 		t.Add(words, quoted)
 	}
 	if t.lines == 0 && other != "" {

@@ -387,7 +387,7 @@ func wrapperScript(lines []string, h scriptHooks) (string, error) {
 }
 
 func isSecretLine(words []string) bool {
-	return len(words) >= 2 && secretLeaves[words[len(words)-2]]
+	return len(words) >= 2 && isSecretLeaf(words[len(words)-2])
 }
 
 // redactLine replaces a secret value in a display line.
