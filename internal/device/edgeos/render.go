@@ -221,8 +221,11 @@ func diffDeletes(have, want *Tree, root []string) []string {
 		return []string{delLine(root...)}
 	}
 	var out []string
-	var walk func(h, w *Node, p []string)
-	walk = func(h, w *Node, p []string) {
+	// One path stack for the walk (a copy per level is quadratic in a
+	// deep line's length, issue 22 point 10); delLine copies it.
+	p := append(make([]string, 0, len(root)+16), root...)
+	var walk func(h, w *Node)
+	walk = func(h, w *Node) {
 		for _, c := range h.Children {
 			wc := w.child(c.Name)
 			if wc == nil {
@@ -232,13 +235,15 @@ func diffDeletes(have, want *Tree, root []string) []string {
 					out = append(out, delLine(p...))
 					return
 				}
-				out = append(out, delLine(at(p, c.Name)...))
+				out = append(out, delLine(append(p, c.Name)...))
 				continue
 			}
-			walk(c, wc, at(p, c.Name))
+			p = append(p, c.Name)
+			walk(c, wc)
+			p = p[:len(p)-1]
 		}
 	}
-	walk(h, w, root)
+	walk(h, w)
 	return out
 }
 
