@@ -436,6 +436,15 @@ const (
 	noteEmptySet
 )
 
+// isBootBlock tells a config.boot block line (a node opening a block,
+// `ethernet eth0 {`, `set {`, or a closing brace) from a `set` line, whose
+// last word is a value or a keyword and never a bare brace (a value "{"
+// is printed quoted).
+func isBootBlock(trimmed string) bool {
+	l := strings.TrimRight(trimmed, " \t")
+	return l == "}" || l == "{" || strings.HasSuffix(l, " {")
+}
+
 // utf8BOM starts a text some Windows editors save; it is not part of the
 // first line.
 const utf8BOM = "\ufeff"
@@ -446,6 +455,7 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 	t := NewTree()
 	var other string
 	var notes []lineNote
+	boot := false
 	out = strings.TrimPrefix(out, utf8BOM)
 	words := make([]string, 0, 16)
 	for n := 1; len(out) > 0; n++ {
@@ -457,6 +467,12 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 		}
 		line = strings.TrimRight(line, "\r")
 		trimmed := strings.TrimLeft(line, " \t")
+		if isBootBlock(trimmed) {
+			// config.boot's `interfaces {`, `set {` (a route-map's set
+			// block) and `}`: not `show configuration commands`.
+			boot = true
+			continue
+		}
 		if !strings.HasPrefix(trimmed, "set ") {
 			if strings.TrimSpace(trimmed) != "" {
 				if other == "" {
@@ -481,6 +497,12 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 		}
 		redactSecrets(words)
 		t.Add(words, quoted)
+	}
+	if boot {
+		// A config.boot read line by line keeps only what looks like a
+		// `set` line (a route-map's `set {`), a one-line configuration
+		// that is not the router's: refused, never quoted.
+		return nil, notes, fmt.Errorf("show configuration commands: the text has config.boot blocks (lines ending in \"{\", lines \"}\"), not set lines")
 	}
 	if t.lines == 0 && other != "" {
 		return nil, notes, fmt.Errorf("show configuration commands: no set lines in the output: %s", device.Snippet(other))

@@ -34,7 +34,14 @@ func RenderRouter(desired device.RouterConfig, observed device.RouterState) ([]s
 func renderRouter(desired device.RouterConfig, observed device.RouterState) []string {
 	var out []string
 	if h := desired.Hostname; h != nil && *h != observed.Hostname {
-		out = append(out, setLine("system", "host-name", *h))
+		if *h == "" {
+			// The original of a router that had no host name (a
+			// factory configuration): put back by deleting it, never
+			// `set system host-name ''`, which the router refuses.
+			out = append(out, delLine("system", "host-name"))
+		} else {
+			out = append(out, setLine("system", "host-name", *h))
+		}
 	}
 	for _, name := range device.SortedKeys(desired.Interfaces) {
 		p, ok := interfacePath(name)
