@@ -14,8 +14,92 @@ import (
 // quoted by FormatLine), ready for WrapperScript. They are pure: what the
 // device has comes in as observed state.
 
-func setLine(path ...string) string { return FormatLine(EdgeOS, "set", path, false) }
-func delLine(path ...string) string { return FormatLine(EdgeOS, "delete", path, false) }
+func setLine(path ...string) string { return writeLine("set", path) }
+func delLine(path ...string) string { return writeLine("delete", path) }
+
+// writeLine is FormatLine for the lines routerlab writes, which
+// WrapperScript splits back into words: a word holding a quote or a
+// backslash is written in double quotes with \" and \\ escaped, so that
+// any value splits back exactly (FormatLine's 'Bob's LAN' does too, but
+// 'it' s' would not). Desired values never hold quotes (CheckWord); this
+// is for originals the router itself holds (issue 22, point 9).
+func writeLine(verb string, path []string) string {
+	var b strings.Builder
+	b.WriteString(verb)
+	for _, w := range path {
+		b.WriteByte(' ')
+		switch {
+		case strings.ContainsAny(w, `'"\`):
+			b.WriteByte('"')
+			for i := 0; i < len(w); i++ {
+				if w[i] == '"' || w[i] == '\\' {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(w[i])
+			}
+			b.WriteByte('"')
+		case NeedsQuote(w):
+			b.WriteString("'" + w + "'")
+		default:
+			b.WriteString(w)
+		}
+	}
+	return b.String()
+}
+
+// splitWriteLine splits a line of writeLine's into its words: blanks
+// separate words; '…' quotes a word without quotes; "…" one with \" and
+// \\ escaped. ok is false for a line writeLine cannot have written (an
+// unterminated or misplaced quote).
+func splitWriteLine(line string) (words []string, ok bool) {
+	i := 0
+	for i < len(line) {
+		if line[i] == ' ' {
+			i++
+			continue
+		}
+		var w strings.Builder
+		switch line[i] {
+		case '\'':
+			j := strings.IndexByte(line[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			w.WriteString(line[i+1 : i+1+j])
+			i += j + 2
+		case '"':
+			i++
+			for ; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' {
+					i++
+					if i == len(line) {
+						return nil, false
+					}
+				}
+				w.WriteByte(line[i])
+			}
+			if i == len(line) {
+				return nil, false
+			}
+			i++
+		default:
+			j := strings.IndexByte(line[i:], ' ')
+			if j < 0 {
+				j = len(line) - i
+			}
+			w.WriteString(line[i : i+j])
+			if strings.ContainsAny(w.String(), `'"`) {
+				return nil, false
+			}
+			i += j
+		}
+		if i < len(line) && line[i] != ' ' {
+			return nil, false
+		}
+		words = append(words, w.String())
+	}
+	return words, true
+}
 
 // RenderRouter returns the lines that move the device from observed to
 // desired, touching only keys desired manages; nil when nothing differs.
@@ -377,13 +461,17 @@ func wrapperScript(lines []string, h scriptHooks) (string, error) {
 	b.WriteString("trap " + shell.Quote(trap) + " EXIT\n")
 	b.WriteString(h.before)
 	for i, l := range lines {
-		words := SplitLine(l)
-		if len(words) < 2 || words[0] != "set" && words[0] != "delete" {
+		words, ok := splitWriteLine(l)
+		if !ok || len(words) < 2 || words[0] != "set" && words[0] != "delete" {
 			return "", fmt.Errorf("line %d %q: want set or delete and a path", i+1, redactLine(l))
 		}
+		// Quotes are carried (writeLine quoted them unambiguously, and
+		// the wrapper takes each word as one argument): an original the
+		// router holds, like a description Bob's LAN, is restored. What
+		// no `set` line can carry, a control character, is refused.
 		for _, w := range words[1:] {
-			if err := CheckWord("word", w); err != nil && !isSecretLine(words) {
-				return "", fmt.Errorf("line %d: %w", i+1, err)
+			if j := strings.IndexFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }); j >= 0 && !isSecretLine(words) {
+				return "", fmt.Errorf("line %d: word %q: control characters (newline, tab, ...) are not allowed (at byte %d)", i+1, w, j)
 			}
 		}
 		b.WriteString("\"$W\"")
@@ -404,10 +492,13 @@ func isSecretLine(words []string) bool {
 
 // redactLine replaces a secret value in a display line.
 func redactLine(l string) string {
-	words := SplitLine(l)
+	words, ok := splitWriteLine(l)
+	if !ok {
+		words = SplitLine(l)
+	}
 	if !isSecretLine(words) {
 		return l
 	}
 	words[len(words)-1] = RedactedMarker
-	return FormatLine(EdgeOS, words[0], words[1:], false)
+	return writeLine(words[0], words[1:])
 }

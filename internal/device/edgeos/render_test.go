@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
@@ -349,5 +350,29 @@ func TestWrapperScript(t *testing.T) {
 	}
 	if _, err := WrapperScript([]string{"show interfaces"}); err == nil {
 		t.Error("a line that is not set/delete must fail")
+	}
+}
+
+// The lines routerlab writes split back into exactly their words, and
+// WrapperScript carries quotes to the wrapper as one argument each
+// (issue 22, point 9): a value with a quote before a blank too.
+func TestWriteLineRoundTrip(t *testing.T) {
+	for _, v := range []string{"Bob's LAN", "it' s 'odd'", `say "hi" \ there`, `\`, "'", "plain", "two words", ""} {
+		l := setLine("interfaces", "ethernet", "eth1", "description", v)
+		words, ok := splitWriteLine(l)
+		if want := []string{"set", "interfaces", "ethernet", "eth1", "description", v}; !ok || !slices.Equal(words, want) {
+			t.Errorf("%q: line %s splits into %q (%v)", v, l, words, ok)
+		}
+		script, err := WrapperScript([]string{l})
+		if err != nil {
+			t.Errorf("%q: %v", v, err)
+			continue
+		}
+		if !strings.Contains(script, " "+shell.Quote(v)+" ||") {
+			t.Errorf("%q: the script does not pass it as one word:\n%s", v, script)
+		}
+	}
+	if _, err := WrapperScript([]string{setLine("interfaces", "ethernet", "eth1", "description", "a\nb")}); err == nil {
+		t.Error("a newline reached the script")
 	}
 }
