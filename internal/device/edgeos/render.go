@@ -395,20 +395,29 @@ func RenderPPPoEDelete(observed device.PPPoEState) []string {
 	return []string{delLine(pppoePath(observed.PPPoEConfig)...)}
 }
 
-// RenderOffload sets every switch desired names (to restore originals
-// too), in sorted order. "Off" is EdgeOS's default, and the parser reads
-// an absent switch as off: so off is written by deleting the switch where
-// have (the device's configuration) has it, which puts the device back to
-// its defaults instead of adding `disable` lines it never had.
+// RenderOffload writes what it takes to make every switch desired names
+// run as desired, and nothing for a switch already so: an apply that
+// changes nothing writes nothing (no commit, the same digest), and an
+// explicit `disable` the router has (`system offload hwnat disable`,
+// `ipv4 pppoe disable`: EdgeOS's factory and wizard lines) is kept in its
+// form when desired is off (issue 22, point 7). On is `enable`. Off over
+// an `enable` deletes the switch, "off" being EdgeOS's default: the
+// parser reads an absent switch as off, and the device goes back to its
+// defaults instead of gaining a `disable` line it may never have had.
 func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 	var out []string
 	for _, g := range device.SortedKeys(desired.Settings) {
 		for _, k := range device.SortedKeys(desired.Settings[g]) {
 			p := offloadPath(g, k)
-			switch {
-			case desired.Settings[g][k]:
+			v, set := have.Value(p...)
+			switch on := desired.Settings[g][k]; {
+			case on && v != "enable":
 				out = append(out, setLine(at(p, "enable")...))
-			case have.Has(p...):
+			case !on && v == "enable":
+				out = append(out, delLine(p...))
+			case !on && have.Has(p...) && (!set || v != "disable"):
+				// Neither enable nor disable (a value EdgeOS would not
+				// take): off is its absence.
 				out = append(out, delLine(p...))
 			}
 		}

@@ -300,8 +300,9 @@ func TestRenderOffload(t *testing.T) {
 	}
 	off := map[string]map[string]bool{"system": {"hwnat": true}, "ipv6": {"vlan": false}, "ipv4": {"gre": false, "pppoe": false}}
 	got := RenderOffload(device.OffloadConfig{Settings: off}, have)
-	// Off is the default: switches present are deleted, absent ones left.
-	want := []string{"delete system offload ipv4 gre", "delete system offload ipv6 vlan", "set system offload hwnat enable"}
+	// Off is the default: an enabled switch is deleted, an absent one
+	// left, and an explicit disable kept (issue 22, point 7).
+	want := []string{"delete system offload ipv6 vlan", "set system offload hwnat enable"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q", got)
 	}
@@ -374,5 +375,38 @@ func TestWriteLineRoundTrip(t *testing.T) {
 	}
 	if _, err := WrapperScript([]string{setLine("interfaces", "ethernet", "eth1", "description", "a\nb")}); err == nil {
 		t.Error("a newline reached the script")
+	}
+}
+
+// Issue 22 point 7: re-applying the offload switches a router already
+// runs writes nothing, and its explicit disable lines stay as they are.
+func TestRenderOffloadUnchangedWritesNothing(t *testing.T) {
+	have, err := ParseCommands(strings.Join([]string{
+		"set system offload hwnat disable",
+		"set system offload ipv4 forwarding enable",
+		"set system offload ipv4 pppoe disable",
+		"set system offload ipv4 vlan enable",
+	}, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := device.OffloadConfig{Settings: map[string]map[string]bool{
+		"system": {"hwnat": false, "ipsec": false},
+		"ipv4":   {"forwarding": true, "pppoe": false, "vlan": true, "gre": false},
+	}}
+	if got := RenderOffload(same, have); len(got) != 0 {
+		t.Errorf("an unchanged apply writes %q", got)
+	}
+	change := device.OffloadConfig{Settings: map[string]map[string]bool{
+		"system": {"hwnat": true},
+		"ipv4":   {"forwarding": false, "pppoe": true},
+	}}
+	want := []string{
+		"delete system offload ipv4 forwarding",
+		"set system offload ipv4 pppoe enable",
+		"set system offload hwnat enable",
+	}
+	if got := RenderOffload(change, have); !slices.Equal(got, want) {
+		t.Errorf("changes = %q, want %q", got, want)
 	}
 }
