@@ -265,6 +265,7 @@ func firewallTree(desired device.FirewallConfig, env FirewallEnv) (*Tree, error)
 		add(at(r, "type", "masquerade")...)
 	}
 	if m := desired.MSSClamp; m != nil {
+		add(at(mssMarkerPath, OwnerMarker)...)
 		add("firewall", "options", "mss-clamp", "interface-type", "all")
 		add("firewall", "options", "mss-clamp", "mss", strconv.Itoa(m.Value))
 	}
@@ -278,6 +279,9 @@ func firewallTree(desired device.FirewallConfig, env FirewallEnv) (*Tree, error)
 func RenderFirewall(desired device.FirewallConfig, env FirewallEnv) ([]string, error) {
 	if err := ValidateFirewall(desired); err != nil {
 		return nil, err
+	}
+	if desired.MSSClamp != nil && env.foreignMSS != "" {
+		return nil, mssAdoptError(env.foreignMSS)
 	}
 	want, err := firewallTree(desired, env)
 	if err != nil {
