@@ -85,12 +85,10 @@ func CheckMSSClamp(desired device.FirewallConfig, snap *device.Snapshot) error {
 	if desired.MSSClamp == nil || snap == nil {
 		return nil
 	}
-	t, err := ParseCommands(snap.Text)
-	if err != nil {
-		return nil // the apply reads the configuration again and checks there
-	}
-	if have := foreignMSSClamp(t); have != "" {
-		return mssAdoptError(have)
+	// The text is the snapshot's own normalised lines, which parse; the
+	// apply reads the configuration again and checks there too.
+	if t, err := ParseCommands(snap.Text); err == nil && foreignMSSClamp(t) != "" {
+		return mssAdoptError(foreignMSSClamp(t))
 	}
 	return nil
 }

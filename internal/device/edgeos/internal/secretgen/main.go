@@ -59,7 +59,7 @@ func main() {
 	leaves := map[string][]string{} // name → files
 	tags := map[string][]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".xml.in") || strings.HasSuffix(p, ".xml.i")) {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".xml.in") && !strings.HasSuffix(p, ".xml.i") {
 			return err
 		}
 		b, err := os.ReadFile(p)
@@ -127,7 +127,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	os.Stdout.Write(out)
+	if _, err := os.Stdout.Write(out); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 }
 
 // names reports whether a help text says the value is a secret.
