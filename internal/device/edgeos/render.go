@@ -18,18 +18,21 @@ func setLine(path ...string) string { return writeLine("set", path) }
 func delLine(path ...string) string { return writeLine("delete", path) }
 
 // writeLine is FormatLine for the lines routerlab writes, which
-// WrapperScript splits back into words: a word holding a quote or a
-// backslash is written in double quotes with \" and \\ escaped, so that
-// any value splits back exactly (FormatLine's 'Bob's LAN' does too, but
-// 'it' s' would not). Desired values never hold quotes (CheckWord); this
-// is for originals the router itself holds (issue 22, point 9).
+// WrapperScript splits back into words: a word holding a single quote is
+// written in double quotes with \" and \\ escaped, so that any value
+// splits back exactly (FormatLine's 'Bob's LAN' does too, but 'it' s'
+// would not). Every other word is quoted as FormatLine quotes it, so a
+// line without single quotes is FormatLine's and SplitLine reads it too
+// (Change.Secrets does: secrets never hold a single quote, the
+// validators refuse it). Desired values never hold quotes (CheckWord);
+// this is for originals the router itself holds (issue 22, point 9).
 func writeLine(verb string, path []string) string {
 	var b strings.Builder
 	b.WriteString(verb)
 	for _, w := range path {
 		b.WriteByte(' ')
 		switch {
-		case strings.ContainsAny(w, `'"\`):
+		case strings.ContainsRune(w, '\''):
 			b.WriteByte('"')
 			for i := 0; i < len(w); i++ {
 				if w[i] == '"' || w[i] == '\\' {
@@ -48,8 +51,8 @@ func writeLine(verb string, path []string) string {
 }
 
 // splitWriteLine splits a line of writeLine's into its words: blanks
-// separate words; '…' quotes a word without quotes; "…" one with \" and
-// \\ escaped. ok is false for a line writeLine cannot have written (an
+// separate words; '…' quotes a word without single quotes; "…" one with
+// single quotes, \" and \\ escaped. ok is false for a line writeLine cannot have written (an
 // unterminated or misplaced quote).
 func splitWriteLine(line string) (words []string, ok bool) {
 	i := 0

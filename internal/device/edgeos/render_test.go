@@ -373,6 +373,15 @@ func TestWriteLineRoundTrip(t *testing.T) {
 			t.Errorf("%q: the script does not pass it as one word:\n%s", v, script)
 		}
 	}
+	// A word without single quotes is quoted as FormatLine quotes it, so
+	// SplitLine (Change.Secrets) reads the same word: a secret with a
+	// backslash or a double quote is scrubbed as the device echoes it.
+	for _, v := range []string{`pw\with\backslash`, `pw"dq`, "plain"} {
+		l := setLine("interfaces", "ethernet", "eth0", "pppoe", "0", "password", v)
+		if w := SplitLine(l); w[len(w)-1] != v {
+			t.Errorf("%q: SplitLine reads %q from %s", v, w[len(w)-1], l)
+		}
+	}
 	if _, err := WrapperScript([]string{setLine("interfaces", "ethernet", "eth1", "description", "a\nb")}); err == nil {
 		t.Error("a newline reached the script")
 	}
