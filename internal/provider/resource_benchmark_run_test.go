@@ -373,7 +373,7 @@ func buildProvider(t *testing.T) string {
 		// Built once for the package (each build links the whole provider,
 		// seconds apiece); the directory holds the binary alone, as the
 		// dev_overrides that name it expect, and goes with the test binary.
-		dir, err := os.MkdirTemp("", "routerlab-provider-")
+		dir, err := os.MkdirTemp("", "routerlab-provider-") //nolint:usetesting // shared by every test of the run; TestMain removes it
 		if err != nil {
 			built.err = err
 			return

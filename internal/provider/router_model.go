@@ -119,6 +119,14 @@ func fromDevice(t routerModel, snap *device.Snapshot, adopting bool) routerModel
 	m.ID = t.Device
 	if !t.Hostname.IsNull() {
 		m.Hostname = types.StringValue(st.Hostname)
+		if adopting && st.Hostname == "" {
+			// A device without a host name (an EdgeOS factory
+			// configuration has no system host-name) is adopted as
+			// unset, like an empty description: "" would be refused by
+			// the validator in the generated configuration (issue 22,
+			// point 11).
+			m.Hostname = types.StringNull()
+		}
 	}
 	if t.Interfaces != nil {
 		m.Interfaces = map[string]interfaceModel{}

@@ -170,6 +170,25 @@ func TestAdoptLeavesSessionOutAndEmptyDescriptionUnset(t *testing.T) {
 	}
 }
 
+// An EdgeOS factory configuration has no system host-name: import adopts
+// it as unset, not as "" the validator refuses (issue 22, point 11).
+func TestAdoptAbsentHostnameUnset(t *testing.T) {
+	snap := routerSnapshot()
+	snap.Router.Hostname = ""
+	m := fromDevice(adoptTemplate(routerModel{}, nil, snap.Router, nil), snap, true)
+	if !m.Hostname.IsNull() {
+		t.Errorf("absent host name adopted as %s, want null", m.Hostname)
+	}
+	if cfg := toDevice(m); cfg.Hostname != nil {
+		t.Errorf("an unset host name is managed: %q", *cfg.Hostname)
+	}
+	// A host name the configuration manages still reads as the device's.
+	snap.Router.Hostname = "rl-edge"
+	if m := fromDevice(adoptTemplate(routerModel{}, nil, snap.Router, nil), snap, true); m.Hostname.ValueString() != "rl-edge" {
+		t.Errorf("host name = %s, want rl-edge", m.Hostname)
+	}
+}
+
 func TestDiffersFrom(t *testing.T) {
 	a := fullRouterModel()
 	b := fullRouterModel()

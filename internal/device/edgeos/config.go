@@ -43,17 +43,61 @@ func (f Flavour) String() string {
 // secret never reaches a Tree, the normalised text or its digest.
 const RedactedMarker = "(redacted)"
 
-// secretLeaves are the leaf names whose values are secrets on EdgeOS and
-// VyOS (PPPoE, L2TP and dynamic DNS passwords, login passwords, IPsec
-// PSKs, WireGuard private and preshared keys), and what VyOS's own
-// `strip-private` treats as secret besides (vyos-1x
-// src/helpers/strip-private.py: ` key ` — the HTTPS API's keys, PKI
-// private keys, SSH public keys — and OSPF's `md5-key`).
-var secretLeaves = map[string]bool{
-	"password": true, "plaintext-password": true, "encrypted-password": true,
-	"pre-shared-secret": true, "shared-secret": true, "secret": true,
-	"private-key": true, "preshared-key": true,
-	"key": true, "md5-key": true,
+// isSecretLeaf reports whether the value of a leaf named name is a secret.
+// The names come from the configuration templates, not a hand list:
+// secretLeafNames (secret_leaves.go, generated from vyos-1x's
+// interface-definitions by internal/secretgen) and EdgeOS's own engine
+// rule, which hides the value of every leaf whose name ends in
+// passphrase, password, pre-shared-secret or key (Lochnair/vyatta-cfg
+// src/cnode/cnode-algorithm.cpp _print_value_str, lib/Vyatta/
+// ConfigOutput.pm): EdgeOS's templates are not published, its engine's
+// rule is what EdgeOS itself treats as secret. Public keys end in key but
+// are not secrets (a WireGuard peer's public-key is read back), so names
+// with "public" are left out of the suffix rule.
+func isSecretLeaf(name string) bool {
+	if secretLeafNames[name] {
+		return true
+	}
+	// Public keys are read back (the WireGuard parser's peers): public-key
+	// on EdgeOS and VyOS 1.4+, pubkey on VyOS 1.3 (equuleus's
+	// interfaces-wireguard.xml.in).
+	if strings.Contains(name, "public") || name == "pubkey" {
+		return false
+	}
+	for _, suffix := range []string{"passphrase", "password", "pre-shared-secret", "key"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactSecrets replaces, in the words of one set line, a secret leaf's
+// value and a secret tag value (an SNMP community's name,
+// secretTagNames) by RedactedMarker.
+func redactSecrets(words []string) {
+	if len(words) >= 2 && isSecretLeaf(words[len(words)-2]) {
+		words[len(words)-1] = RedactedMarker
+	}
+	for i := 1; i+1 < len(words); i++ {
+		parent, ok := secretTagNames[words[i]]
+		if !ok || !hasWords(words[:i], parent) {
+			continue
+		}
+		words[i+1] = RedactedMarker
+	}
+}
+
+// hasWords reports whether words are exactly the blank-separated path p.
+func hasWords(words []string, p string) bool {
+	for _, w := range words {
+		head, rest, _ := strings.Cut(p, " ")
+		if head != w {
+			return false
+		}
+		p = rest
+	}
+	return p == ""
 }
 
 // Node is one word of the configuration tree: a keyword, a tag value or
@@ -199,22 +243,31 @@ func (t *Tree) Value(path ...string) (string, bool) {
 }
 
 // Paths returns every set path (root to a node without children), in
-// tree order.
+// tree order. One path stack serves the whole walk and a path is copied
+// only at its leaf, so the work is linear in the lines' length: copying
+// the prefix at every level made one 8 KB line of single-letter words
+// allocate about 130 MB (issue 22, point 10).
 func (t *Tree) Paths() [][]string {
 	var out [][]string
-	var walk func(n *Node, prefix []string)
-	walk = func(n *Node, prefix []string) {
-		for _, c := range n.Children {
-			p := append(append([]string(nil), prefix...), c.Name)
-			if len(c.Children) == 0 {
-				out = append(out, p)
-				continue
-			}
-			walk(c, p)
-		}
-	}
-	walk(&t.Root, nil)
+	t.walkLeaves(&t.Root, make([]string, 0, 16), func(p []string, _ *Node) {
+		out = append(out, slices.Clone(p))
+	})
 	return out
+}
+
+// walkLeaves calls leaf with the path (stack, then the leaf's word) of
+// every node without children under n, in tree order. The path is the
+// walk's own stack: leaf must copy it to keep it.
+func (t *Tree) walkLeaves(n *Node, stack []string, leaf func(path []string, n *Node)) {
+	for _, c := range n.Children {
+		stack = append(stack, c.Name)
+		if len(c.Children) == 0 {
+			leaf(stack, c)
+		} else {
+			t.walkLeaves(c, stack, leaf)
+		}
+		stack = stack[:len(stack)-1]
+	}
 }
 
 // Subtree copies the node at path (with path itself) into a new tree;
@@ -225,17 +278,12 @@ func (t *Tree) Subtree(path ...string) *Tree {
 		return nil
 	}
 	out := NewTree()
-	var walk func(n *Node, prefix []string)
-	walk = func(n *Node, prefix []string) {
-		if len(n.Children) == 0 {
-			out.Add(prefix, n.Quoted)
-			return
-		}
-		for _, c := range n.Children {
-			walk(c, append(append([]string(nil), prefix...), c.Name))
-		}
+	stack := append(make([]string, 0, len(path)+16), path...)
+	if len(n.Children) == 0 {
+		out.Add(stack, n.Quoted)
+		return out
 	}
-	walk(n, append([]string(nil), path...))
+	t.walkLeaves(n, stack, func(p []string, leaf *Node) { out.Add(p, leaf.Quoted) })
 	return out
 }
 
@@ -247,20 +295,9 @@ func (t *Tree) Lines(f Flavour) []string {
 	// One path stack for the whole walk: FormatLine copies the words
 	// into its line, and a copy per node made most of a large
 	// configuration's parse time.
-	stack := make([]string, 0, 16)
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		for _, c := range n.Children {
-			stack = append(stack, c.Name)
-			if len(c.Children) == 0 {
-				out = append(out, FormatLine(f, "set", stack, c.Quoted))
-			} else {
-				walk(c)
-			}
-			stack = stack[:len(stack)-1]
-		}
-	}
-	walk(&t.Root)
+	t.walkLeaves(&t.Root, make([]string, 0, 16), func(p []string, leaf *Node) {
+		out = append(out, FormatLine(f, "set", p, leaf.Quoted))
+	})
 	sort.Strings(out)
 	return out
 }
@@ -402,6 +439,15 @@ const (
 	noteEmptySet
 )
 
+// isBootBlock tells a config.boot block line (a node opening a block,
+// `ethernet eth0 {`, `set {`, or a closing brace) from a `set` line, whose
+// last word is a value or a keyword and never a bare brace (a value "{"
+// is printed quoted).
+func isBootBlock(trimmed string) bool {
+	l := strings.TrimRight(trimmed, " \t")
+	return l == "}" || l == "{" || strings.HasSuffix(l, " {")
+}
+
 // utf8BOM starts a text some Windows editors save; it is not part of the
 // first line.
 const utf8BOM = "\ufeff"
@@ -412,6 +458,7 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 	t := NewTree()
 	var other string
 	var notes []lineNote
+	boot := false
 	out = strings.TrimPrefix(out, utf8BOM)
 	words := make([]string, 0, 16)
 	for n := 1; len(out) > 0; n++ {
@@ -423,6 +470,12 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 		}
 		line = strings.TrimRight(line, "\r")
 		trimmed := strings.TrimLeft(line, " \t")
+		if isBootBlock(trimmed) {
+			// config.boot's `interfaces {`, `set {` (a route-map's set
+			// block) and `}`: not `show configuration commands`.
+			boot = true
+			continue
+		}
 		if !strings.HasPrefix(trimmed, "set ") {
 			if strings.TrimSpace(trimmed) != "" {
 				if other == "" {
@@ -445,10 +498,14 @@ func parseCommands(out string) (*Tree, []lineNote, error) {
 		if open {
 			notes = append(notes, lineNote{n: n, kind: noteOpenQuote})
 		}
-		if len(words) >= 2 && secretLeaves[words[len(words)-2]] {
-			words[len(words)-1] = RedactedMarker
-		}
+		redactSecrets(words)
 		t.Add(words, quoted)
+	}
+	if boot {
+		// A config.boot read line by line keeps only what looks like a
+		// `set` line (a route-map's `set {`), a one-line configuration
+		// that is not the router's: refused, never quoted.
+		return nil, notes, fmt.Errorf("show configuration commands: the text has config.boot blocks (lines ending in \"{\", lines \"}\"), not set lines")
 	}
 	if t.lines == 0 && other != "" {
 		return nil, notes, fmt.Errorf("show configuration commands: no set lines in the output: %s", device.Snippet(other))

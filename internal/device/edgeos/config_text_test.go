@@ -3,9 +3,12 @@ package edgeos
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
 // Each kind of input parse_config may be handed: the errors name what the
@@ -298,5 +301,39 @@ func BenchmarkParseConfig10k(b *testing.B) {
 		if _, err := ParseConfig(text, "v2.0.9"); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Issue 22 point 11: a VyOS config.boot whose route-map has a `set {`
+// block is not read as a one-line configuration, by the driver's parser
+// or by parse_config.
+func TestConfigBootRefused(t *testing.T) {
+	b, err := os.ReadFile("testdata/boot_vyos_1_4_routemap.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr, err := ParseCommands(string(b)); err == nil {
+		t.Fatalf("config.boot read as %d lines: %v", tr.lines, tr.Lines(VyOS))
+	} else if strings.Contains(err.Error(), "RL-IMPORT") || strings.Contains(err.Error(), "198.18") {
+		t.Errorf("the error quotes the text: %v", err)
+	}
+	_, err = ParseVyOSConfig(string(b), "")
+	if err == nil || !strings.Contains(err.Error(), "config.boot") {
+		t.Errorf("ParseVyOSConfig: %v, want a config.boot error", err)
+	}
+	// A value that ends in a brace is quoted in `set` lines, and read.
+	tr, err := ParseCommands("set interfaces ethernet eth0 description 'LAN {'\nset system host-name rl-x\n")
+	if err != nil || !tr.Has("interfaces", "ethernet", "eth0", "description", "LAN {") {
+		t.Errorf("a quoted brace: %v", err)
+	}
+}
+
+// Restoring the original of a router without a host name deletes the one
+// routerlab set instead of setting an empty one.
+func TestRestoreAbsentHostname(t *testing.T) {
+	empty := ""
+	got := renderRouter(device.RouterConfig{Hostname: &empty}, device.RouterState{Hostname: "rl-edge"})
+	if want := []string{"delete system host-name"}; !slices.Equal(got, want) {
+		t.Errorf("restore = %q, want %q", got, want)
 	}
 }

@@ -205,7 +205,7 @@ func (d *Driver) CheckFirewall(desired device.FirewallConfig, snap *device.Snaps
 		}
 		return fmt.Errorf("interface %s not found on the device; it has: %s", name, strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
 	}
-	return nil
+	return CheckMSSClamp(desired, snap)
 }
 
 // ApplyFirewall implements device.FirewallSettings.

@@ -13,8 +13,95 @@ import (
 // quoted by FormatLine), ready for WrapperScript. They are pure: what the
 // device has comes in as observed state.
 
-func setLine(path ...string) string { return FormatLine(EdgeOS, "set", path, false) }
-func delLine(path ...string) string { return FormatLine(EdgeOS, "delete", path, false) }
+func setLine(path ...string) string { return writeLine("set", path) }
+func delLine(path ...string) string { return writeLine("delete", path) }
+
+// writeLine is FormatLine for the lines routerlab writes, which
+// WrapperScript splits back into words: a word holding a single quote is
+// written in double quotes with \" and \\ escaped, so that any value
+// splits back exactly (FormatLine's 'Bob's LAN' does too, but 'it' s'
+// would not). Every other word is quoted as FormatLine quotes it, so a
+// line without single quotes is FormatLine's and SplitLine reads it too
+// (Change.Secrets does: secrets never hold a single quote, the
+// validators refuse it). Desired values never hold quotes (CheckWord);
+// this is for originals the router itself holds (issue 22, point 9).
+func writeLine(verb string, path []string) string {
+	var b strings.Builder
+	b.WriteString(verb)
+	for _, w := range path {
+		b.WriteByte(' ')
+		switch {
+		case strings.ContainsRune(w, '\''):
+			b.WriteByte('"')
+			for i := 0; i < len(w); i++ {
+				if w[i] == '"' || w[i] == '\\' {
+					b.WriteByte('\\')
+				}
+				b.WriteByte(w[i])
+			}
+			b.WriteByte('"')
+		case NeedsQuote(w):
+			b.WriteString("'" + w + "'")
+		default:
+			b.WriteString(w)
+		}
+	}
+	return b.String()
+}
+
+// splitWriteLine splits a line of writeLine's into its words: blanks
+// separate words; '…' quotes a word without single quotes; "…" one with
+// single quotes, \" and \\ escaped. ok is false for a line writeLine cannot have written (an
+// unterminated or misplaced quote).
+func splitWriteLine(line string) (words []string, ok bool) {
+	i := 0
+	for i < len(line) {
+		if line[i] == ' ' {
+			i++
+			continue
+		}
+		var w strings.Builder
+		switch line[i] {
+		case '\'':
+			j := strings.IndexByte(line[i+1:], '\'')
+			if j < 0 {
+				return nil, false
+			}
+			w.WriteString(line[i+1 : i+1+j])
+			i += j + 2
+		case '"':
+			i++
+			for ; i < len(line) && line[i] != '"'; i++ {
+				if line[i] == '\\' {
+					i++
+					if i == len(line) {
+						return nil, false
+					}
+				}
+				w.WriteByte(line[i])
+			}
+			if i == len(line) {
+				return nil, false
+			}
+			i++
+		default:
+			j := strings.IndexByte(line[i:], ' ')
+			if j < 0 {
+				j = len(line) - i
+			}
+			w.WriteString(line[i : i+j])
+			if strings.ContainsAny(w.String(), `'"`) {
+				return nil, false
+			}
+			i += j
+		}
+		if i < len(line) && line[i] != ' ' {
+			return nil, false
+		}
+		words = append(words, w.String())
+	}
+	return words, true
+}
 
 // RenderRouter returns the lines that move the device from observed to
 // desired, touching only keys desired manages; nil when nothing differs.
@@ -56,7 +143,14 @@ func renderRouter(desired device.RouterConfig, observed device.RouterState) []st
 func renderRouterAs(desired device.RouterConfig, observed device.RouterState, form dhcpForm, have *Tree) []string {
 	var out []string
 	if h := desired.Hostname; h != nil && *h != observed.Hostname {
-		out = append(out, setLine("system", "host-name", *h))
+		if *h == "" {
+			// The original of a router that had no host name (a
+			// factory configuration): put back by deleting it, never
+			// `set system host-name ''`, which the router refuses.
+			out = append(out, delLine("system", "host-name"))
+		} else {
+			out = append(out, setLine("system", "host-name", *h))
+		}
 	}
 	for _, name := range device.SortedKeys(desired.Interfaces) {
 		p, ok := interfacePath(name)
@@ -196,6 +290,7 @@ func firewallTree(desired device.FirewallConfig, env FirewallEnv) (*Tree, error)
 		add(at(r, "type", "masquerade")...)
 	}
 	if m := desired.MSSClamp; m != nil {
+		add(at(mssMarkerPath, OwnerMarker)...)
 		add("firewall", "options", "mss-clamp", "interface-type", "all")
 		add("firewall", "options", "mss-clamp", "mss", strconv.Itoa(m.Value))
 	}
@@ -209,6 +304,9 @@ func firewallTree(desired device.FirewallConfig, env FirewallEnv) (*Tree, error)
 func RenderFirewall(desired device.FirewallConfig, env FirewallEnv) ([]string, error) {
 	if err := ValidateFirewall(desired); err != nil {
 		return nil, err
+	}
+	if desired.MSSClamp != nil && env.foreignMSS != "" {
+		return nil, mssAdoptError(env.foreignMSS)
 	}
 	want, err := firewallTree(desired, env)
 	if err != nil {
@@ -243,8 +341,11 @@ func diffDeletes(have, want *Tree, root []string) []string {
 		return []string{delLine(root...)}
 	}
 	var out []string
-	var walk func(h, w *Node, p []string)
-	walk = func(h, w *Node, p []string) {
+	// One path stack for the walk (a copy per level is quadratic in a
+	// deep line's length, issue 22 point 10); delLine copies it.
+	p := append(make([]string, 0, len(root)+16), root...)
+	var walk func(h, w *Node)
+	walk = func(h, w *Node) {
 		for _, c := range h.Children {
 			wc := w.child(c.Name)
 			if wc == nil {
@@ -254,13 +355,15 @@ func diffDeletes(have, want *Tree, root []string) []string {
 					out = append(out, delLine(p...))
 					return
 				}
-				out = append(out, delLine(at(p, c.Name)...))
+				out = append(out, delLine(append(p, c.Name)...))
 				continue
 			}
-			walk(c, wc, at(p, c.Name))
+			p = append(p, c.Name)
+			walk(c, wc)
+			p = p[:len(p)-1]
 		}
 	}
-	walk(h, w, root)
+	walk(h, w)
 	return out
 }
 
@@ -321,20 +424,29 @@ func RenderPPPoEDelete(observed device.PPPoEState) []string {
 	return []string{delLine(pppoePath(observed.PPPoEConfig)...)}
 }
 
-// RenderOffload sets every switch desired names (to restore originals
-// too), in sorted order. "Off" is EdgeOS's default, and the parser reads
-// an absent switch as off: so off is written by deleting the switch where
-// have (the device's configuration) has it, which puts the device back to
-// its defaults instead of adding `disable` lines it never had.
+// RenderOffload writes what it takes to make every switch desired names
+// run as desired, and nothing for a switch already so: an apply that
+// changes nothing writes nothing (no commit, the same digest), and an
+// explicit `disable` the router has (`system offload hwnat disable`,
+// `ipv4 pppoe disable`: EdgeOS's factory and wizard lines) is kept in its
+// form when desired is off (issue 22, point 7). On is `enable`. Off over
+// an `enable` deletes the switch, "off" being EdgeOS's default: the
+// parser reads an absent switch as off, and the device goes back to its
+// defaults instead of gaining a `disable` line it may never have had.
 func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 	var out []string
 	for _, g := range device.SortedKeys(desired.Settings) {
 		for _, k := range device.SortedKeys(desired.Settings[g]) {
 			p := offloadPath(g, k)
-			switch {
-			case desired.Settings[g][k]:
+			v, set := have.Value(p...)
+			switch on := desired.Settings[g][k]; {
+			case on && v != "enable":
 				out = append(out, setLine(at(p, "enable")...))
-			case have.Has(p...):
+			case !on && v == "enable":
+				out = append(out, delLine(p...))
+			case !on && have.Has(p...) && (!set || v != "disable"):
+				// Neither enable nor disable (a value EdgeOS would not
+				// take): off is its absence.
 				out = append(out, delLine(p...))
 			}
 		}
@@ -343,15 +455,18 @@ func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 }
 
 func isSecretLine(words []string) bool {
-	return len(words) >= 2 && secretLeaves[words[len(words)-2]]
+	return len(words) >= 2 && isSecretLeaf(words[len(words)-2])
 }
 
 // redactLine replaces a secret value in a display line.
 func redactLine(l string) string {
-	words := SplitLine(l)
+	words, ok := splitWriteLine(l)
+	if !ok {
+		words = SplitLine(l)
+	}
 	if !isSecretLine(words) {
 		return l
 	}
 	words[len(words)-1] = RedactedMarker
-	return FormatLine(EdgeOS, words[0], words[1:], false)
+	return writeLine(words[0], words[1:])
 }

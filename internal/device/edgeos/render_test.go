@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
@@ -299,8 +300,9 @@ func TestRenderOffload(t *testing.T) {
 	}
 	off := map[string]map[string]bool{"system": {"hwnat": true}, "ipv6": {"vlan": false}, "ipv4": {"gre": false, "pppoe": false}}
 	got := RenderOffload(device.OffloadConfig{Settings: off}, have)
-	// Off is the default: switches present are deleted, absent ones left.
-	want := []string{"delete system offload ipv4 gre", "delete system offload ipv6 vlan", "set system offload hwnat enable"}
+	// Off is the default: an enabled switch is deleted, an absent one
+	// left, and an explicit disable kept (issue 22, point 7).
+	want := []string{"delete system offload ipv6 vlan", "set system offload hwnat enable"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q", got)
 	}
@@ -350,5 +352,71 @@ func TestWrapperScript(t *testing.T) {
 	}
 	if _, err := WrapperScript([]string{"show interfaces"}); err == nil {
 		t.Error("a line that is not set/delete must fail")
+	}
+}
+
+// The lines routerlab writes split back into exactly their words, and
+// WrapperScript carries quotes to the wrapper as one argument each
+// (issue 22, point 9): a value with a quote before a blank too.
+func TestWriteLineRoundTrip(t *testing.T) {
+	for _, v := range []string{"Bob's LAN", "it' s 'odd'", `say "hi" \ there`, `\`, "'", "plain", "two words", ""} {
+		l := setLine("interfaces", "ethernet", "eth1", "description", v)
+		words, ok := splitWriteLine(l)
+		if want := []string{"set", "interfaces", "ethernet", "eth1", "description", v}; !ok || !slices.Equal(words, want) {
+			t.Errorf("%q: line %s splits into %q (%v)", v, l, words, ok)
+		}
+		script, err := WrapperScript([]string{l})
+		if err != nil {
+			t.Errorf("%q: %v", v, err)
+			continue
+		}
+		if !strings.Contains(script, " "+shell.Quote(v)+" ||") {
+			t.Errorf("%q: the script does not pass it as one word:\n%s", v, script)
+		}
+	}
+	// A word without single quotes is quoted as FormatLine quotes it, so
+	// SplitLine (Change.Secrets) reads the same word: a secret with a
+	// backslash or a double quote is scrubbed as the device echoes it.
+	for _, v := range []string{`pw\with\backslash`, `pw"dq`, "plain"} {
+		l := setLine("interfaces", "ethernet", "eth0", "pppoe", "0", "password", v)
+		if w := SplitLine(l); w[len(w)-1] != v {
+			t.Errorf("%q: SplitLine reads %q from %s", v, w[len(w)-1], l)
+		}
+	}
+	if _, err := WrapperScript([]string{setLine("interfaces", "ethernet", "eth1", "description", "a\nb")}); err == nil {
+		t.Error("a newline reached the script")
+	}
+}
+
+// Issue 22 point 7: re-applying the offload switches a router already
+// runs writes nothing, and its explicit disable lines stay as they are.
+func TestRenderOffloadUnchangedWritesNothing(t *testing.T) {
+	have, err := ParseCommands(strings.Join([]string{
+		"set system offload hwnat disable",
+		"set system offload ipv4 forwarding enable",
+		"set system offload ipv4 pppoe disable",
+		"set system offload ipv4 vlan enable",
+	}, "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := device.OffloadConfig{Settings: map[string]map[string]bool{
+		"system": {"hwnat": false, "ipsec": false},
+		"ipv4":   {"forwarding": true, "pppoe": false, "vlan": true, "gre": false},
+	}}
+	if got := RenderOffload(same, have); len(got) != 0 {
+		t.Errorf("an unchanged apply writes %q", got)
+	}
+	change := device.OffloadConfig{Settings: map[string]map[string]bool{
+		"system": {"hwnat": true},
+		"ipv4":   {"forwarding": false, "pppoe": true},
+	}}
+	want := []string{
+		"delete system offload ipv4 forwarding",
+		"set system offload ipv4 pppoe enable",
+		"set system offload hwnat enable",
+	}
+	if got := RenderOffload(change, have); !slices.Equal(got, want) {
+		t.Errorf("changes = %q, want %q", got, want)
 	}
 }

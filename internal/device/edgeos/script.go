@@ -122,13 +122,17 @@ func wrapperScript(lines []string, p scriptParts) (string, error) {
 	b.WriteString("mv -f " + JournalPath + ".new " + JournalPath + failedAt("writing "+JournalPath))
 	b.WriteString(p.before)
 	for i, l := range lines {
-		words := SplitLine(l)
-		if len(words) < 2 || words[0] != "set" && words[0] != "delete" {
+		words, ok := splitWriteLine(l)
+		if !ok || len(words) < 2 || words[0] != "set" && words[0] != "delete" {
 			return "", fmt.Errorf("line %d %q: want set or delete and a path", i+1, redactLine(l))
 		}
+		// Quotes are carried (writeLine quoted them unambiguously, and
+		// the wrapper takes each word as one argument): an original the
+		// router holds, like a description Bob's LAN, is restored. What
+		// no `set` line can carry, a control character, is refused.
 		for _, w := range words[1:] {
-			if err := CheckWord("word", w); err != nil && !isSecretLine(words) {
-				return "", fmt.Errorf("line %d: %w", i+1, err)
+			if j := strings.IndexFunc(w, func(r rune) bool { return r < 0x20 || r == 0x7f }); j >= 0 && !isSecretLine(words) {
+				return "", fmt.Errorf("line %d: word %q: control characters (newline, tab, ...) are not allowed (at byte %d)", i+1, w, j)
 			}
 		}
 		b.WriteString("\"$W\"")

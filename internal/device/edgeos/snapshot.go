@@ -302,8 +302,9 @@ func ParseRouter(t *Tree, f Flavour) device.RouterState {
 
 // ParseFirewall reads routerlab's firewall: the RL_ rulesets and where
 // they are attached, the masquerade rules in 5900-5999 marked routerlab,
-// and the MSS clamp (`firewall options mss-clamp mss`, or seed 002's
-// `firewall modify` form under RulesetMSS).
+// and the MSS clamp (`firewall options mss-clamp mss` when routerlab's
+// marker is beside it, or seed 002's `firewall modify` form under
+// RulesetMSS).
 func ParseFirewall(t *Tree) device.FirewallState {
 	var st device.FirewallState
 	st.Preset = device.FirewallNone
@@ -332,7 +333,9 @@ func ParseFirewall(t *Tree) device.FirewallState {
 		}
 	}
 	sort.Strings(st.Masquerade)
-	if v, ok := t.Value("firewall", "options", "mss-clamp", "mss"); ok {
+	// The global clamp only when routerlab marked it as its own
+	// (firewall_mss.go); the router's own clamp is not routerlab's.
+	if v, ok := t.Value("firewall", "options", "mss-clamp", "mss"); ok && ownsMSSClamp(t) {
 		if c, err := device.ParseMSSClamp(v); err == nil {
 			st.MSSClamp = &c
 			st.Present = true
@@ -418,6 +421,9 @@ type FirewallEnv struct {
 	PPPoEParents map[string]string // pppoeN → ethX
 	Owned        *Tree             // routerlab's firewall lines only
 	ownedRoots   [][]string
+	// foreignMSS describes the router's own MSS clamp, "" when it has
+	// none or the clamp is routerlab's (firewall_mss.go).
+	foreignMSS string
 }
 
 // ParseFirewallEnv collects the FirewallEnv from a parsed configuration.
@@ -434,7 +440,12 @@ func ParseFirewallEnv(t *Tree) FirewallEnv {
 	for _, name := range []string{RulesetIn, RulesetLocal} {
 		roots = append(roots, []string{"firewall", "name", name})
 	}
-	roots = append(roots, []string{"firewall", "modify", RulesetMSS}, []string{"firewall", "options", "mss-clamp"})
+	roots = append(roots, []string{"firewall", "modify", RulesetMSS})
+	if ownsMSSClamp(t) {
+		roots = append(roots, mssClampPath)
+	} else {
+		env.foreignMSS = foreignMSSClamp(t)
+	}
 	for _, n := range natRules(t) {
 		roots = append(roots, []string{"service", "nat", "rule", n})
 	}

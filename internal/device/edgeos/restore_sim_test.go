@@ -1,0 +1,63 @@
+package edgeos_test
+
+import (
+	"testing"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/edgeos"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+)
+
+// Issue 22 point 9: destroy restores the descriptions the router held,
+// whatever CheckWord would refuse of a new value: quotes (Bob's LAN, a
+// double quote, a backslash) go back exactly.
+func TestRestoreQuotedDescriptions(t *testing.T) {
+	originals := map[string]string{
+		"eth1": "Bob's LAN",
+		"eth3": `say "hi" \ there`,
+	}
+	lines := append(edgeossim.DefaultLines(edgeossim.EdgeOS),
+		"set interfaces ethernet eth1 description 'Bob's LAN'",
+		`set interfaces ethernet eth3 description 'say "hi" \ there'`,
+	)
+	sim := edgeossim.New(edgeossim.Options{Lines: lines})
+	dev := devicesim.New(t, sim, devicesim.Options{})
+	c := sshx.NewClient("er6p", sshx.Config{Endpoint: dev.Endpoint()}, nil)
+	t.Cleanup(func() { c.Close() })
+	drv := edgeos.New(c)
+
+	snap, err := drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	desired := device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{}}
+	for name, d := range originals {
+		if got := snap.Router.Interfaces[name].Description; got != d {
+			t.Fatalf("%s read as %q, want %q", name, got, d)
+		}
+		lan := "routerlab LAN"
+		desired.Interfaces[name] = device.InterfaceConfig{Description: &lan}
+	}
+	original := device.Original(desired, snap.Router)
+	if err := drv.ApplyRouter(ctx(t), desired, snap.Router); err != nil {
+		t.Fatal(err)
+	}
+	snap, err = drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := drv.RestoreRouter(ctx(t), original, snap.Router); err != nil {
+		t.Fatalf("restoring the router's own descriptions: %v", err)
+	}
+	snap, err = drv.Snapshot(ctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, d := range originals {
+		if got := snap.Router.Interfaces[name].Description; got != d {
+			t.Errorf("%s restored as %q, want %q", name, got, d)
+		}
+	}
+}
