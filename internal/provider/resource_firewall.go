@@ -92,7 +92,7 @@ func (r *firewallResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"masquerade":         ifSet("Interfaces whose outgoing traffic is source-NATed to the interface's address."),
 			"notrack_interfaces": ifSet("Packets arriving on these interfaces bypass connection tracking."),
 			"mss_clamp": schema.StringAttribute{Optional: true, Validators: []validator.String{mssClampCheck},
-				MarkdownDescription: "Clamp the MSS of forwarded TCP SYNs: `pmtu` or a number of bytes (seed 002: 1414). Unset: none."},
+				MarkdownDescription: "Clamp the MSS of forwarded TCP SYNs: `pmtu` or a number of bytes (seed 002: 1414). Unset: none. On EdgeOS and VyOS the clamp is the router's one global `firewall options mss-clamp`: routerlab manages only the clamp it wrote, and refuses at plan, with the command that adopts it, a router that already has its own."},
 		},
 	}
 }
