@@ -78,23 +78,6 @@ func realWorldOptions(text string) rossim.Options {
 	return opts
 }
 
-// terraformIn is terraformWorkdir with a provider binary built once for
-// all subtests.
-func terraformIn(t *testing.T, bin, mainTF string) func(args ...string) *exec.Cmd {
-	t.Helper()
-	work := t.TempDir()
-	rc := filepath.Join(work, "terraformrc")
-	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides { \"routerlab/routerlab\" = %q }\n  direct {}\n}\n", bin))
-	writeFile(t, filepath.Join(work, "main.tf"), "terraform {\n  required_providers {\n    routerlab = { source = \"routerlab/routerlab\" }\n  }\n}\n"+mainTF)
-	tf := terraformPath(t)
-	return func(args ...string) *exec.Cmd {
-		cmd := exec.Command(tf, args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
-		return cmd
-	}
-}
-
 // deviceOffloadGroups are the offload groups the router reports, read
 // with the driver the provider uses.
 func deviceOffloadGroups(t *testing.T, dev *devicesim.Device) []string {
@@ -159,7 +142,6 @@ func TestAccRouterOS_realWorldImport(t *testing.T) {
 			t.Errorf("real-world export %s has no entry in realWorldImports", filepath.Base(f))
 		}
 	}
-	bin := buildProvider(t)
 	for _, rw := range realWorldImports {
 		t.Run(rw.file, func(t *testing.T) {
 			t.Parallel()
@@ -188,7 +170,7 @@ func TestAccRouterOS_realWorldImport(t *testing.T) {
 			if !slices.Equal(groups, rw.groups) {
 				t.Errorf("the router reports offload groups %v, want %v", groups, rw.groups)
 			}
-			terraform := terraformIn(t, bin, routerosProvider(dev)+fmt.Sprintf(`
+			terraform := terraformWorkdir(t, routerosProvider(dev)+fmt.Sprintf(`
 import {
   to = routerlab_router.rb
   id = "rb"
@@ -290,7 +272,7 @@ import {
 			// routerlab's own rules (routerlab:fw); none of these routers
 			// has them (their rules are defconf's or the owner's), so its
 			// import is refused, naming why, and writes nothing.
-			fw := terraformIn(t, bin, routerosProvider(dev)+`
+			fw := terraformWorkdir(t, routerosProvider(dev)+`
 import {
   to = routerlab_firewall.rb
   id = "rb"

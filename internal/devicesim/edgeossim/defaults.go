@@ -1,6 +1,25 @@
 package edgeossim
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
+
+// edgeosFirewallGlobals are the global firewall options every EdgeOS
+// configuration prints, a factory one too (FactoryLines' sources), in
+// the CLI's order.
+var edgeosFirewallGlobals = []string{
+	"set firewall all-ping enable",
+	"set firewall broadcast-ping disable",
+	"set firewall ipv6-receive-redirects disable",
+	"set firewall ipv6-src-route disable",
+	"set firewall ip-src-route disable",
+	"set firewall log-martians enable",
+	"set firewall receive-redirects disable",
+	"set firewall send-redirects enable",
+	"set firewall source-validation disable",
+	"set firewall syn-cookies enable",
+}
 
 // FactoryPasswordHash stands in for the factory login's password hash:
 // the factory configurations carry the published hash of the default
@@ -32,18 +51,7 @@ func FactoryLines(rel Release, board string) []string {
 	// auto`, as in the published factory configurations of the ER-6P and
 	// ERL; the ER-X's switch0 (its factory LAN on eth1-eth4) is not
 	// modelled.
-	lines := []string{
-		"set firewall all-ping enable",
-		"set firewall broadcast-ping disable",
-		"set firewall ipv6-receive-redirects disable",
-		"set firewall ipv6-src-route disable",
-		"set firewall ip-src-route disable",
-		"set firewall log-martians enable",
-		"set firewall receive-redirects disable",
-		"set firewall send-redirects enable",
-		"set firewall source-validation disable",
-		"set firewall syn-cookies enable",
-	}
+	lines := slices.Clone(edgeosFirewallGlobals)
 	for i, e := range b.Ethernets {
 		if i == 0 {
 			lines = append(lines, "set interfaces ethernet eth0 address 198.18.1.1/24")

@@ -107,17 +107,7 @@ func DefaultLines(f Flavour) []string {
 			"set system syslog global facility all level 'info'",
 		}
 	}
-	return []string{
-		"set firewall all-ping enable",
-		"set firewall broadcast-ping disable",
-		"set firewall ipv6-receive-redirects disable",
-		"set firewall ipv6-src-route disable",
-		"set firewall ip-src-route disable",
-		"set firewall log-martians enable",
-		"set firewall receive-redirects disable",
-		"set firewall send-redirects enable",
-		"set firewall source-validation disable",
-		"set firewall syn-cookies enable",
+	return append(slices.Clone(edgeosFirewallGlobals),
 		"set interfaces ethernet eth0 address 198.18.0.1/24",
 		"set interfaces ethernet eth0 duplex auto",
 		"set interfaces ethernet eth0 speed auto",
@@ -142,7 +132,7 @@ func DefaultLines(f Flavour) []string {
 		"set system login user ubnt level admin",
 		"set system syslog global facility all level notice",
 		"set system time-zone UTC",
-	}
+	)
 }
 
 // Device is a simulated EdgeOS/VyOS router. It implements
