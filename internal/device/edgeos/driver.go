@@ -165,9 +165,16 @@ func (d *Driver) commit(ctx context.Context, what string, lines []string) error 
 func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
 
 // CheckRouter implements device.RouterSettings: the interfaces named must
-// exist.
+// exist, and on EdgeOS no address may end on two interfaces (VyOS's own
+// commit checks differ: not modelled, left to its commit).
 func (d *Driver) CheckRouter(desired device.RouterConfig, snap *device.Snapshot) error {
-	return device.CheckInterfacesExist(desired, snap.Router)
+	if err := device.CheckInterfacesExist(desired, snap.Router); err != nil {
+		return err
+	}
+	if d.flavour == EdgeOS {
+		return checkAddressesUnique(desired, snap.Router)
+	}
+	return nil
 }
 
 // ApplyRouter implements device.RouterSettings.

@@ -21,6 +21,19 @@ var edgeosFirewallGlobals = []string{
 	"set firewall syn-cookies enable",
 }
 
+// FactoryLANAddress stands in for the EdgeRouters' factory LAN address
+// 192.168.1.1/24 on eth0 (Ubiquiti's "EdgeRouter - Reset to Factory
+// Defaults"): the simulator's addresses are 198.18.0.0/15, and within it
+// this one is used by no example or test network (198.19.168.x for
+// 192.168.x). The real factory address lies outside every lab network the
+// examples configure, so a stand-in inside one of them (198.18.1.1/24, LAN
+// A of seed 004's example on eth1) would make the commit refuse what a
+// real factory router takes: the commit refuses an address on two
+// interfaces (Lochnair/vyatta-cfg src/ubnt/interface/ubnt_interface.cpp,
+// is_valid_addr_commit: "duplicate address" unless is_uniq_address;
+// commitErrors models it).
+const FactoryLANAddress = "198.19.168.1/24"
+
 // FactoryPasswordHash stands in for the factory login's password hash:
 // the factory configurations carry the published hash of the default
 // password, replaced here by a placeholder (no secret, real or public, in
@@ -30,9 +43,8 @@ const FactoryPasswordHash = "$6$routerlab$factory.placeholder.hash"
 // FactoryLines is the factory default configuration of release rel, as
 // `show configuration commands` prints it on a fresh router; board names
 // the EdgeRouter (Boards; "" is the ER-6P) and is ignored on VyOS. The
-// factory LAN address 192.168.1.1/24 is 198.18.1.1/24 here (the
-// simulator's addresses are 198.18.0.0/15). Sources per line below; the
-// README of testdata lists the assumptions.
+// factory LAN address 192.168.1.1/24 is FactoryLANAddress here. Sources
+// per line below; the README of testdata lists the assumptions.
 func FactoryLines(rel Release, board string) []string {
 	switch rel {
 	case VyOS13, VyOS14, VyOS15:
@@ -54,7 +66,7 @@ func FactoryLines(rel Release, board string) []string {
 	lines := slices.Clone(edgeosFirewallGlobals)
 	for i, e := range b.Ethernets {
 		if i == 0 {
-			lines = append(lines, "set interfaces ethernet eth0 address 198.18.1.1/24")
+			lines = append(lines, "set interfaces ethernet eth0 address "+FactoryLANAddress)
 		}
 		lines = append(lines, "set interfaces ethernet "+e+" duplex auto", "set interfaces ethernet "+e+" speed auto")
 	}

@@ -190,3 +190,26 @@ func TestFactoryDefaults(t *testing.T) {
 		})
 	}
 }
+
+// TestFactoryLANAddressIsNoLabAddress: a real factory EdgeRouter's LAN
+// (192.168.1.1/24 on eth0) lies outside the lab networks the examples
+// configure, so the commit takes seed 004's LAN A (198.18.1.1/24 on eth1)
+// beside it; the simulator's stand-in for the factory address must
+// leave it so (FactoryLANAddress).
+func TestFactoryLANAddressIsNoLabAddress(t *testing.T) {
+	for _, version := range []string{"v1.10.9", "v2.0.9-hotfix.7"} {
+		t.Run(version, func(t *testing.T) {
+			s := newSim(t, Options{Factory: true, Version: version})
+			out, code := s.run(t, script("set interfaces ethernet eth1 address 198.18.1.1/24", "commit"))
+			if code != 0 {
+				t.Fatalf("a factory ER-6P refuses seed 004's LAN A on eth1 (exit %d):\n%s", code, out)
+			}
+			lines := s.d.Lines()
+			for _, want := range []string{"set interfaces ethernet eth0 address " + FactoryLANAddress, "set interfaces ethernet eth1 address 198.18.1.1/24"} {
+				if !slices.Contains(lines, want) {
+					t.Errorf("the router lacks %q:\n%s", want, s.d.Config())
+				}
+			}
+		})
+	}
+}
