@@ -180,6 +180,7 @@ var kinds = map[string]kind{
 	"vlan":        numRange(0, 4094, "VLAN ID must be between 0 and 4094"),
 	"pppmtu":      numRange(128, 16384, "MTU must be between 128 and 16384"),
 	"wgmtu":       numRange(68, 9000, "MTU must be between 68 and 9000"),
+	"vyoswgmtu":   numRange(68, 16000, "MTU must be between 68 and 16000"), // vyos-1x include/interface/mtu-68-16000.xml.i
 	"keepalive":   numRange(0, 65535, "persistent-keepalive must be between 0 and 65535"),
 	"ikelifetime": numRange(30, 86400, "Must be between 30-86400 seconds"),
 	"wgif":        pattern(reWgIf, "wg must be (wg0-wg999): %s"),

@@ -318,10 +318,14 @@ edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> endpoint =endpoint
 edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> persistent-keepalive =keepalive
 edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> preshared-key =wgkeyorfile
 edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> description =text
+# VyOS WireGuard: equuleus interfaces-wireguard.xml.in, sagitta (tag
+# 1.4.0 alike) and circinus interfaces_wireguard.xml.in (wg[0-9]+, mtu
+# include/interface/mtu-68-16000.xml.i, port, peer address/port); the
+# key leaves per release as above.
 vyos: interfaces wireguard <wgif> description =text
 vyos: interfaces wireguard <wgif> address +=cidr
 vyos: interfaces wireguard <wgif> port =port
-vyos: interfaces wireguard <wgif> mtu =wgmtu
+vyos: interfaces wireguard <wgif> mtu =vyoswgmtu
 vyos@1.3: interfaces wireguard <wgif> private-key =text
 vyos@1.4+: interfaces wireguard <wgif> private-key =wgkey
 vyos@1.3: interfaces wireguard <wgif> peer <peername> pubkey =wgkey
