@@ -12,7 +12,9 @@ package edgeossim
 //
 // A line may start with "edgeos:" or "vyos:" to exist in one flavour only,
 // or with "edgeos+wireguard:" to exist on an EdgeRouter with the WireGuard
-// package installed (Options.WireGuard).
+// package installed (Options.WireGuard); several, comma-separated
+// ("edgeos,vyos@1.3:"), put it in each. A line starting with "#" is a
+// comment: the source of the group of lines below it.
 // The DHCP server paths here are EdgeOS's only: VyOS writes a scope's
 // range as `subnet <net> range <n> start|stop <ip>` and its authoritative
 // flag valueless, not EdgeOS's `start <ip> stop <ip>`, so a VyOS router
