@@ -16,14 +16,18 @@ import (
 )
 
 // equivalenceFiles are the testdata files that are `show configuration
-// commands` output: every cfg_ file and seed 002. seed_004.txt is left
-// out: its lines run together on one line as published, which no router
-// prints.
+// commands` output: every cfg_ file, the VyOS release_ files (each
+// loaded on its own release) and seed 002. seed_004.txt is left out: its
+// lines run together on one line as published, which no router prints.
 func equivalenceFiles(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "cfg_*.txt"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no testdata: %v", err)
+	var files []string
+	for _, glob := range []string{"cfg_*.txt", "release_vyos_*.txt"} {
+		m, err := filepath.Glob(filepath.Join("testdata", glob))
+		if err != nil || len(m) == 0 {
+			t.Fatalf("no testdata %s: %v", glob, err)
+		}
+		files = append(files, m...)
 	}
 	return append(files, filepath.Join("testdata", "seed_002.txt"))
 }
@@ -59,7 +63,8 @@ func TestParseConfigEqualsDriverSnapshot(t *testing.T) {
 			if vyos {
 				opts.Flavour, parse = edgeossim.VyOS, edgeos.ParseVyOSConfig
 				// A file of another release's syntax runs on that release.
-				for rel, version := range map[string]string{"1_3": "1.3.8", "1_5": "1.5-rolling-202412010000"} {
+				// (1.4.0, the simulator's default, otherwise.)
+				for rel, version := range map[string]string{"1_3": "1.3.8", "1_4": "1.4.0", "1_5": "1.5-rolling-202412010000"} {
 					if strings.Contains(filepath.Base(file), "vyos_"+rel) {
 						opts.Version = version
 					}

@@ -23,11 +23,11 @@ func buildSchema(rel Release, wireguard bool) *snode {
 	root := newSnode()
 	for _, line := range strings.Split(schemaLines+foreignSchemaLines, "\n") {
 		line = strings.TrimSpace(line)
-		if line == "" {
+		if line == "" || strings.HasPrefix(line, "#") { // "#": a comment, naming a group's source
 			continue
 		}
 		if f, rest, ok := strings.Cut(line, ": "); ok && !strings.Contains(f, " ") {
-			if !schemaLineFor(f, rel, wireguard) {
+			if !slices.ContainsFunc(strings.Split(f, ","), func(p string) bool { return schemaLineFor(p, rel, wireguard) }) {
 				continue
 			}
 			line = rest
@@ -61,7 +61,8 @@ func buildSchema(rel Release, wireguard bool) *snode {
 // schemaLineFor reports whether a schema line's prefix ("edgeos",
 // "vyos", "edgeos+wireguard", or a flavour with releases: "vyos@1.3",
 // "vyos@1.4+" for 1.4 and later, "vyos@1.3-1.4", "edgeos@2.0") takes in
-// release rel.
+// release rel. A line's prefix may list several, comma-separated
+// ("edgeos,vyos@1.3:"): the line is in each.
 func schemaLineFor(prefix string, rel Release, wireguard bool) bool {
 	f, vers, ranged := strings.Cut(prefix, "@")
 	switch f {

@@ -21,7 +21,6 @@ var loadCases = []struct {
 		"set system option ctrl-alt-del-action 'ignore'",
 	}},
 	{"load_vyos_1_5.txt", Options{Flavour: VyOS, Version: "1.5-rolling-202410150000"}, []string{
-		"set firewall ipv4 input filter rule 10 state 'established'",
 		"set interfaces ethernet eth0 offload gro",
 		"set system option reboot-on-upgrade-failure '5'",
 	}},

@@ -12,7 +12,9 @@ package edgeossim
 //
 // A line may start with "edgeos:" or "vyos:" to exist in one flavour only,
 // or with "edgeos+wireguard:" to exist on an EdgeRouter with the WireGuard
-// package installed (Options.WireGuard).
+// package installed (Options.WireGuard); several, comma-separated
+// ("edgeos,vyos@1.3:"), put it in each. A line starting with "#" is a
+// comment: the source of the group of lines below it.
 // The DHCP server paths here are EdgeOS's only: VyOS writes a scope's
 // range as `subnet <net> range <n> start|stop <ip>` and its authoritative
 // flag valueless, not EdgeOS's `start <ip> stop <ip>`, so a VyOS router
@@ -79,14 +81,26 @@ interfaces ethernet <ethif> speed =auto|10|100|1000|10000
 interfaces ethernet <ethif> disable
 vyos: interfaces ethernet <ethif> hw-id =text
 edgeos: interfaces ethernet <ethif> poe output =off|24v|48v|54v|pthru
-interfaces ethernet <ethif> firewall in name =rulesetname
-interfaces ethernet <ethif> firewall out name =rulesetname
-interfaces ethernet <ethif> firewall local name =rulesetname
+edgeos: interfaces ethernet <ethif> firewall in name =rulesetname
+edgeos: interfaces ethernet <ethif> firewall out name =rulesetname
+edgeos: interfaces ethernet <ethif> firewall local name =rulesetname
+# Per-interface rule sets on VyOS 1.3 only: vyatta-cfg-firewall
+# equuleus:gen-interface-templates.pl (ethernet, vif, pppoe, wireguard
+# node.tag). 1.4 and 1.5 have none: sagitta and circinus
+# interfaces_ethernet.xml.in have no firewall node; rules bind through
+# "firewall ipv4 forward|input filter" (sagitta migrations firewall/7-to-8
+# and 10-to-11 move them there).
+vyos@1.3: interfaces ethernet <ethif> firewall in name =fwname13
+vyos@1.3: interfaces ethernet <ethif> firewall out name =fwname13
+vyos@1.3: interfaces ethernet <ethif> firewall local name =fwname13
 edgeos: interfaces ethernet <ethif> firewall in modify =rulesetname
 edgeos: interfaces ethernet <ethif> firewall out modify =rulesetname
 interfaces ethernet <ethif> vif <vlan> address +=ifaddr
 interfaces ethernet <ethif> vif <vlan> description =text
 interfaces ethernet <ethif> vif <vlan> mtu =mtu
+vyos@1.3: interfaces ethernet <ethif> vif <vlan> firewall in name =fwname13
+vyos@1.3: interfaces ethernet <ethif> vif <vlan> firewall out name =fwname13
+vyos@1.3: interfaces ethernet <ethif> vif <vlan> firewall local name =fwname13
 edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> user-id =text
 edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> password =text
 edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> mtu =pppoemtu
@@ -98,6 +112,26 @@ edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall out name =ruleset
 edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall local name =rulesetname
 edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall in modify =rulesetname
 edgeos: interfaces ethernet <ethif> pppoe <pppoeunit> firewall out modify =rulesetname
+# VyOS PPPoE is its own interface, not a child of the Ethernet port:
+# equuleus interfaces-pppoe.xml.in, sagitta (tag 1.4.0 alike) and
+# circinus interfaces_pppoe.xml.in (tag pppoe[0-9]+, source-interface,
+# mtu 68-1500). 1.3's include/interface/authentication.xml.i names the
+# login "user" and has "default-route auto|none|force"; 1.4 and 1.5 take
+# include/generic-username.xml.i's "username" and a valueless
+# "no-default-route" (include/interface/no-default-route.xml.i).
+# 1.3's per-interface firewall: vyatta-cfg-firewall
+# gen-interface-templates.pl's pppoe/node.tag.
+vyos: interfaces pppoe <vyospppoe> source-interface =text
+vyos: interfaces pppoe <vyospppoe> authentication password =text
+vyos: interfaces pppoe <vyospppoe> mtu =pppoemtu
+vyos: interfaces pppoe <vyospppoe> description =text
+vyos@1.3: interfaces pppoe <vyospppoe> authentication user =text
+vyos@1.3: interfaces pppoe <vyospppoe> default-route =auto|none|force
+vyos@1.3: interfaces pppoe <vyospppoe> firewall in name =fwname13
+vyos@1.3: interfaces pppoe <vyospppoe> firewall out name =fwname13
+vyos@1.3: interfaces pppoe <vyospppoe> firewall local name =fwname13
+vyos@1.4+: interfaces pppoe <vyospppoe> authentication username =text
+vyos@1.4+: interfaces pppoe <vyospppoe> no-default-route
 
 protocols static route <ipv4net> next-hop <ipv4>
 protocols static route <ipv4net> next-hop <ipv4> distance =distance
@@ -106,32 +140,58 @@ protocols static route <ipv4net> blackhole
 protocols static route <ipv4net> blackhole distance =distance
 protocols static route <ipv4net> description =text
 
-firewall all-ping =enable|disable
-firewall broadcast-ping =enable|disable
-firewall ipv6-receive-redirects =enable|disable
-firewall ipv6-src-route =enable|disable
-firewall ip-src-route =enable|disable
-firewall log-martians =enable|disable
-firewall receive-redirects =enable|disable
-firewall send-redirects =enable|disable
-firewall source-validation =strict|loose|disable
-firewall syn-cookies =enable|disable
+# Global options: EdgeOS, and VyOS 1.3's vyatta-cfg-firewall
+# (equuleus:templates/firewall/{all-ping,broadcast-ping,...}/node.def;
+# 1.3's vyos-1x has no firewall.xml.in). 1.4 and 1.5 moved them under
+# "firewall global-options" (schema_foreign.go).
+edgeos,vyos@1.3: firewall all-ping =enable|disable
+edgeos,vyos@1.3: firewall broadcast-ping =enable|disable
+edgeos,vyos@1.3: firewall ipv6-receive-redirects =enable|disable
+edgeos,vyos@1.3: firewall ipv6-src-route =enable|disable
+edgeos,vyos@1.3: firewall ip-src-route =enable|disable
+edgeos,vyos@1.3: firewall log-martians =enable|disable
+edgeos,vyos@1.3: firewall receive-redirects =enable|disable
+edgeos,vyos@1.3: firewall send-redirects =enable|disable
+edgeos,vyos@1.3: firewall source-validation =strict|loose|disable
+edgeos,vyos@1.3: firewall syn-cookies =enable|disable
 edgeos: firewall options mss-clamp interface-type +=all|pppoe|pptp|tun
 edgeos: firewall options mss-clamp mss =mss
-firewall name <rulesetname> default-action =drop|reject|accept
-firewall name <rulesetname> description =text
-firewall name <rulesetname> rule <rulenum> action =drop|reject|accept
-firewall name <rulesetname> rule <rulenum> description =text
-firewall name <rulesetname> rule <rulenum> log =enable|disable
-firewall name <rulesetname> rule <rulenum> protocol =protocol
-firewall name <rulesetname> rule <rulenum> state established =enable|disable
-firewall name <rulesetname> rule <rulenum> state related =enable|disable
-firewall name <rulesetname> rule <rulenum> state invalid =enable|disable
-firewall name <rulesetname> rule <rulenum> state new =enable|disable
-firewall name <rulesetname> rule <rulenum> destination port =text
-firewall name <rulesetname> rule <rulenum> destination address =text
-firewall name <rulesetname> rule <rulenum> source address =text
-firewall name <rulesetname> rule <rulenum> source port =text
+edgeos: firewall name <rulesetname> default-action =drop|reject|accept
+edgeos: firewall name <rulesetname> description =text
+edgeos: firewall name <rulesetname> rule <rulenum> action =drop|reject|accept
+edgeos: firewall name <rulesetname> rule <rulenum> description =text
+edgeos: firewall name <rulesetname> rule <rulenum> log =enable|disable
+edgeos: firewall name <rulesetname> rule <rulenum> protocol =protocol
+edgeos: firewall name <rulesetname> rule <rulenum> state established =enable|disable
+edgeos: firewall name <rulesetname> rule <rulenum> state related =enable|disable
+edgeos: firewall name <rulesetname> rule <rulenum> state invalid =enable|disable
+edgeos: firewall name <rulesetname> rule <rulenum> state new =enable|disable
+edgeos: firewall name <rulesetname> rule <rulenum> destination port =text
+edgeos: firewall name <rulesetname> rule <rulenum> destination address =text
+edgeos: firewall name <rulesetname> rule <rulenum> source address =text
+edgeos: firewall name <rulesetname> rule <rulenum> source port =text
+# VyOS 1.3's rule sets: vyatta-cfg-firewall
+# equuleus:templates/firewall/name/node.def (the name: [[:graph:]]{1,28},
+# not starting with "-"), name/node.tag/rule/node.def (1-999999),
+# rule/node.tag/{action,log,state/*}/node.def (log and each state are
+# enable|disable leaves). 1.4 has no "firewall name" (sagitta
+# firewall.xml.in: "firewall ipv4 name", schema_foreign.go; sagitta's
+# migration firewall/10-to-11 moves it).
+vyos@1.3: firewall name <fwname13> default-action =drop|reject|accept
+vyos@1.3: firewall name <fwname13> description =text
+vyos@1.3: firewall name <fwname13> enable-default-log
+vyos@1.3: firewall name <fwname13> rule <vyosrule> action =drop|reject|accept
+vyos@1.3: firewall name <fwname13> rule <vyosrule> description =text
+vyos@1.3: firewall name <fwname13> rule <vyosrule> log =enable|disable
+vyos@1.3: firewall name <fwname13> rule <vyosrule> protocol =protocol
+vyos@1.3: firewall name <fwname13> rule <vyosrule> state established =enable|disable
+vyos@1.3: firewall name <fwname13> rule <vyosrule> state related =enable|disable
+vyos@1.3: firewall name <fwname13> rule <vyosrule> state invalid =enable|disable
+vyos@1.3: firewall name <fwname13> rule <vyosrule> state new =enable|disable
+vyos@1.3: firewall name <fwname13> rule <vyosrule> destination port =text
+vyos@1.3: firewall name <fwname13> rule <vyosrule> destination address =text
+vyos@1.3: firewall name <fwname13> rule <vyosrule> source address =text
+vyos@1.3: firewall name <fwname13> rule <vyosrule> source port =text
 edgeos: firewall modify <rulesetname> description =text
 edgeos: firewall modify <rulesetname> rule <rulenum> action =modify|accept|drop
 edgeos: firewall modify <rulesetname> rule <rulenum> description =text
@@ -149,10 +209,19 @@ edgeos: service nat rule <natrule> source address =text
 edgeos: service nat rule <natrule> destination address =text
 edgeos: service nat rule <natrule> outside-address address =text
 edgeos: service nat rule <natrule> inside-address address =text
-vyos: nat source rule <natrule> description =text
-vyos: nat source rule <natrule> outbound-interface =text
-vyos: nat source rule <natrule> source address =text
-vyos: nat source rule <natrule> translation address =text
+# VyOS NAT: equuleus, sagitta (tag 1.4.0 too) and circinus nat.xml.in.
+# Rules 1-999999 on all three. 1.3's outbound-interface is a leaf
+# (equuleus include/nat-interface.xml.i); 1.4 made it a node whose
+# "name" leaf holds the interface (include/firewall/outbound-interface.xml.i
+# and match-interface.xml.i; sagitta migrations nat/5-to-6 and 6-to-7,
+# both in tag 1.4.0). translation address: an address, prefix, range or
+# "masquerade" (ipv4-address|ipv4-prefix|ipv4-range validators and the
+# masquerade regex, all three releases).
+vyos: nat source rule <vyosnatrule> description =text
+vyos@1.3: nat source rule <vyosnatrule> outbound-interface =text
+vyos@1.4+: nat source rule <vyosnatrule> outbound-interface name =vyosifmatch
+vyos: nat source rule <vyosnatrule> source address =text
+vyos: nat source rule <vyosnatrule> translation address =nataddress
 
 edgeos: service dhcp-server disabled =true|false
 edgeos: service dhcp-server hostfile-update =enable|disable
@@ -251,10 +320,14 @@ edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> endpoint =endpoint
 edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> persistent-keepalive =keepalive
 edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> preshared-key =wgkeyorfile
 edgeos+wireguard: interfaces wireguard <wgif> peer <wgkey> description =text
+# VyOS WireGuard: equuleus interfaces-wireguard.xml.in, sagitta (tag
+# 1.4.0 alike) and circinus interfaces_wireguard.xml.in (wg[0-9]+, mtu
+# include/interface/mtu-68-16000.xml.i, port, peer address/port); the
+# key leaves per release as above.
 vyos: interfaces wireguard <wgif> description =text
 vyos: interfaces wireguard <wgif> address +=cidr
 vyos: interfaces wireguard <wgif> port =port
-vyos: interfaces wireguard <wgif> mtu =wgmtu
+vyos: interfaces wireguard <wgif> mtu =vyoswgmtu
 vyos@1.3: interfaces wireguard <wgif> private-key =text
 vyos@1.4+: interfaces wireguard <wgif> private-key =wgkey
 vyos@1.3: interfaces wireguard <wgif> peer <peername> pubkey =wgkey

@@ -218,25 +218,28 @@ func TestSetErrors(t *testing.T) {
 	}
 }
 
+// TestQuotingPerFlavour: VyOS quotes every value, EdgeOS only those that
+// need it. The VyOS router runs 1.3, the last with `firewall name`.
 func TestQuotingPerFlavour(t *testing.T) {
 	for _, c := range []struct {
-		f    Flavour
-		want []string
+		f       Flavour
+		version string
+		want    []string
 	}{
-		{EdgeOS, []string{
+		{EdgeOS, "", []string{
 			"set firewall name WAN_IN description 'WAN to internal'",
 			"set firewall name WAN_IN rule 20 action drop",
 			"set firewall name WAN_IN rule 100 action accept",
 			"set system host-name r1",
 		}},
-		{VyOS, []string{
+		{VyOS, "1.3.8", []string{
 			"set firewall name WAN_IN description 'WAN to internal'",
 			"set firewall name WAN_IN rule 20 action 'drop'",
 			"set firewall name WAN_IN rule 100 action 'accept'",
 			"set system host-name 'r1'",
 		}},
 	} {
-		s := newSim(t, Options{Flavour: c.f, Lines: []string{}})
+		s := newSim(t, Options{Flavour: c.f, Version: c.version, Lines: []string{}})
 		if out, code := s.run(t, script(
 			"set system host-name r1",
 			"set firewall name WAN_IN rule 100 action accept",

@@ -137,6 +137,40 @@ func TestSchemaPerRelease(t *testing.T) {
 		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 subnet-id 1", []Release{VyOS15}},
 		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 static-mapping h1 mac-address 02:00:00:00:00:01", []Release{EdgeOS110, EdgeOS20, VyOS13, VyOS14}},
 		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 static-mapping h1 mac 02:00:00:00:00:01", []Release{VyOS15}},
+		// A range is a name on every release, a word too (sagitta's
+		// alpha-numeric-hyphen-underscore-dot constraint, equuleus's regex);
+		// 1.3's regex has no "+", 1.4's takes one after the first letter.
+		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 range guests start 198.18.20.100", vy},
+		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 range a+b start 198.18.20.100", []Release{VyOS14, VyOS15}},
+		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 range 'no space' start 198.18.20.100", nil},
+		{"service dhcp-server shared-network-name LAN subnet 198.18.20.0/24 static-mapping h_1 ip-address 198.18.20.9", []Release{EdgeOS110, EdgeOS20, VyOS13, VyOS14}}, // 1.5: a host name
+		// Firewall: 1.3's vyatta-cfg-firewall against 1.4's nftables tree.
+		{"firewall all-ping enable", []Release{EdgeOS110, EdgeOS20, VyOS13}},
+		{"firewall global-options all-ping enable", []Release{VyOS14, VyOS15}},
+		{"firewall name WAN-LOCAL rule 10 action accept", []Release{EdgeOS110, EdgeOS20, VyOS13}},
+		{"firewall name WAN-LOCAL rule 10 state established enable", []Release{EdgeOS110, EdgeOS20, VyOS13}},
+		{"firewall name WAN-LOCAL rule 100000 action accept", []Release{VyOS13}}, // EdgeOS: 1-9999
+		{"firewall ipv4 name WAN-LOCAL rule 10 action accept", []Release{VyOS14, VyOS15}},
+		{"firewall ipv4 name WAN-LOCAL rule 10 state established", []Release{VyOS14, VyOS15}},
+		{"firewall ipv4 name WAN-LOCAL rule 10 state established enable", nil},
+		{"firewall ipv4 name WAN-LOCAL rule 10 log", []Release{VyOS14, VyOS15}},
+		{"firewall ipv4 forward filter rule 10 action jump", []Release{VyOS14, VyOS15}},
+		{"firewall ipv4 input filter default-action drop", []Release{VyOS14, VyOS15}},
+		{"firewall ipv4 input filter default-action reject", nil}, // base chains: drop|accept
+		{"interfaces ethernet eth0 firewall in name WAN-IN", []Release{EdgeOS110, EdgeOS20, VyOS13}},
+		{"interfaces ethernet eth0 firewall local name WAN-LOCAL", []Release{EdgeOS110, EdgeOS20, VyOS13}},
+		// NAT: 1.4 (tag 1.4.0) made outbound-interface a node.
+		{"nat source rule 100 outbound-interface eth0", []Release{VyOS13}},
+		{"nat source rule 100 outbound-interface name eth0", []Release{VyOS14, VyOS15}},
+		{"nat source rule 100 translation address masquerade", vy},
+		{"nat source rule 100 translation address 198.18.0.10-198.18.0.20", vy},
+		{"nat source rule 100 translation address masq", nil},
+		// PPPoE: its own interface on VyOS; user (1.3) against username.
+		{"interfaces pppoe pppoe0 source-interface eth0", vy},
+		{"interfaces pppoe pppoe0 authentication user rl", []Release{VyOS13}},
+		{"interfaces pppoe pppoe0 authentication username rl", []Release{VyOS14, VyOS15}},
+		{"interfaces pppoe pppoe0 default-route none", []Release{VyOS13}},
+		{"interfaces pppoe pppoe0 no-default-route", []Release{VyOS14, VyOS15}},
 		{"system login user rl level admin", []Release{EdgeOS110, EdgeOS20}},
 		{"system ntp server time1.vyos.net", []Release{EdgeOS110, EdgeOS20, VyOS13}},
 		{"service ntp server time1.vyos.net", []Release{VyOS14, VyOS15}},
