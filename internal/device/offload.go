@@ -13,6 +13,13 @@ import (
 // platform says which keys it knows (OffloadKeys).
 type OffloadConfig struct {
 	Settings map[string]map[string]bool // group → key → on
+	// Forms, set only in an original (OffloadOriginal), is how the
+	// device's configuration wrote each switch before routerlab changed
+	// it (OffloadState.Forms), so that a restore puts back that exact
+	// form and not merely the same on/off. A switch without a form (an
+	// original saved before forms were kept, a platform without them) is
+	// restored by its Settings value alone.
+	Forms map[string]map[string]string `json:",omitempty"`
 }
 
 // OffloadState is every switch of the groups asked about, as the device
@@ -27,19 +34,27 @@ type OffloadState struct {
 	// ubnt offload` (a switch that takes effect after a reboot, or that
 	// the model lacks). nil where a platform does not report it.
 	Effective map[string]map[string]bool
+	// Forms is how the configuration writes each switch, group → key →
+	// the platform's own word for it, "" for no line at all (the
+	// platform's default): EdgeOS tells an explicit `disable` from an
+	// absent line, which read alike as off. Only the platform that
+	// reported a form reads it; nil where on/off says all (Linux,
+	// RouterOS).
+	Forms map[string]map[string]string
 }
 
 // OffloadOriginal captures the observed value of every key desired
-// manages: what Delete puts back.
+// manages, with its form where the platform reports one: what Delete
+// puts back.
 func OffloadOriginal(desired OffloadConfig, observed OffloadState) OffloadConfig {
 	orig := OffloadConfig{Settings: map[string]map[string]bool{}}
 	for group, keys := range desired.Settings {
 		for key := range keys {
 			if v, ok := observed.Settings[group][key]; ok {
-				if orig.Settings[group] == nil {
-					orig.Settings[group] = map[string]bool{}
+				orig.set(group, key, v)
+				if f, ok := observed.Forms[group][key]; ok {
+					orig.setForm(group, key, f)
 				}
-				orig.Settings[group][key] = v
 			}
 		}
 	}
@@ -49,23 +64,42 @@ func OffloadOriginal(desired OffloadConfig, observed OffloadState) OffloadConfig
 // MergeOffloadOriginal keeps the saved original of every key still
 // managed, captures the original of keys newly managed from observed, and
 // returns the saved originals of keys no longer managed as released (to
-// be put back now).
+// be put back now). A saved original without a form stays without one:
+// today's form is routerlab's own writing, not what was found.
 func MergeOffloadOriginal(saved, desired OffloadConfig, observed OffloadState) (merged, released OffloadConfig) {
 	merged = OffloadOriginal(desired, observed)
 	released = OffloadConfig{Settings: map[string]map[string]bool{}}
 	for group, keys := range saved.Settings {
 		for key, v := range keys {
+			into := &released
 			if _, still := desired.Settings[group][key]; still {
-				merged.Settings[group][key] = v
-				continue
+				into = &merged
+				delete(merged.Forms[group], key)
 			}
-			if released.Settings[group] == nil {
-				released.Settings[group] = map[string]bool{}
+			into.set(group, key, v)
+			if f, ok := saved.Forms[group][key]; ok {
+				into.setForm(group, key, f)
 			}
-			released.Settings[group][key] = v
 		}
 	}
 	return merged, released
+}
+
+func (c *OffloadConfig) set(group, key string, on bool) {
+	if c.Settings[group] == nil {
+		c.Settings[group] = map[string]bool{}
+	}
+	c.Settings[group][key] = on
+}
+
+func (c *OffloadConfig) setForm(group, key, form string) {
+	if c.Forms == nil {
+		c.Forms = map[string]map[string]string{}
+	}
+	if c.Forms[group] == nil {
+		c.Forms[group] = map[string]string{}
+	}
+	c.Forms[group][key] = form
 }
 
 // ValidateOffloadKeys checks every key of c against the keys a platform

@@ -179,6 +179,18 @@ func TestMergeOffloadOriginal(t *testing.T) {
 	if want := map[string]map[string]bool{"eth1": {"tso": false}}; !reflect.DeepEqual(released.Settings, want) {
 		t.Errorf("released = %v, want %v", released.Settings, want)
 	}
+	// Forms go with their values: a newly managed key's from observed, a
+	// still managed key's only from saved (none saved: none kept, as
+	// today's form is routerlab's), a released key's with it.
+	observed.Forms = map[string]map[string]string{"eth1": {"gro": "on", "gso": "", "tso": "on"}}
+	saved.Forms = map[string]map[string]string{"eth1": {"tso": "off"}}
+	merged, released = MergeOffloadOriginal(saved, desired, observed)
+	if want := map[string]string{"gso": ""}; !reflect.DeepEqual(merged.Forms["eth1"], want) {
+		t.Errorf("merged forms = %v, want %v", merged.Forms, want)
+	}
+	if want := map[string]string{"tso": "off"}; !reflect.DeepEqual(released.Forms["eth1"], want) {
+		t.Errorf("released forms = %v, want %v", released.Forms, want)
+	}
 	err := ValidateOffloadKeys(Linux, desired, []string{"gro"}, func(string) error { return nil })
 	if err == nil || !strings.Contains(err.Error(), `offload key "gso" is not known on platform "linux"; known keys are gro`) {
 		t.Errorf("unknown key: %v", err)

@@ -116,7 +116,9 @@ func (r *offloadResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"effective": schema.MapAttribute{Computed: true, ElementType: effectiveType,
 				MarkdownDescription: "What the device runs, group → key → on, where that can differ from `settings` (what routerlab configured), as read back after apply and on refresh: on RouterOS `ip.fasttrack` is on when any enabled fasttrack-connection rule of the forward chain is reached (the router's own default `defconf: fasttrack` included, while routerlab's rule may be off), and `ip.fasttrack_hw_offload` (RouterOS 7) when that rule has `hw-offload=yes`; on EdgeOS `show ubnt offload`. Other resources' changes in the same apply (a `routerlab_firewall` rule in front of a fasttrack rule) are read after them when this resource `depends_on` them and is written in that apply, otherwise at the next refresh (`terraform apply -refresh-only`). A benchmark records these values. Null where the platform does not report them."},
 			"restore_values": schema.StringAttribute{Computed: true,
-				MarkdownDescription: "The values the managed switches had before routerlab changed them, as JSON: what destroy puts back. Null for an imported resource."},
+				MarkdownDescription: "The values the managed switches had before routerlab changed them, as JSON: what destroy puts back. " +
+					"`Settings` holds each switch's on/off; `Forms`, where the platform reports it (EdgeOS), how the configuration wrote the switch (`\"disable\"` for an explicit `… disable` line, `\"\"` for none), so destroy puts back that exact line, or no line. " +
+					"A value saved without `Forms` (by earlier versions) restores the on/off alone. Null for an imported resource."},
 		},
 	}
 }
@@ -292,6 +294,7 @@ func (r *offloadResource) Delete(ctx context.Context, req resource.DeleteRequest
 			if _, ok := snap.Offload.Settings[group]; !ok {
 				resp.Diagnostics.AddWarning("Setting Not Restored", fmt.Sprintf("device %q: %q is gone; its offload settings were not restored", dev.Name, group))
 				delete(original.Settings, group)
+				delete(original.Forms, group)
 			}
 		}
 		if len(original.Settings) == 0 {

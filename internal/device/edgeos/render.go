@@ -433,13 +433,21 @@ func RenderPPPoEDelete(observed device.PPPoEState) []string {
 // an `enable` deletes the switch, "off" being EdgeOS's default: the
 // parser reads an absent switch as off, and the device goes back to its
 // defaults instead of gaining a `disable` line it may never have had.
+// A restore (desired is an original with Forms) puts each switch back in
+// the form it was found in instead: `disable` where the router had that
+// line, no line where it had none.
 func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 	var out []string
 	for _, g := range device.SortedKeys(desired.Settings) {
 		for _, k := range device.SortedKeys(desired.Settings[g]) {
 			p := offloadPath(g, k)
+			on := desired.Settings[g][k]
+			if form, ok := offloadForm(desired, g, k); ok {
+				out = append(out, restoreOffloadForm(p, form, have)...)
+				continue
+			}
 			v, set := have.Value(p...)
-			switch on := desired.Settings[g][k]; {
+			switch {
 			case on && v != "enable":
 				out = append(out, setLine(at(p, "enable")...))
 			case !on && v == "enable":
@@ -452,6 +460,39 @@ func RenderOffload(desired device.OffloadConfig, have *Tree) []string {
 		}
 	}
 	return out
+}
+
+// offloadForm is the form desired restores switch g k to, when it has one
+// ParseOffload could have reported that agrees with its on/off (a state
+// edited by hand could disagree: the value wins).
+func offloadForm(desired device.OffloadConfig, g, k string) (string, bool) {
+	form, ok := desired.Forms[g][k]
+	if !ok {
+		return "", false
+	}
+	on := desired.Settings[g][k]
+	switch form {
+	case "enable":
+		return form, on
+	case "disable", "":
+		return form, !on
+	}
+	return "", false
+}
+
+// restoreOffloadForm writes switch p back as form ("" deletes it), and
+// nothing when the router has it so already.
+func restoreOffloadForm(p []string, form string, have *Tree) []string {
+	if form == "" {
+		if have.Has(p...) {
+			return []string{delLine(p...)}
+		}
+		return nil
+	}
+	if v, set := have.Value(p...); set && v == form {
+		return nil
+	}
+	return []string{setLine(at(p, form)...)}
 }
 
 func isSecretLine(words []string) bool {

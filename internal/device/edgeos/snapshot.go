@@ -393,13 +393,25 @@ func ParsePPPoE(t *Tree) map[string]device.PPPoEState {
 }
 
 // ParseOffload reports every switch of every group; unset is disable.
+// Forms tells the two offs apart: "disable" for an explicit `disable`
+// line (the factory's `hwnat disable`, the wizard's `ipv4 pppoe
+// disable`), "" for no line, "enable" for on; a switch written otherwise
+// has no form, and a restore of it goes by its value.
 func ParseOffload(t *Tree) device.OffloadState {
-	st := device.OffloadState{Settings: map[string]map[string]bool{}}
+	st := device.OffloadState{Settings: map[string]map[string]bool{}, Forms: map[string]map[string]string{}}
 	for group, keys := range offloadGroups {
 		st.Settings[group] = map[string]bool{}
+		st.Forms[group] = map[string]string{}
 		for _, k := range keys {
-			v, _ := t.Value(offloadPath(group, k)...)
+			p := offloadPath(group, k)
+			v, set := t.Value(p...)
 			st.Settings[group][k] = v == "enable"
+			switch {
+			case !t.Has(p...):
+				st.Forms[group][k] = ""
+			case set && (v == "enable" || v == "disable"):
+				st.Forms[group][k] = v
+			}
 		}
 	}
 	return st
