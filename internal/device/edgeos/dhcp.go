@@ -28,8 +28,9 @@ import (
 //	  … <name> subnet <net> range 0 start <a>          range 0 stop <b>
 //	  … <name> subnet <net> subnet-id <n>              (required, unique on the router)
 //
-// routerlab manages the scopes named in the configuration, whole: a scope
-// that differs is deleted and written again in the same session. Its
+// routerlab manages the scopes named in the configuration: a scope that
+// differs has its managed leaves deleted and written again in the same
+// session, the router's other lines under it kept (dhcpManagedDeletes). Its
 // range is named 0, as vyos-1x's smoketests name theirs (equuleus and
 // circinus smoketest/scripts/cli/test_service_dhcp-server.py); the parser
 // reads a scope's first range whatever its name. The parser reads every
@@ -99,10 +100,11 @@ func parseDHCPServers(t *Tree) map[string]device.DHCPServer {
 }
 
 // renderDHCPServers writes the scopes desired names in form: nil deletes
-// one; one that differs from the device is replaced whole. have is the
-// device's configuration, read for the subnet-ids Kea needs (nil for the
-// other forms): a rewritten scope keeps its id, a new one takes the
-// lowest the router does not use.
+// one; one that differs from the device has what routerlab manages of it
+// rewritten (dhcpManagedDeletes), or is replaced whole when have is nil.
+// have is the device's configuration, for the managed leaves a scope
+// holds and the subnet-ids Kea needs: a rewritten scope keeps its id, a
+// new one takes the lowest the router does not use.
 func renderDHCPServers(desired map[string]*device.DHCPServer, observed map[string]device.DHCPServer, form dhcpForm, have *Tree) []string {
 	var out []string
 	ids := subnetIDs{used: map[string]bool{}, own: map[string]string{}}
@@ -138,24 +140,70 @@ func renderDHCPServers(desired map[string]*device.DHCPServer, observed map[strin
 	}
 	for _, name := range device.SortedKeys(desired) {
 		want := desired[name]
-		_, exists := observed[name]
+		cur, exists := observed[name]
 		switch {
 		case want == nil && exists:
 			out = append(out, delLine(at(dhcpRoot, name)...))
 		case want == nil:
 		case exists && !rewrite[name]:
+		case exists && have != nil:
+			dels, rangeName := dhcpManagedDeletes(have, name, cur.Subnet, want.Subnet)
+			out = append(out, dels...)
+			out = append(out, dhcpLines(name, *want, form, &ids, rangeName)...)
 		default:
 			if exists {
 				out = append(out, delLine(at(dhcpRoot, name)...))
 			}
-			out = append(out, dhcpLines(name, *want, form, &ids)...)
+			out = append(out, dhcpLines(name, *want, form, &ids, "0")...)
 		}
 	}
 	return out
 }
 
-// dhcpLines are one scope's set lines in form.
-func dhcpLines(name string, want device.DHCPServer, form dhcpForm, ids *subnetIDs) []string {
+// dhcpManagedDeletes are the delete lines that clear what routerlab
+// manages of an existing scope before it is written anew, and the name
+// its range is written under. A router's scope holds more than routerlab
+// reads (lease, static mappings, domain-name, ntp-server, a second
+// range): those stay, so that a change and its restore on destroy leave
+// the router's own lines as they were (issue 22: real configurations
+// adopted unchanged). On the same subnet only the managed leaves go, in
+// whichever release's words the router holds them (the parser reads
+// every form), and the range keeps its name (VyOS 1.4's smoketests name
+// theirs LANDynamic); a scope moved to another subnet loses the old
+// subnet node, whose static mappings cannot serve the new one.
+func dhcpManagedDeletes(have *Tree, name, curSubnet, wantSubnet string) ([]string, string) {
+	p := at(dhcpRoot, name)
+	var out []string
+	if have.Lookup(at(p, "authoritative")...) != nil {
+		out = append(out, delLine(at(p, "authoritative")...))
+	}
+	sp := at(p, "subnet", curSubnet)
+	if curSubnet != wantSubnet {
+		if have.Lookup(sp...) != nil {
+			out = append(out, delLine(sp...))
+		}
+		return out, "0"
+	}
+	for _, leaf := range [][]string{{"default-router"}, {"dns-server"}, {"name-server"}, {"option", "default-router"}, {"option", "name-server"}} {
+		if have.Lookup(at(sp, leaf...)...) != nil {
+			out = append(out, delLine(at(sp, leaf...)...))
+		}
+	}
+	// The first range is the one the parser read (parseDHCPServers).
+	if starts := have.Children(at(sp, "start")...); len(starts) > 0 {
+		out = append(out, delLine(at(sp, "start", starts[0])...))
+	}
+	rangeName := "0"
+	if ranges := have.Children(at(sp, "range")...); len(ranges) > 0 {
+		rangeName = ranges[0]
+		out = append(out, delLine(at(sp, "range", rangeName)...))
+	}
+	return out, rangeName
+}
+
+// dhcpLines are one scope's set lines in form, its VyOS range named
+// rangeName.
+func dhcpLines(name string, want device.DHCPServer, form dhcpForm, ids *subnetIDs, rangeName string) []string {
 	var out []string
 	p := at(dhcpRoot, name)
 	sp := at(p, "subnet", want.Subnet)
@@ -187,7 +235,7 @@ func dhcpLines(name string, want device.DHCPServer, form dhcpForm, ids *subnetID
 	for _, dns := range want.DNSServers {
 		out = append(out, setLine(at(opt, "name-server", dns)...))
 	}
-	out = append(out, setLine(at(sp, "range", "0", "start", want.Start)...), setLine(at(sp, "range", "0", "stop", want.Stop)...))
+	out = append(out, setLine(at(sp, "range", rangeName, "start", want.Start)...), setLine(at(sp, "range", rangeName, "stop", want.Stop)...))
 	if form == dhcpKea {
 		out = append(out, setLine(at(sp, "subnet-id", ids.take(name))...))
 	}

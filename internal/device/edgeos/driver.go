@@ -177,20 +177,40 @@ func (d *Driver) CheckRouter(desired device.RouterConfig, snap *device.Snapshot)
 	return nil
 }
 
-// ApplyRouter implements device.RouterSettings.
+// ApplyRouter implements device.RouterSettings. With DHCP scopes, the
+// configuration is read first: a changed scope keeps the router's lines
+// routerlab does not manage (dhcpManagedDeletes).
 func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, observed device.RouterState) error {
-	lines, err := RenderRouter(desired, observed)
+	if err := ValidateRouter(desired); err != nil {
+		return err
+	}
+	if err := device.CheckInterfacesExist(desired, observed); err != nil {
+		return err
+	}
+	have, err := d.dhcpTree(ctx, desired)
 	if err != nil {
 		return err
 	}
-	return d.commit(ctx, "applying router config", lines)
+	return d.commit(ctx, "applying router config", renderRouterAs(desired, observed, dhcpEdgeOS, have))
 }
 
 // RestoreRouter implements device.RouterSettings: originals are not held
 // to today's validation, and what vanished is dropped with a warning.
 func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
+	have, err := d.dhcpTree(ctx, original)
+	if err != nil {
+		return nil, err
+	}
 	original, warnings := device.DropVanished(original, observed)
-	return warnings, d.commit(ctx, "restoring router config", renderRouter(original, observed))
+	return warnings, d.commit(ctx, "restoring router config", renderRouterAs(original, observed, dhcpEdgeOS, have))
+}
+
+// dhcpTree is the configuration when c writes DHCP scopes, else nil.
+func (d *Driver) dhcpTree(ctx context.Context, c device.RouterConfig) (*Tree, error) {
+	if c.DHCPServers == nil {
+		return nil, nil
+	}
+	return d.tree(ctx)
 }
 
 // ValidateFirewall implements device.FirewallSettings.

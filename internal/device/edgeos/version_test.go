@@ -143,7 +143,8 @@ func TestDHCPKeaSubnetIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"delete service dhcp-server shared-network-name LAN",
+		// Only the managed leaves are rewritten (dhcpManagedDeletes).
+		"delete service dhcp-server shared-network-name LAN subnet 198.18.25.0/24 option name-server",
 		"set service dhcp-server shared-network-name LAN subnet 198.18.25.0/24 option name-server 198.18.20.53",
 		"set service dhcp-server shared-network-name LAN subnet 198.18.25.0/24 subnet-id 1",
 		"set service dhcp-server shared-network-name LAB subnet 198.18.26.0/24 subnet-id 3",
@@ -153,6 +154,9 @@ func TestDHCPKeaSubnetIDs(t *testing.T) {
 		}
 	}
 	for _, l := range lines {
+		if l == "delete service dhcp-server shared-network-name LAN" {
+			t.Errorf("a changed scope deleted whole: %q", l)
+		}
 		if strings.Contains(l, "GUEST") {
 			t.Errorf("a foreign scope touched: %q", l)
 		}

@@ -124,10 +124,11 @@ func (v *VyOSDriver) RestoreRouter(ctx context.Context, original device.RouterCo
 }
 
 // writeContext is the release to write for and, when DHCP scopes are
-// written on 1.5, the configuration (for their subnet-ids).
+// written, the configuration (the lines a changed scope holds, and on
+// 1.5 the subnet-ids).
 func (v *VyOSDriver) writeContext(ctx context.Context, dhcp bool) (Version, *Tree, error) {
 	ver, err := v.version(ctx)
-	if err != nil || !dhcp || dhcpFormFor(VyOS, ver) != dhcpKea {
+	if err != nil || !dhcp {
 		return ver, nil, err
 	}
 	have, err := v.d.tree(ctx)

@@ -164,9 +164,15 @@ func changedSubtrees(working, running *config) []subtree {
 	return append(dels, rest...)
 }
 
-// withSubtree is active with s's leaves replaced by working's.
+// withSubtree is active with s's leaves replaced by working's. It keeps
+// active's print order: a loaded configuration is the record of the
+// order the device prints its nodes in (load.go), and a commit changes
+// values, not how the device sorts (VyOS 1.4's `firewall global-options
+// ip-src-route` before `ipv6-src-route`, as sagitta's
+// smoketest/config-tests print it, is not APT's order; before this, a
+// commit anywhere re-sorted every loaded node).
 func withSubtree(active, working *config, s subtree) *config {
-	out := &config{}
+	out := &config{order: active.order}
 	for _, l := range active.leaves {
 		if !s.in(l.path) {
 			out.leaves = append(out.leaves, l)

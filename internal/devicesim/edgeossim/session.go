@@ -240,7 +240,9 @@ func (d *Device) load(sess *session, args []string, out io.Writer) int {
 		lines = strings.Split(string(f.data), "\n")
 	}
 	fmt.Fprintf(out, "Loading configuration from '%s'...\n", file)
-	c := &config{}
+	// The file is a configuration the device printed (`save`): its nodes
+	// print in the running configuration's order (withSubtree).
+	c := &config{order: d.running.order}
 	for _, l := range lines {
 		if !strings.HasPrefix(l, "set ") {
 			continue
