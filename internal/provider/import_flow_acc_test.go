@@ -142,22 +142,28 @@ type settingsImport struct {
 	// against and sets every value); without it, an EdgeOS/VyOS router,
 	// the driver must see that nothing changes and write nothing.
 	replaceWrites bool
+	// owned: the configuration holds routerlab's own objects (routes
+	// tagged routerlab, its firewall rules), which destroying their
+	// resource removes by design, and replacing them rewrites; the flow
+	// stops after the unchanged apply, before any destroy or replace.
+	owned bool
 }
 
 // runSettingsImport is issue 21's and 22's real-configuration acceptance
 // for one router. The settings resources are imported the way the docs
 // give (import blocks, `terraform plan -generate-config-out`, apply);
 // the generated configuration holds what it must; the apply of the
-// imports, the empty plan after it (-detailed-exitcode 0) and the
-// destroy of the imported resources leave the router's configuration as
-// loaded and send it no write. Imported again, the resources are written
+// imports, the empty plan after it (-detailed-exitcode 0), an unchanged
+// apply and the destroy of the imported resources leave the router's
+// configuration as loaded and send it no write. Imported again, the resources are written
 // back unchanged (apply -replace: Create writes what was adopted), which
 // leaves the configuration as loaded and plans nothing, and their destroy
 // (restoring what Create saved) leaves it as loaded too. Unless it is
 // among the imports, routerlab_firewall's import is refused (these
 // routers have no routerlab rules) and writes nothing. No piece of a
 // secret reaches the state, the generated configuration or terraform's
-// output.
+// output. A configuration that holds routerlab's own objects (owned)
+// stops before destroy and replace, which remove and rewrite them.
 func runSettingsImport(t *testing.T, si settingsImport) {
 	t.Helper()
 	loaded := si.config()
@@ -199,6 +205,26 @@ func runSettingsImport(t *testing.T, si settingsImport) {
 			t.Errorf("state lacks %s:\n%s", it.to, afterImport)
 		}
 	}
+	// An unchanged configuration applied: nothing to do, nothing sent.
+	w.apply("0 added, 0 changed, 0 destroyed")
+	unchanged("an unchanged apply")
+	noWrites("importing, planning and an unchanged apply")
+	if !slices.ContainsFunc(si.imports, func(it importTarget) bool { return strings.HasPrefix(it.to, "routerlab_firewall.") }) {
+		// routerlab_firewall, the third settings resource, adopts only
+		// routerlab's own rules; a router without them refuses its
+		// import, naming why.
+		fw := newImportWorkdir(t, si.provider+importBlocks([]importTarget{{"routerlab_firewall." + si.device, si.device}}))
+		out, code := fw.run("plan", "-generate-config-out=generated.tf")
+		w.printed.WriteString(out)
+		if code != 1 || !strings.Contains(out, fmt.Sprintf("device %q has no routerlab firewall", si.device)) {
+			t.Errorf("import of routerlab_firewall: exit %d, want 1 with \"no routerlab firewall\":\n%s", code, out)
+		}
+		unchanged("the refused firewall import")
+	}
+	if si.owned {
+		checkNoSecrets(t, si.secrets, map[string]string{"state after import": afterImport, "generated configuration": generated, "terraform output": w.printed.String()})
+		return
+	}
 	// Destroy of what was imported restores what was adopted: the router
 	// as it was, untouched.
 	w.destroy(n)
@@ -216,23 +242,18 @@ func runSettingsImport(t *testing.T, si settingsImport) {
 	w.destroy(n)
 	unchanged("destroy of the resources written back")
 
-	if !slices.ContainsFunc(si.imports, func(it importTarget) bool { return strings.HasPrefix(it.to, "routerlab_firewall.") }) {
-		// routerlab_firewall, the third settings resource, adopts only
-		// routerlab's own rules; a router without them refuses its
-		// import, naming why.
-		fw := newImportWorkdir(t, si.provider+importBlocks([]importTarget{{"routerlab_firewall." + si.device, si.device}}))
-		out, code := fw.run("plan", "-generate-config-out=generated.tf")
-		w.printed.WriteString(out)
-		if code != 1 || !strings.Contains(out, fmt.Sprintf("device %q has no routerlab firewall", si.device)) {
-			t.Errorf("import of routerlab_firewall: exit %d, want 1 with \"no routerlab firewall\":\n%s", code, out)
-		}
-		unchanged("the refused firewall import")
-	}
 	if !si.replaceWrites {
 		noWrites("writing the adopted values back and destroying them")
 	}
-	for what, text := range map[string]string{"state after import": afterImport, "state": written, "generated configuration": generated, "terraform output": w.printed.String()} {
-		for _, s := range si.secrets {
+	checkNoSecrets(t, si.secrets, map[string]string{"state after import": afterImport, "state": written, "generated configuration": generated, "terraform output": w.printed.String()})
+}
+
+// checkNoSecrets checks that no text (by what it is) holds a piece of a
+// secret.
+func checkNoSecrets(t *testing.T, secrets []string, texts map[string]string) {
+	t.Helper()
+	for what, text := range texts {
+		for _, s := range secrets {
 			if strings.Contains(text, s) {
 				t.Errorf("the %s holds secret piece %q", what, s)
 			}
