@@ -57,7 +57,9 @@ var (
 )
 
 // edgeosRealWorlds are the whole routers in the tree, from the factory
-// defaults to the bench's, each with its expectations.
+// defaults to the bench's, each with its expectations. A real_*.txt of
+// the driver's testdata needs one (file: edgeosTestdata+"real_….txt");
+// the test fails for one without.
 var edgeosRealWorlds = []edgeosRealWorld{
 	{file: edgeossimTestdata + "factory_edgeos_er6p.txt", opts: edgeos110, offload: edgeosGroups, generated: []string{`hostname            = "ubnt"`}},
 	{file: edgeossimTestdata + "factory_edgeos_er6p.txt", opts: edgeos20, offload: edgeosGroups, generated: []string{`hostname            = "ubnt"`}},
