@@ -2,10 +2,7 @@ package provider
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -111,24 +108,15 @@ func deviceWrites(cmds []string) []string {
 
 // TestAccRouterOS_realWorldImport: issue 21's acceptance. Each real-world
 // export is loaded whole into the simulated router of its version and
-// board; the settings resources routerlab has for it are imported the
-// way the docs give (import blocks for routerlab_router, the whole
-// device, and routerlab_offload, every group the router reports;
-// `terraform plan -generate-config-out`, then apply). The generated
-// configuration holds the fixture's names with spaces and its bare host
-// addresses as /32s and no internal id; the apply of the imports leaves
-// the export, compact and terse, byte for byte the one loaded; the plan
-// after it is empty (exit 0 of -detailed-exitcode); destroy of the
-// imported resources leaves the export as loaded; importing, planning
-// and that destroy send the router no write command. Imported again,
-// both are written back unchanged (apply -replace: Create writes what
-// was adopted), which leaves the export as loaded and plans nothing, and
-// their destroy (restoring what Create saved) leaves it as loaded too.
-// routerlab_firewall's import is refused (none of these routers has
-// routerlab's rules). No piece of a secret reaches the state, the
-// generated configuration or terraform's output. The loaded export's
-// header is the simulator's (rossim's Load doc); the Options here print
-// the fixture's own, so the whole file is compared.
+// board, and its settings resources (routerlab_router, the whole device;
+// routerlab_offload, every group the router reports) go through
+// runSettingsImport: the generated configuration holds the fixture's
+// names with spaces and its bare host addresses as /32s and no internal
+// id, and every step leaves the export, compact and terse, byte for byte
+// the one loaded. RouterOS has no transaction, so writing the adopted
+// values back (apply -replace) sends them; nothing else writes. The
+// loaded export's header is the simulator's (rossim's Load doc); the
+// Options here print the fixture's own, so the whole file is compared.
 func TestAccRouterOS_realWorldImport(t *testing.T) {
 	requireAcc(t)
 	// Every fixture in the directory is covered: one added there without
@@ -163,135 +151,26 @@ func TestAccRouterOS_realWorldImport(t *testing.T) {
 				t.Fatalf("the loaded export does not print back as the file:\n%s", got)
 			}
 			exports := func() string { return lf(sim.Export()) + "\n--- terse\n" + lf(sim.Export("terse")) }
-			loaded := exports()
 			dev := devicesim.New(t, sim, devicesim.Options{User: "admin", LoginFlags: true})
 
 			groups := deviceOffloadGroups(t, dev)
 			if !slices.Equal(groups, rw.groups) {
 				t.Errorf("the router reports offload groups %v, want %v", groups, rw.groups)
 			}
-			terraform := terraformWorkdir(t, routerosProvider(dev)+fmt.Sprintf(`
-import {
-  to = routerlab_router.rb
-  id = "rb"
-}
-
-import {
-  to = routerlab_offload.rb
-  id = "rb:%s"
-}
-`, strings.Join(groups, ",")))
-			var printed strings.Builder
-			run := func(args ...string) (string, int) {
-				t.Helper()
-				cmd := terraform(args...)
-				out, err := cmd.CombinedOutput()
-				var exit *exec.ExitError
-				if err != nil && !errors.As(err, &exit) {
-					t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-				}
-				printed.Write(out)
-				return string(out), cmd.ProcessState.ExitCode()
-			}
-			unchanged := func(when string) {
-				t.Helper()
-				if now := exports(); now != loaded {
-					t.Errorf("%s changed the router's export:\n--- loaded\n%s\n--- now\n%s", when, loaded, now)
-				}
-			}
-			dir := terraform("version").Dir
-
-			if out, code := run("plan", "-no-color", "-input=false", "-generate-config-out=generated.tf"); code != 0 {
-				t.Fatalf("plan with -generate-config-out: exit %d\n%s", code, out)
-			}
-			generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, want := range append([]string{`resource "routerlab_router" "rb"`, `resource "routerlab_offload" "rb"`}, rw.generated...) {
-				if !strings.Contains(string(generated), want) {
-					t.Errorf("generated configuration lacks %q:\n%s", want, generated)
-				}
-			}
-			if strings.Contains(string(generated), "*3D") {
-				t.Errorf("an internal id (*3D) is adopted as an interface:\n%s", generated)
-			}
-			if out, code := run("apply", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "2 imported, 0 added, 0 changed, 0 destroyed") {
-				t.Fatalf("apply of the imports: exit %d\n%s\ngenerated:\n%s", code, out, generated)
-			}
-			unchanged("the apply of the imports")
-			if out, code := run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
-				t.Errorf("plan after importing the generated configuration is not empty (exit %d):\n%s\ngenerated:\n%s", code, out, generated)
-			}
-			unchanged("the plan after the imports")
-			imported, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(imported), `"type": "routerlab_offload"`) || !strings.Contains(string(imported), `"type": "routerlab_router"`) {
-				t.Errorf("state lacks the imported resources:\n%s", imported)
-			}
-			// Destroy of what was imported restores what was adopted: the
-			// router as it was, untouched.
-			if out, code := run("destroy", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "Resources: 2 destroyed") {
-				t.Errorf("destroy of the imported resources: exit %d\n%s", code, out)
-			}
-			unchanged("destroy of the imported resources")
-			if w := deviceWrites(dev.Commands()); len(w) > 0 {
-				t.Errorf("importing, planning and destroying the imported resources sent the router commands that write: %q", w)
-			}
-
-			// Imported again (the import blocks are still there), then an
-			// unchanged configuration applied for real.
-			if out, code := run("apply", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "2 imported, 0 added, 0 changed, 0 destroyed") {
-				t.Fatalf("second apply of the imports: exit %d\n%s", code, out)
-			}
-			// An unchanged configuration applied for real: -replace makes
-			// both resources write every value they adopted (Create), which
-			// must leave the export as loaded and plan nothing after it.
-			if out, code := run("apply", "-no-color", "-input=false", "-auto-approve", "-replace=routerlab_router.rb", "-replace=routerlab_offload.rb"); code != 0 || !strings.Contains(out, "2 added, 0 changed, 2 destroyed") {
-				t.Errorf("apply -replace of the adopted configuration: exit %d\n%s", code, out)
-			}
-			unchanged("writing the adopted values back (apply -replace)")
-			if out, code := run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
-				t.Errorf("plan after writing the adopted values back is not empty (exit %d):\n%s", code, out)
-			}
-			state, err := os.ReadFile(filepath.Join(dir, "terraform.tfstate"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(state), `"type": "routerlab_offload"`) || !strings.Contains(string(state), `"type": "routerlab_router"`) {
-				t.Errorf("state lacks the imported resources:\n%s", state)
-			}
-			if out, code := run("destroy", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "Resources: 2 destroyed") {
-				t.Errorf("destroy: exit %d\n%s", code, out)
-			}
-			unchanged("destroy of the resources written back")
-
-			// routerlab_firewall, the third settings resource, adopts only
-			// routerlab's own rules (routerlab:fw); none of these routers
-			// has them (their rules are defconf's or the owner's), so its
-			// import is refused, naming why, and writes nothing.
-			fw := terraformWorkdir(t, routerosProvider(dev)+`
-import {
-  to = routerlab_firewall.rb
-  id = "rb"
-}
-`)
-			cmd := fw("plan", "-no-color", "-input=false", "-generate-config-out=generated.tf")
-			out, _ := cmd.CombinedOutput()
-			printed.Write(out)
-			if cmd.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), `device "rb" has no routerlab firewall`) {
-				t.Errorf("import of routerlab_firewall: exit %d, want 1 with \"no routerlab firewall\":\n%s", cmd.ProcessState.ExitCode(), out)
-			}
-			unchanged("the refused firewall import")
-			for what, text := range map[string]string{"state after import": string(imported), "state": string(state), "generated configuration": string(generated), "terraform output": printed.String()} {
-				for _, w := range realWorldSecrets {
-					if strings.Contains(text, w) {
-						t.Errorf("the %s holds secret piece %q", what, w)
-					}
-				}
-			}
+			runSettingsImport(t, settingsImport{
+				provider: routerosProvider(dev),
+				device:   "rb",
+				imports: []importTarget{
+					{"routerlab_router.rb", "rb"},
+					{"routerlab_offload.rb", "rb:" + strings.Join(groups, ",")},
+				},
+				generated:     rw.generated,
+				notGenerated:  []string{"*3D"}, // an internal id adopted as an interface
+				secrets:       realWorldSecrets,
+				config:        exports,
+				writes:        func() []string { return deviceWrites(dev.Commands()) },
+				replaceWrites: true,
+			})
 		})
 	}
 }

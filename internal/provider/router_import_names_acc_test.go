@@ -1,11 +1,6 @@
 package provider
 
 import (
-	"errors"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -24,42 +19,11 @@ func TestAccRouterOS_importNamesWithSpaces(t *testing.T) {
 	requireAcc(t)
 	sim, dev := startRouterOS(t, rossim.Options{Version: "7.13.4", Model: "RB750Gr3", Identity: "main infrastructure"})
 	mustRun(t, sim, "/interface ethernet set [ find default-name=ether2 ] name=\"main uplink\"\n/ip address add address=198.18.20.1/24 interface=\"main uplink\"")
-	terraform := terraformWorkdir(t, routerosProvider(dev)+`
-import {
-  to = routerlab_router.rb
-  id = "rb"
-}
-`)
-	run := func(args ...string) (string, int) {
-		t.Helper()
-		cmd := terraform(args...)
-		out, err := cmd.CombinedOutput()
-		var exit *exec.ExitError
-		if err != nil && !errors.As(err, &exit) {
-			t.Fatalf("terraform %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return string(out), cmd.ProcessState.ExitCode()
-	}
-	out, code := run("plan", "-no-color", "-input=false", "-generate-config-out=router.tf")
-	if code != 0 {
-		t.Fatalf("plan with -generate-config-out: exit %d\n%s", code, out)
-	}
-	generated, err := os.ReadFile(filepath.Join(terraform("version").Dir, "router.tf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`hostname            = "main infrastructure"`, `"main uplink" = {`, `addresses   = ["198.18.20.1/24"]`} {
-		if !strings.Contains(string(generated), want) {
-			t.Errorf("generated configuration lacks %q:\n%s", want, generated)
-		}
-	}
+	w := newImportWorkdir(t, routerosProvider(dev)+importBlocks([]importTarget{{"routerlab_router.rb", "rb"}}))
+	w.generateConfig("router.tf", `hostname            = "main infrastructure"`, `"main uplink" = {`, `addresses   = ["198.18.20.1/24"]`)
 	before := exportWithoutHeader(sim)
-	if out, code := run("apply", "-no-color", "-input=false", "-auto-approve"); code != 0 || !strings.Contains(out, "1 imported, 0 added, 0 changed, 0 destroyed") {
-		t.Fatalf("apply of the import: exit %d\n%s", code, out)
-	}
-	if out, code := run("plan", "-no-color", "-input=false", "-detailed-exitcode"); code != 0 {
-		t.Fatalf("plan after importing the generated configuration is not empty (exit %d):\n%s", code, out)
-	}
+	w.apply("1 imported, 0 added, 0 changed, 0 destroyed")
+	w.planEmpty("importing the generated configuration")
 	if after := exportWithoutHeader(sim); after != before {
 		t.Errorf("the import changed the router:\n--- before\n%s\n--- after\n%s", before, after)
 	}

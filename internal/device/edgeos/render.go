@@ -23,8 +23,9 @@ func delLine(path ...string) string { return writeLine("delete", path) }
 // would not). Every other word is quoted as FormatLine quotes it, so a
 // line without single quotes is FormatLine's and SplitLine reads it too
 // (Change.Secrets does: secrets never hold a single quote, the
-// validators refuse it). Desired values never hold quotes (CheckWord);
-// this is for originals the router itself holds (issue 22, point 9).
+// validators refuse it). Desired values hold a single quote only in an
+// interface description (checkDescriptionWord); originals the router
+// itself holds may hold any (issue 22, point 9).
 func writeLine(verb string, path []string) string {
 	var b strings.Builder
 	b.WriteString(verb)

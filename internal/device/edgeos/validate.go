@@ -48,7 +48,7 @@ func ValidateRouter(desired device.RouterConfig) error {
 			if err := device.ValidateDescription(*ifc.Description, maxDescription); err != nil {
 				return fmt.Errorf("interface %q: %w", name, err)
 			}
-			if err := CheckWord("description", *ifc.Description); err != nil {
+			if err := checkDescriptionWord(*ifc.Description); err != nil {
 				return fmt.Errorf("interface %q: %w", name, err)
 			}
 			if err := checkShellText("description", *ifc.Description); err != nil {
@@ -95,6 +95,30 @@ func ValidateRouter(desired device.RouterConfig) error {
 	}
 	if v := desired.ConnectionTracking; v != nil && !*v {
 		return fmt.Errorf("connection_tracking = false: EdgeOS has no switch to turn connection tracking off (system conntrack only tunes it); leave connection_tracking unset or true")
+	}
+	return nil
+}
+
+// checkDescriptionWord is CheckWord for an interface description, which
+// may hold a single quote where it reads back unchanged: real routers
+// have descriptions such as "Bob's LAN", and an import that generates one
+// must plan (issue 22's acceptance). The description ends its line, so
+// `show configuration commands`' unescaped 'Bob's LAN' splits back
+// whole: SplitLine closes a quote only before a blank or the line's end.
+// Refused: a quote before a blank ('it' s' reads as two words), a
+// leading quote (EdgeOS prints a value without blanks bare, and a bare
+// word opening with a quote reads as quoted), and the double quote, which
+// the template's `echo "…"` and config.boot's quoting would end. The
+// renderer writes such a value in double quotes (writeLine).
+func checkDescriptionWord(v string) error {
+	if i := strings.IndexFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }); i >= 0 {
+		return fmt.Errorf("description %q: control characters (newline, tab, ...) are not allowed (at byte %d)", v, i)
+	}
+	if strings.Contains(v, `"`) {
+		return fmt.Errorf("description %q: double quotes (\") are not allowed: EdgeOS stores values in double quotes without escaping", v)
+	}
+	if strings.HasPrefix(v, "'") || strings.Contains(v, "' ") {
+		return fmt.Errorf("description %q: a single quote is allowed inside a description but not at its start or before a blank: EdgeOS prints values in single quotes without escaping, and such a value would not read back as written", v)
 	}
 	return nil
 }

@@ -7,6 +7,17 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
+// TestValidateDescriptionApostrophe: a description with a single quote
+// that reads back whole (Bob's LAN, as real routers have) is valid, so
+// its import plans; it was refused as any quote was.
+func TestValidateDescriptionApostrophe(t *testing.T) {
+	for _, d := range []string{"Bob's LAN", "Bob's", "Bobs'", "LAN 'one'"} {
+		if err := ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr(d)}}}); err != nil {
+			t.Errorf("description %q: %v", d, err)
+		}
+	}
+}
+
 func TestValidateErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name string
@@ -15,7 +26,10 @@ func TestValidateErrors(t *testing.T) {
 	}{
 		{"bad interface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {}}}), "ethN, ethN.VLAN"},
 		{"mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {MTU: ptr(9001)}}}), "allowed are 68 to 9000"},
-		{"quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr("Bob's")}}}), "quotes"},
+		{"double quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr(`say "hi"`)}}}), "double quotes"},
+		{"quote before a blank", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr("it' s")}}}), "not at its start or before a blank"},
+		{"leading quote", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr("'quoted")}}}), "not at its start or before a blank"},
+		{"newline in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth1": {Description: ptr("a\nb")}}}), "control characters"},
 		{"conntrack off", ValidateRouter(device.RouterConfig{ConnectionTracking: ptr(false)}), "no switch to turn connection tracking off"},
 		{"ipv4 off", ValidateRouter(device.RouterConfig{IPv4Forwarding: ptr(false)}), "always forwards IPv4"},
 		{"route without gateway", ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.5.0/24": {Interface: "eth1"}}}), "gateway is required"},
