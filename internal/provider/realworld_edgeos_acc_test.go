@@ -75,6 +75,20 @@ var edgeosRealWorlds = []edgeosRealWorld{
 	{file: edgeosTestdata + "cfg_edgeos_2_er4_router.txt", opts: edgeos20, offload: edgeosGroups, owned: true, generated: []string{`hostname            = "rl-er4"`}},
 	{file: edgeosTestdata + "cfg_vyos_1_4.txt", opts: vyos14, generated: []string{`hostname            = "rl-vyos"`}},
 	{file: edgeosTestdata + "cfg_vyos_1_4_router.txt", opts: vyos14, generated: []string{`hostname            = "rl-vyos-r1"`}},
+	// Issue 22's six real-world routers (the driver's testdata README
+	// names each one's format source), on the versions they print.
+	{file: edgeosTestdata + "real_edgeos_2_0_erx_pppoe.txt", opts: edgeossim.Options{Version: "v2.0.9-hotfix.6", Board: "ER-X"}, offload: edgeosGroups,
+		generated: []string{`hostname            = "rl-erx-pppoe"`, `addresses   = ["198.18.10.1/24"]`, `description = "Local"`}},
+	{file: edgeosTestdata + "real_edgeos_2_0_9_er6p_offload.txt", opts: edgeos20, offload: edgeosGroups,
+		generated: []string{`hostname            = "rl-er6p-offload"`, `addresses   = ["198.18.30.1/24"]`, `description = "IoT"`}},
+	{file: edgeosTestdata + "real_edgeos_1_9_erl_zones.txt", opts: edgeossim.Options{Version: "v1.9.7-hotfix.4", Board: "ERL"}, offload: edgeosGroups,
+		generated: []string{`hostname            = "rl-erl-zones"`, `addresses   = ["198.18.13.1/24"]`, `description = "Servers"`}},
+	{file: edgeosTestdata + "real_vyos_1_3_wireguard_dhcp.txt", opts: vyos13,
+		generated: []string{`hostname            = "rl-vyos13-wg"`, `addresses   = ["198.18.9.1/24"]`}},
+	{file: edgeosTestdata + "real_vyos_1_4_ipsec.txt", opts: vyos14,
+		generated: []string{`hostname            = "rl-vyos14-ipsec"`, `addresses   = ["198.18.5.1/24"]`}},
+	{file: edgeosTestdata + "real_vyos_1_5_pppoe.txt", opts: vyos15,
+		generated: []string{`hostname            = "rl-vyos15-pppoe"`, `mtu         = 1508`, `addresses   = ["198.18.17.1/24"]`}},
 }
 
 // edgeosRealWorldSecrets are pieces of every secret the configurations
@@ -82,7 +96,7 @@ var edgeosRealWorlds = []edgeosRealWorld{
 // private keys, SNMP communities, OSPF keys: each README's
 // placeholders).
 var edgeosRealWorldSecrets = []string{"placeholder.hash", "notarealhash", "sim-secret", "lab pass with spaces", "rl-other-pass", "rl-ddns-pass",
-	"LXByaXZrZXkt", "dummy-sentinel"}
+	"LXByaXZrZXkt", "dummy-sentinel", "sentinel"}
 
 // edgeosOffloadGroups are the offload groups the router reports, read
 // with the driver the provider uses.
