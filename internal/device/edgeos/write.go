@@ -100,7 +100,9 @@ func (d *Driver) change(ctx context.Context, what string, c Change) error {
 		// originals describe a configuration the router no longer
 		// runs: writing it would store wrong originals, which a
 		// destroy would later "restore". So it stops, saying what was
-		// done, and a re-run of apply reads the router afresh.
+		// done, and a re-run of apply reads the router afresh. (Sending
+		// the script again is no retry of a write that may have
+		// happened: the first run ended with exit 3 before `begin`.)
 		if rec.status != "0" || rec.was != rec.now {
 			return rec.err(what, c.Secrets())
 		}
