@@ -106,6 +106,11 @@ type Snapshot struct {
 	Text string
 	// SHA256 is the hex digest of Text.
 	SHA256 string
+	// Warnings are what the read found that the user should know but
+	// that is no part of the configuration (EdgeOS: what an interrupted
+	// change left on the router, which the next apply puts right). The
+	// provider shows each once per operation; they never reach Text.
+	Warnings []string
 	// Parsed is the platform's own parse of the configuration (RouterOS:
 	// its *routeros.Export), for that platform's plan checks and
 	// renderers, which need more than the sections above. Nothing outside

@@ -22,6 +22,8 @@ type Session struct {
 	snapMu sync.Mutex
 	snap   *Snapshot
 	reads  int // snapshots read from the device, for the refresh benchmark
+	// warned are the snapshot warnings already reported (NewWarnings).
+	warned map[string]bool
 }
 
 // NewSession returns the session of device name. driverErr, if set, is
@@ -61,6 +63,29 @@ func (s *Session) Snapshot(ctx context.Context) (*Snapshot, error) {
 	s.snap = snap
 	s.reads++
 	return snap, nil
+}
+
+// NewWarnings returns the warnings of snap this session has not
+// reported yet, and counts them reported: every resource and data source
+// on the device reads the same snapshot, and its warnings show once per
+// operation, not once per reader (nor again when a write re-reads them).
+func (s *Session) NewWarnings(snap *Snapshot) []string {
+	if snap == nil {
+		return nil
+	}
+	s.snapMu.Lock()
+	defer s.snapMu.Unlock()
+	var out []string
+	for _, w := range snap.Warnings {
+		if !s.warned[w] {
+			if s.warned == nil {
+				s.warned = map[string]bool{}
+			}
+			s.warned[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // invalidate drops the cached snapshot after a write.

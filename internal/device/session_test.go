@@ -154,3 +154,19 @@ func TestSessionWithoutDriver(t *testing.T) {
 		t.Fatalf("Write: %v", err)
 	}
 }
+
+// A snapshot's warnings are reported once per session, however many
+// readers ask and however often a write re-reads them.
+func TestSessionWarnsOnce(t *testing.T) {
+	s := device.NewSession("r", nil, nil)
+	snap := &device.Snapshot{Warnings: []string{"left a journal"}}
+	if got := s.NewWarnings(snap); len(got) != 1 || got[0] != "left a journal" {
+		t.Fatalf("first read: %q", got)
+	}
+	if got := s.NewWarnings(&device.Snapshot{Warnings: []string{"left a journal", "left a session"}}); len(got) != 1 || got[0] != "left a session" {
+		t.Errorf("a re-read: %q, want only the new warning", got)
+	}
+	if got := s.NewWarnings(nil); got != nil {
+		t.Errorf("no snapshot: %q", got)
+	}
+}

@@ -95,5 +95,6 @@ func readDevice(ctx context.Context, inv *Inventory, name, action string, diags 
 		diags.AddError(action, fmt.Sprintf("device %q: %s", dev.Name, err))
 		return nil, nil
 	}
+	warnDevice(diags, dev, snap)
 	return dev, snap
 }

@@ -135,6 +135,7 @@ func planCheck(ctx context.Context, dev *Device, title, subject string, validate
 		diags.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return nil
 	}
+	warnDevice(diags, dev, snap)
 	if err := check(snap); err != nil {
 		diags.AddError(title+" Not Possible On Device", where+": "+err.Error())
 		return nil

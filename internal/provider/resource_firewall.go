@@ -200,6 +200,7 @@ func (r *firewallResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.AddError("Unable to Read Firewall", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
+	warnDevice(&resp.Diagnostics, dev, snap)
 	if !snap.Firewall.Present {
 		resp.State.RemoveResource(ctx) // removed by hand: the plan re-creates it
 		return

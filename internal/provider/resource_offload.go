@@ -263,6 +263,7 @@ func (r *offloadResource) Read(ctx context.Context, req resource.ReadRequest, re
 		resp.Diagnostics.AddError("Unable to Read Offload Settings", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
+	warnDevice(&resp.Diagnostics, dev, snap)
 	m := state.fromDevice(snap.Offload)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

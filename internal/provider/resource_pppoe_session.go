@@ -268,6 +268,7 @@ func (r *pppoeResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		resp.Diagnostics.AddError("Unable to Read PPPoE Session", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
+	warnDevice(&resp.Diagnostics, dev, snap)
 	if !ok {
 		resp.State.RemoveResource(ctx)
 		return

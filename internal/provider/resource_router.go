@@ -228,6 +228,7 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		resp.Diagnostics.AddError("Unable to Read Device", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
+	warnDevice(&resp.Diagnostics, dev, snap)
 	// Whether the interfaces exist is the driver's to say (CheckRouter):
 	// RTX routes into pp and tunnel interfaces its interface list lacks.
 	if err := rs.CheckRouter(desired, snap); err != nil {
@@ -289,6 +290,7 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.AddError("Unable to Read Router", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
+	warnDevice(&resp.Diagnostics, dev, snap)
 	if adopting {
 		session := dev.sessionInterfaces(snap.Router)
 		state = adoptTemplate(state, adopt, snap.Router, session)
@@ -481,6 +483,13 @@ func addWarnings(diags *diag.Diagnostics, summary, deviceName string, warnings [
 	for _, w := range warnings {
 		diags.AddWarning(summary, fmt.Sprintf("device %q: %s", deviceName, w))
 	}
+}
+
+// warnDevice reports the warnings of a device read (device.Snapshot.
+// Warnings: what an interrupted change left on the router) that this
+// operation has not shown yet.
+func warnDevice(diags *diag.Diagnostics, dev *Device, snap *device.Snapshot) {
+	addWarnings(diags, "Device Needs Attention", dev.Name, dev.NewWarnings(snap))
 }
 
 // stateSetter is what Create, Read and Update responses share.

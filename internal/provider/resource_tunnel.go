@@ -301,6 +301,7 @@ func (r *tunnelResource) Read(ctx context.Context, req resource.ReadRequest, res
 		resp.Diagnostics.AddError("Unable to Read Tunnel", fmt.Sprintf("device %q: %s", dev.Name, err))
 		return
 	}
+	warnDevice(&resp.Diagnostics, dev, snap)
 	if !ok {
 		resp.State.RemoveResource(ctx)
 		return

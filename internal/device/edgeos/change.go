@@ -64,7 +64,7 @@ func ChangeScript(c Change) (string, error) {
 		}
 		return b.String(), nil
 	}
-	var p scriptParts
+	p := scriptParts{files: writePaths(c.Write)}
 	var before, after, finish strings.Builder
 	for _, w := range c.Write {
 		content := w.Content

@@ -62,7 +62,7 @@ const wireguardTemplates = "/opt/vyatta/share/vyatta-cfg/templates/interfaces/wi
 // routerlab reports beside it: on EdgeOS the IPsec SAs and the offload
 // switches in effect (neither command may fail the read: without IPsec
 // running the first prints a notice), and whether the WireGuard package
-// is installed.
+// is installed; on both, what an interrupted change left (leftovers.go).
 func snapshotScript(f Flavour) string {
 	// The two reads that make a snapshot end the script when they fail,
 	// so a device without the wrapper (not an EdgeOS or VyOS router) is
@@ -82,7 +82,7 @@ echo '##wireguard'
 [ ! -d ` + wireguardTemplates + ` ] || echo installed
 `
 	}
-	return s
+	return s + leftoversScript()
 }
 
 // configScript reads the configuration alone, for writes that need more
@@ -98,7 +98,18 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseSections(sec, d.flavour)
+	snap, err := ParseSections(sec, d.flavour)
+	if err != nil {
+		return nil, err
+	}
+	l := parseLeftovers(sec)
+	if err := d.readOldCopies(ctx, &l); err != nil {
+		return nil, err
+	}
+	if w := l.warning(); w != "" {
+		snap.Warnings = append(snap.Warnings, w)
+	}
+	return snap, nil
 }
 
 // read runs script and splits its "##name" sections; want must be among

@@ -53,7 +53,20 @@ const (
 	markInterrupted = "##interrupted"  // the journal of a killed change ran; this one did not
 	markRestore     = "##restore"      // the commit failed; what follows is the restore's output
 	markRestored    = "##restored"     // the restore ran and the router runs what it ran before
-	markRecoverExit = "##recover-exit" // the journal's exit status
+	markRecoverExit = "##recover-exit" // the journal's exit status follows
+	markWas         = "##was"          // the running configuration before the journal ran
+	markJournal     = "##journal"      // the journal's output
+	markNow         = "##now"          // the running configuration after it
+)
+
+// The journal's header: its kind, then one line per file the change
+// writes (leftovers.go reads them).
+const (
+	journalKind = "# routerlab-journal "
+	journalFile = "# routerlab-file "
+	// journalUndo: the commit had not gone through; journalFinish: it had.
+	journalUndo   = "undo"
+	journalFinish = "finish"
 )
 
 // WrapperScript is ChangeScript for lines alone: one POSIX shell script
@@ -75,6 +88,7 @@ func WrapperScript(lines []string) (string, error) {
 // commit (after: a failure ends the script; finish: the same for the
 // journal, where a failure only says so) and the removals.
 type scriptParts struct {
+	files             []string // the files the change writes
 	before            string
 	rollback, dropOld []string
 	after, finish     string
@@ -91,6 +105,21 @@ const sessionEnv = "W=" + WrapperPath + "\nexport CMD_WRAPPER_SESSION_ID=" + Ses
 // endLeftover tears down a session a killed script left open.
 const endLeftover = `[ ! -d ` + SessionDir + ` ] || "$W" end >/dev/null || :` + "\n"
 
+// interruptedBranch runs the journal a killed change left, between two
+// reads of the running configuration, and ends the script with exit 3.
+var interruptedBranch = fmt.Sprintf("if [ -e %[1]s ]; then echo '%[2]s'; echo '%[3]s'; %[4]s show configuration commands; echo '%[5]s'; sh %[1]s; rc=$?; "+
+	"echo '%[6]s'; %[4]s show configuration commands; echo '%[7]s'; echo \"$rc\"; exit 3; fi\n",
+	JournalPath, markInterrupted, markWas, OpWrapperPath, markJournal, markNow, markRecoverExit)
+
+// journalHeader names the journal's kind and the files of the change.
+func journalHeader(kind string, p scriptParts) string {
+	h := journalKind + kind + "\n"
+	for _, f := range p.files {
+		h += journalFile + f + "\n"
+	}
+	return h
+}
+
 func wrapperScript(lines []string, p scriptParts) (string, error) {
 	if len(lines) == 0 {
 		return "", nil
@@ -99,7 +128,7 @@ func wrapperScript(lines []string, p scriptParts) (string, error) {
 	// No shell functions: every line carries its own failure branch, so
 	// the script stays in the plainest sh (the simulator runs it too).
 	b.WriteString(sessionEnv)
-	fmt.Fprintf(&b, "if [ -e %s ]; then echo '%s'; sh %[1]s; echo \"%s $?\"; exit 3; fi\n", JournalPath, markInterrupted, markRecoverExit)
+	b.WriteString(interruptedBranch)
 	b.WriteString(endLeftover)
 	b.WriteString("\"$W\" begin || exit 1\n")
 	files := "rm -f " + strings.Join([]string{BeforePath, AfterPath, JournalPath + ".new", JournalPath, FinishPath}, " ")
@@ -164,7 +193,7 @@ func wrapperScript(lines []string, p scriptParts) (string, error) {
 // the configuration back as they were before the change.
 func recoverScript(p scriptParts) string {
 	var b strings.Builder
-	b.WriteString(sessionEnv + endLeftover)
+	b.WriteString(journalHeader(journalUndo, p) + sessionEnv + endLeftover)
 	for _, r := range p.rollback {
 		b.WriteString(r + "\n")
 	}
@@ -182,7 +211,7 @@ func recoverScript(p scriptParts) string {
 // (daemons told of new files, old copies and removed files gone, save).
 func finishScript(p scriptParts) string {
 	var b strings.Builder
-	b.WriteString(sessionEnv + endLeftover)
+	b.WriteString(journalHeader(journalFinish, p) + sessionEnv + endLeftover)
 	b.WriteString(p.finish)
 	b.WriteString("\"$W\" save >/dev/null || echo 'routerlab: saving the configuration failed'\n")
 	b.WriteString("echo 'routerlab: finished the interrupted change (its commit had gone through) and saved the configuration'\n")

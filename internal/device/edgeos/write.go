@@ -82,12 +82,36 @@ func (d *Driver) change(ctx context.Context, what string, c Change) error {
 		}
 		cmd = writeCommand
 	}
-	res, err := d.t.RunWrite(command.WithTimeout(ctx, d.commitTimeoutOrDefault()), cmd, []byte(script))
+	res, err := d.run(ctx, what, cmd, script, len(c.Lines) > 0)
 	if err != nil {
-		if len(c.Lines) > 0 {
-			return fmt.Errorf("%s: %w (if this cut the change off on the router, the next change first undoes it, or finishes it if its commit had gone through)", what, err)
+		return err
+	}
+	if rec, ok := parseRecovery(res); ok {
+		// An earlier change was killed, and this exec ran its journal
+		// instead of the change. Whether this change may go on: only
+		// when the journal left the running configuration exactly as
+		// it was. This change was rendered from that configuration
+		// (the caller's snapshot, or the driver's own read), and the
+		// provider took the originals it keeps in restore_values from
+		// the same read; unchanged, both still hold, so the same
+		// script runs again (the journal is gone) and the user's apply
+		// goes through. Changed (a commit killed halfway, whose
+		// subtrees the journal took back), the change and those
+		// originals describe a configuration the router no longer
+		// runs: writing it would store wrong originals, which a
+		// destroy would later "restore". So it stops, saying what was
+		// done, and a re-run of apply reads the router afresh. (Sending
+		// the script again is no retry of a write that may have
+		// happened: the first run ended with exit 3 before `begin`.)
+		if rec.status != "0" || rec.was != rec.now {
+			return rec.err(what, c.Secrets())
 		}
-		return fmt.Errorf("%s: %w", what, err)
+		if res, err = d.run(ctx, what, cmd, script, true); err != nil {
+			return err
+		}
+		if _, again := parseRecovery(res); again {
+			return fmt.Errorf("%s: not applied: the journal of an interrupted change (%s) is still there after it ran", what, JournalPath)
+		}
 	}
 	if res.ExitStatus != 0 {
 		return changeError(what, res, c.Secrets())
@@ -95,23 +119,61 @@ func (d *Driver) change(ctx context.Context, what string, c Change) error {
 	return nil
 }
 
+// run runs a change script, bounded by the commit timeout.
+func (d *Driver) run(ctx context.Context, what, cmd, script string, session bool) (command.Result, error) {
+	res, err := d.t.RunWrite(command.WithTimeout(ctx, d.commitTimeoutOrDefault()), cmd, []byte(script))
+	if err != nil {
+		if session {
+			return res, fmt.Errorf("%s: %w (if this cut the change off on the router, the next change first undoes it, or finishes it if its commit had gone through; a plan shows what was left)", what, err)
+		}
+		return res, fmt.Errorf("%s: %w", what, err)
+	}
+	return res, nil
+}
+
+// recovery is what a change script printed when it ran an interrupted
+// change's journal in its place: the running configuration before and
+// after the journal, the journal's output and its exit status.
+type recovery struct {
+	was, now, journal, status string
+}
+
+// parseRecovery reads the output of interruptedBranch (exit status 3).
+func parseRecovery(res command.Result) (recovery, bool) {
+	if res.ExitStatus != 3 {
+		return recovery{}, false
+	}
+	_, rest, ok := strings.Cut(res.Stdout, markInterrupted+"\n")
+	if !ok {
+		return recovery{}, false
+	}
+	sec := splitSections(rest)
+	return recovery{was: sec["was"], now: sec["now"], journal: sec["journal"], status: strings.TrimSpace(sec["recover-exit"])}, true
+}
+
+// err says what the journal did and why this change was not applied.
+// The two configurations are not quoted: they hold secrets.
+func (r recovery) err(what string, secrets []string) error {
+	done := Scrub(strings.TrimSpace(r.journal), secrets)
+	if r.status != "0" {
+		return fmt.Errorf("%s: not applied: an earlier change on this router was interrupted before it finished (killed by a timeout or Ctrl-C), "+
+			"and making the router consistent again failed (journal exit status %s): %s; "+
+			"the router may run part of that change: check it, then run apply again (it reads the router afresh)", what, r.status, done)
+	}
+	return fmt.Errorf("%s: not applied: an earlier change on this router was interrupted before it finished (killed by a timeout or Ctrl-C); "+
+		"routerlab first made the router consistent again (%s), which changed its running configuration, and this change had been planned "+
+		"from the configuration before that: nothing of it was written. Run apply again: it reads the router afresh and continues", what, done)
+}
+
 // changeError says what a failed change script did: which paths the
 // commit refused and what the router runs now (the configuration from
-// before, restored; or not), or what the journal of an interrupted change
-// did. The wrapper prints its errors on stdout, the script names the
+// before, restored; or not). The wrapper prints its errors on stdout, the script names the
 // failed step on stderr (the line redacted, files by path); a message of
 // the device's that quotes a value it refused is scrubbed of the
 // change's secrets.
 func changeError(what string, res command.Result, secrets []string) error {
 	out := res.Stdout
 	scrub := func(s string) string { return Scrub(strings.TrimSpace(s), secrets) }
-	if _, rest, ok := strings.Cut(out, markInterrupted+"\n"); ok {
-		journal, status, _ := strings.Cut(rest, markRecoverExit)
-		return fmt.Errorf("%s: not applied: an earlier change on this router was interrupted before it finished (killed by a timeout or Ctrl-C), "+
-			"and routerlab first made the router consistent again (journal exit status %s): %s; "+
-			"the router's configuration may now differ from what was planned: refresh and apply again",
-			what, strings.TrimSpace(status), scrub(journal))
-	}
 	commitOut, restore, failedCommit := strings.Cut(out, markRestore+"\n")
 	if !failedCommit {
 		res.Stderr = scrub(res.Stdout + "\n" + res.Stderr)

@@ -136,10 +136,20 @@ func TestKilledChangeIsUndoneByTheNext(t *testing.T) {
 	if _, _, ok := sim.File(key + oldSuffix); !ok {
 		t.Fatal("the kill left no old key file: the simulator ran the trap")
 	}
+	// A read (a plan) says what was left and that the next apply undoes
+	// it; the configuration it reports is what runs, partial change and all.
+	snap := wantLeftovers(t, drv, "had not completed", SessionDir, JournalPath, BeforePath, key+oldSuffix, "puts back the files it was writing ("+key+")")
+	if snap.Router.Interfaces["eth1"].MTU != 1400 {
+		t.Errorf("the snapshot does not report what runs (the committed subtree): %+v", snap.Router.Interfaces["eth1"])
+	}
+	// The journal's undo changes what runs, so the change planned from
+	// the partial configuration is not written, and the message says so.
 	host := "next"
-	err := drv.ApplyRouter(wctx(t), device.RouterConfig{Hostname: &host}, observed(t, drv))
-	if err == nil || !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "put back the configuration the router ran before") {
-		t.Fatalf("want the next change to report the interrupted one, got %v", err)
+	err := drv.ApplyRouter(wctx(t), device.RouterConfig{Hostname: &host}, snap.Router)
+	for _, want := range []string{"interrupted", "put back the configuration the router ran before", "nothing of it was written", "Run apply again"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("want the next change to report the interrupted one (%q), got %v", want, err)
+		}
 	}
 	if sim.Config() != before {
 		t.Errorf("the router is not as before the killed change:\n%s", sim.Config())
@@ -157,7 +167,8 @@ func TestKilledChangeIsUndoneByTheNext(t *testing.T) {
 }
 
 // Killed after its commit went through, a change is finished by the
-// next: the old key copy goes, the configuration is saved.
+// next, which then applies: the old key copy goes, the configuration is
+// saved.
 func TestKilledAfterCommitIsFinishedByTheNext(t *testing.T) {
 	drv, sim := writeSim(t)
 	key := "/config/auth/routerlab-k.key"
@@ -180,13 +191,14 @@ func TestKilledAfterCommitIsFinishedByTheNext(t *testing.T) {
 	if _, _, ok := sim.File(JournalPath); !ok || sim.Saved() {
 		t.Fatal("the stand-in kill left no journal, or saved")
 	}
+	snap := wantLeftovers(t, drv, "Its commit had gone through", JournalPath, key+oldSuffix, "first finishes it")
+	// Finishing leaves what runs as it was, so the next change goes on.
 	host := "next"
-	err = drv.ApplyRouter(wctx(t), device.RouterConfig{Hostname: &host}, observed(t, drv))
-	if err == nil || !strings.Contains(err.Error(), "finished the interrupted change") {
-		t.Fatalf("want the next change to finish the interrupted one, got %v", err)
+	if err := drv.ApplyRouter(wctx(t), device.RouterConfig{Hostname: &host}, snap.Router); err != nil {
+		t.Fatalf("the change after the finished one: %v", err)
 	}
-	if !strings.Contains(sim.Config(), "host-name done") || !sim.Saved() {
-		t.Errorf("the interrupted change was not kept and saved:\n%s", sim.Config())
+	if !strings.Contains(sim.Config(), "host-name next") || !sim.Saved() {
+		t.Errorf("the change was not committed and saved:\n%s", sim.Config())
 	}
 	if b, _, _ := sim.File(key); string(b) != "new key\n" {
 		t.Errorf("key file %q, want the new key", b)
@@ -194,6 +206,66 @@ func TestKilledAfterCommitIsFinishedByTheNext(t *testing.T) {
 	if left := leftovers(sim); len(left) > 0 || len(sim.Sessions()) > 0 {
 		t.Errorf("left behind: files %v, sessions %v", left, sim.Sessions())
 	}
+}
+
+// Killed before its commit, a change left files and a session but runs
+// nothing of it: the next change undoes it and, what runs unchanged,
+// goes on.
+func TestKilledBeforeCommitNextChangeGoesOn(t *testing.T) {
+	drv, sim := writeSim(t)
+	key := "/config/auth/routerlab-k.key"
+	sim.WriteFile(key, []byte("old key\n"), 0o600)
+	script, err := ChangeScript(Change{Lines: []string{"set system host-name killed"}, Write: []FileWrite{{Path: key, Content: "new key"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := strings.Index(script, "if \"$W\" commit")
+	if cut < 0 {
+		t.Fatal("no commit in the script")
+	}
+	if res, err := drv.t.RunWrite(wctx(t), writeCommand, []byte(script[:cut]+"trap - EXIT\n")); err != nil || res.ExitStatus != 0 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	snap := wantLeftovers(t, drv, "had not completed", SessionDir, JournalPath, BeforePath, key+oldSuffix)
+	host := "next"
+	if err := drv.ApplyRouter(wctx(t), device.RouterConfig{Hostname: &host}, snap.Router); err != nil {
+		t.Fatalf("the change after the undone one: %v", err)
+	}
+	if !strings.Contains(sim.Config(), "host-name next") || strings.Contains(sim.Config(), "killed") {
+		t.Errorf("want the new change alone:\n%s", sim.Config())
+	}
+	if b, _, _ := sim.File(key); string(b) != "old key\n" {
+		t.Errorf("key file %q, want the old key back", b)
+	}
+	if left := leftovers(sim); len(left) > 0 || len(sim.Sessions()) > 0 {
+		t.Errorf("left behind: files %v, sessions %v", left, sim.Sessions())
+	}
+	if snap, err := drv.Snapshot(wctx(t)); err != nil || len(snap.Warnings) > 0 {
+		t.Errorf("a read after the recovery still warns: %v %q", err, snap.Warnings)
+	}
+}
+
+// wantLeftovers reads the router and wants one warning naming every
+// part of want; the digest is the configuration's alone.
+func wantLeftovers(t *testing.T, drv *Driver, want ...string) *device.Snapshot {
+	t.Helper()
+	snap, err := drv.Snapshot(wctx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Warnings) != 1 {
+		t.Fatalf("want one warning of what the interrupted change left, got %q", snap.Warnings)
+	}
+	t.Log(snap.Warnings[0])
+	for _, w := range want {
+		if !strings.Contains(snap.Warnings[0], w) {
+			t.Errorf("warning lacks %q: %s", w, snap.Warnings[0])
+		}
+	}
+	if strings.Contains(snap.Text, "routerlab-") {
+		t.Errorf("the leftovers reached the configuration text:\n%s", snap.Text)
+	}
+	return snap
 }
 
 // The error of a commit that failed and whose restore failed too says
