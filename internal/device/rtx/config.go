@@ -244,17 +244,39 @@ func displayWidth(s string) int {
 // console widths (width-1 columns: RTX leaves the last column empty) and
 // it does not itself start a command. The pieces are joined as they are:
 // the break keeps the space where one was.
+//
+// A logical line's pieces are found first and copied out once, into a
+// buffer of the joined length, so the work is linear in the input:
+// joining with += copied the line so far for every piece, and a hostile
+// (or simply long) output of full rows cost quadratic memory (160 KB of
+// rows allocated 157 MB).
 func dewrap(physical []string, widths []int) []string {
-	out := make([]string, 0, len(physical))
-	prevFull := false
-	for _, l := range physical {
-		if prevFull && l != "" && !startsLine(l) {
-			out[len(out)-1] += l
-		} else {
-			out = append(out, l)
-		}
+	full := func(l string) bool {
 		w := displayWidth(l)
-		prevFull = slices.ContainsFunc(widths, func(cols int) bool { return w == cols-1 })
+		return slices.ContainsFunc(widths, func(cols int) bool { return w == cols-1 })
+	}
+	out := make([]string, 0, len(physical))
+	for i := 0; i < len(physical); {
+		end, size := i+1, len(physical[i]) // pieces physical[i:end]
+		for prevFull := full(physical[i]); end < len(physical); end++ {
+			l := physical[end]
+			if !prevFull || l == "" || startsLine(l) {
+				break
+			}
+			size += len(l)
+			prevFull = full(l)
+		}
+		if end == i+1 {
+			out = append(out, physical[i]) // no wrap: keep the row's own string
+		} else {
+			var joined strings.Builder
+			joined.Grow(size)
+			for _, piece := range physical[i:end] {
+				joined.WriteString(piece)
+			}
+			out = append(out, joined.String())
+		}
+		i = end
 	}
 	return out
 }
