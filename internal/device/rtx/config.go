@@ -113,6 +113,19 @@ func ParseShowConfig(out string) (*Config, error) {
 			continue
 		}
 		if !strings.HasPrefix(l, "#") {
+			// The rest of a header line the console wrapped one column
+			// short of a full row (a double-width character that did
+			// not fit the last column; console columns is 80 at least,
+			// RTX command reference Rev.23.02.02, 4.22 "console
+			// columns", 80..200 or 80..4096): it starts no command,
+			// so it is the header's, not the configuration's. Shorter
+			// header rows were not wrapped, so what follows them is
+			// configuration, known command or not.
+			if prev := strings.TrimSpace(logical[max(i-1, 0)]); i > 0 && l != "" && !startsLine(logical[i]) &&
+				strings.HasPrefix(prev, "#") && displayWidth(logical[i-1]) >= defaultColumns-2 {
+				c.Header.read(prev + l)
+				continue
+			}
 			break
 		}
 		c.Header.read(l)
@@ -125,6 +138,11 @@ func ParseShowConfig(out string) (*Config, error) {
 		}
 		indent := len(raw) - len(trimmed)
 		trimmed = strings.TrimRight(trimmed, " \t")
+		if isReportingDate(trimmed) {
+			// The router's clock, wherever a wrapped header left it:
+			// never configuration, so never in the text or its digest.
+			continue
+		}
 		if strings.HasPrefix(trimmed, "#") {
 			// A comment the configuration carries (RTX keeps those of
 			// a loaded file): kept in the text, never interpreted.
@@ -279,6 +297,13 @@ func dewrap(physical []string, widths []int) []string {
 		i = end
 	}
 	return out
+}
+
+// isReportingDate tells the header's clock line, `# Reporting Date: …`
+// (masked or not: published outputs replace the date with asterisks).
+func isReportingDate(l string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(l), "#")
+	return ok && strings.HasPrefix(strings.TrimSpace(rest), "Reporting Date")
 }
 
 // SplitWords splits one RTX command line into words. A word may be
