@@ -371,7 +371,7 @@ func FormatWords(words []string) string {
 func formatRedacted(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		if w == RedactedMarker {
+		if strings.HasSuffix(w, RedactedMarker) {
 			q[i] = w
 		} else {
 			q[i] = QuoteWord(w)
@@ -417,6 +417,9 @@ func secretFrom(words []string) int {
 // RedactedMarker, and whether there were any. The device's own mark for a
 // password it keeps encrypted ("*") is not a secret and stays.
 func redact(words []string) ([]string, bool) {
+	if red, ok := redactEnvironment(words); ok {
+		return red, true
+	}
 	from := secretFrom(words)
 	if from < 0 {
 		return words, false
