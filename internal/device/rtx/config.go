@@ -121,9 +121,8 @@ func ParseShowConfig(out string) (*Config, error) {
 			// so it is the header's, not the configuration's. Shorter
 			// header rows were not wrapped, so what follows them is
 			// configuration, known command or not.
-			if prev := strings.TrimSpace(logical[max(i-1, 0)]); i > 0 && l != "" && !startsLine(logical[i]) &&
-				strings.HasPrefix(prev, "#") && displayWidth(logical[i-1]) >= defaultColumns-2 {
-				c.Header.read(prev + l)
+			if i > 0 && wrappedHeaderRest(logical[i-1], logical[i]) {
+				c.Header.read(strings.TrimSpace(logical[i-1]) + l)
 				continue
 			}
 			break
@@ -297,6 +296,13 @@ func dewrap(physical []string, widths []int) []string {
 		i = end
 	}
 	return out
+}
+
+// wrappedHeaderRest tells whether row continues the header row prev that
+// the console wrapped one column short of a full row (see ParseShowConfig).
+func wrappedHeaderRest(prev, row string) bool {
+	return strings.TrimSpace(row) != "" && !startsLine(row) &&
+		strings.HasPrefix(strings.TrimSpace(prev), "#") && displayWidth(prev) >= defaultColumns-2
 }
 
 // isReportingDate tells the header's clock line, `# Reporting Date: …`
