@@ -130,7 +130,16 @@ func ParseShowConfig(out string) (*Config, error) {
 		c.Header.read(l)
 	}
 	section := ""
-	for _, raw := range logical[i:] {
+	for j := i; j < len(logical); j++ {
+		raw := logical[j]
+		if term := heredocTerminator(raw); term != "" {
+			// A here-document: its body is a script, never commands.
+			n, l := c.Header.heredoc(logical[j:], term)
+			c.Lines = append(c.Lines, l)
+			section = ""
+			j += n - 1
+			continue
+		}
 		trimmed := strings.TrimLeft(raw, " ")
 		if strings.TrimSpace(trimmed) == "" {
 			continue
@@ -159,7 +168,9 @@ func ParseShowConfig(out string) (*Config, error) {
 			}
 		}
 		l := Line{Section: section, Indent: indent, Words: words, Text: trimmed}
-		if red, ok := redact(words); ok {
+		if kept, ok := c.Header.digestScript(words); ok {
+			l.Words, l.Text = kept, formatRedacted(kept)
+		} else if red, ok := redact(words); ok {
 			l.Words, l.Text = red, formatRedacted(red)
 		}
 		c.Lines = append(c.Lines, l)
@@ -216,10 +227,10 @@ var commandWords = map[string]bool{}
 
 func init() {
 	for _, w := range strings.Fields(`administrator airlink alarm analog arp auth bgp bridge cooperation
-		console dashboard date ddns description dhcp dns e-mail ethernet external-memory fr heartbeat
-		httpd ike interface ip ipsec ipv6 isdn l2tp lan lan-map leased line login lua mail mobile
+		alias console dashboard date ddns description dhcp dns e-mail embedded ethernet external-memory fr heartbeat
+		httpd ike interface ip ipsec ipv6 isdn l2tp lan lan-map leased line login lua macro mail mobile
 		nat netvolante-dns ngn no ntp ntpdate openflow operation ospf pki pp ppp pppoe pptp provider
-		queue radius remote rip rtadv schedule security sftpd sip snmp snmpv2c snmpv3 speed sshd
+		queue radius remote rip rtadv schedule security set sftpd sip snmp snmpv2c snmpv3 speed sshd
 		statistics switch syslog system tcp telnetd tftp timezone tunnel upnp url usbhost user vlan
 		vrrp wins wlan yno`) {
 		commandWords[w] = true
@@ -273,11 +284,14 @@ func dewrap(physical []string, widths []int) []string {
 		return slices.ContainsFunc(widths, func(cols int) bool { return w == cols-1 })
 	}
 	out := make([]string, 0, len(physical))
+	// term is the terminator of the here-document being read (see
+	// heredocTerminator): the line that ends it never continues a row.
+	term := ""
 	for i := 0; i < len(physical); {
 		end, size := i+1, len(physical[i]) // pieces physical[i:end]
 		for prevFull := full(physical[i]); end < len(physical); end++ {
 			l := physical[end]
-			if !prevFull || l == "" || startsLine(l) {
+			if !prevFull || l == "" || startsLine(l) || term != "" && l == term {
 				break
 			}
 			size += len(l)
@@ -292,6 +306,12 @@ func dewrap(physical []string, widths []int) []string {
 				joined.WriteString(piece)
 			}
 			out = append(out, joined.String())
+		}
+		switch last := out[len(out)-1]; {
+		case term == "":
+			term = heredocTerminator(last)
+		case last == term:
+			term = ""
 		}
 		i = end
 	}
@@ -371,13 +391,13 @@ func FormatWords(words []string) string {
 
 // formatRedacted is FormatWords for a line whose secret redact replaced:
 // text shown in errors and the normalised configuration, never typed.
-// The marker is written bare although it holds '>' (which QuoteWord
-// quotes), so a redacted line reads `... text <redacted>` as it always
+// A marker (isMarker) is written bare although it holds '>' (which
+// QuoteWord quotes), so a redacted line reads `... text <redacted>` as it always
 // has and the digest of a configuration does not move.
 func formatRedacted(words []string) string {
 	q := make([]string, len(words))
 	for i, w := range words {
-		if strings.HasSuffix(w, RedactedMarker) {
+		if isMarker(w) {
 			q[i] = w
 		} else {
 			q[i] = QuoteWord(w)
@@ -423,7 +443,7 @@ func secretFrom(words []string) int {
 // RedactedMarker, and whether there were any. The device's own mark for a
 // password it keeps encrypted ("*") is not a secret and stays.
 func redact(words []string) ([]string, bool) {
-	if red, ok := redactEnvironment(words); ok {
+	if red, _, ok := scriptSecret(words); ok {
 		return red, true
 	}
 	from := secretFrom(words)

@@ -195,7 +195,7 @@ func checkKind(lines []string) error {
 			return notShowConfig("it looks like a RouterOS /export")
 		case strings.HasSuffix(t, "{") || t == "}":
 			return notShowConfig("it looks like an EdgeOS/VyOS config.boot")
-		case strings.HasPrefix(t, "set ") || strings.HasPrefix(t, "delete "):
+		case strings.HasPrefix(t, "set ") && !isEnvironmentLine(t) || strings.HasPrefix(t, "delete "):
 			return notShowConfig(`it looks like EdgeOS/VyOS "show configuration commands" output`)
 		}
 		return nil
@@ -429,7 +429,7 @@ func unreadable(w []string) string {
 		if _, ok := parseRoute(w); !ok {
 			return fmt.Sprintf("%s: not a route routerlab reads (ip route <destination> gateway ...): left out of router.routes", device.Snippet(strings.Join(w, " ")))
 		}
-	case len(w) >= 3 && w[0] == "ip" && w[2] == "address" && strings.HasPrefix(w[1], "lan"):
+	case len(w) >= 3 && w[0] == "ip" && w[2] == "address" && isLANInterface(w[1]):
 		if len(w) == 4 && w[3] == "dhcp" {
 			return fmt.Sprintf("ip %s address dhcp: the address is the DHCP server's to give, so %s lists none", w[1], w[1])
 		}
@@ -439,7 +439,7 @@ func unreadable(w []string) string {
 		if _, err := device.CanonicalAddress(w[3]); err != nil {
 			return fmt.Sprintf("%s: not an address routerlab reads (address/prefix length): left out of %s's addresses", device.Snippet(strings.Join(w, " ")), w[1])
 		}
-	case len(w) >= 3 && w[0] == "ip" && w[2] == "mtu" && strings.HasPrefix(w[1], "lan"):
+	case len(w) >= 3 && w[0] == "ip" && w[2] == "mtu" && isLANInterface(w[1]):
 		if _, err := strconv.Atoi(w[len(w)-1]); err != nil || len(w) != 4 {
 			return fmt.Sprintf("%s: not an MTU routerlab reads: %s reads as %d", device.Snippet(strings.Join(w, " ")), w[1], DefaultMTU)
 		}

@@ -18,9 +18,6 @@ var realWorld = []struct {
 	lines map[string][]string
 	// addrs: interface → an address ParseConfig must report on it.
 	addrs map[string]string
-	// needs names the issue 23 point (routes-secrets branch) the file's
-	// ParseConfig depends on; "" when today's parser must pass.
-	needs string
 }{
 	{file: "real_rtx810_seed001.txt", model: "RTX810", firmware: "Rev.11.01.33",
 		lines: map[string][]string{"": {"ip route 198.18.200.0/24 gateway tunnel 1", "ip filter 1010 pass * 198.18.100.1 udp * 500,4500"},
@@ -39,7 +36,7 @@ var realWorld = []struct {
 		lines: map[string][]string{"": {"schedule at 1 startup * lua /lab_notify.lua", "ipsec transport 2 2 udp 1701"},
 			"pp anonymous": {"pp bind tunnel1-tunnel2", "ip pp remote address pool 198.18.40.200-198.18.40.209"},
 			"tunnel 2":     {"tunnel encapsulation l2tp"}},
-		addrs: map[string]string{"lan1": "198.18.40.1/24"}, needs: "secrets in set/Lua lines"},
+		addrs: map[string]string{"lan1": "198.18.40.1/24"}},
 	{file: "real_nvr510.txt", model: "NVR510", firmware: "Rev.15.01.22",
 		lines: map[string][]string{"": {"analog supplementary-service pseudo call-waiting", "dns server pp 1"},
 			"pp 1": {"ip pp secure filter out 200013 200020 200021 200024 200025 200099 dynamic 200080 200081 200098 200099"}},
@@ -47,7 +44,7 @@ var realWorld = []struct {
 	{file: "real_rtx1300_lua_heredoc.txt", model: "RTX1300", firmware: "Rev.23.00.07",
 		lines: map[string][]string{"": {"ip route 198.18.70.0/24 gateway tunnel 1", "schedule at 1 startup * lua emfs:lab_notify.lua"},
 			"tunnel 1": {"ipsec ike remote address 1 198.18.1.2"}},
-		addrs: map[string]string{"lan1": "198.18.60.1/24"}, needs: "secrets in here-documents"},
+		addrs: map[string]string{"lan1": "198.18.60.1/24"}},
 }
 
 // sentinelPieces are the pieces of a sentinel secret none of the parser's
@@ -108,9 +105,6 @@ func TestRealWorldShowConfigParses(t *testing.T) {
 						leaked = piece
 						break
 					}
-				}
-				if (perr != nil || leaked != "") && rw.needs != "" {
-					t.Skipf("needs issue 23 points 4-6 (routes-secrets branch): %s (parse error: %v, secret leaked: %v)", rw.needs, perr != nil, leaked != "")
 				}
 				if perr != nil {
 					t.Fatalf("ParseConfig: %v", perr)
