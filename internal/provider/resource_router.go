@@ -299,6 +299,8 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 			var dropped []string
 			state, dropped = dropUnwritableInterfaces(state, rs)
 			addWarnings(&resp.Diagnostics, "Interface Not Adopted", dev.Name, dropped)
+			state, dropped = dropUnwritableRoutes(state, snap, rs)
+			addWarnings(&resp.Diagnostics, "Route Not Adopted", dev.Name, dropped)
 		}
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateAdopt, nil)...)
 	}

@@ -258,6 +258,34 @@ func dropUnwritableInterfaces(m routerModel, rs device.RouterSettings) (routerMo
 	return m, warnings
 }
 
+// dropUnwritableRoutes leaves out of an import the routes the platform's
+// rule refuses as routerlab would write them, one warning each, for the
+// reason dropUnwritableInterfaces gives: an adopted route the validator
+// refuses would fail every plan. On RTX these are the gateway forms
+// routerlab reads whole but does not write (`gateway dhcp lan2`, a
+// policy route `gateway pp 1 filter 600000 gateway tunnel 1`, several
+// gateways, options): left unmanaged, so routerlab never touches them,
+// and the warning says so.
+func dropUnwritableRoutes(m routerModel, snap *device.Snapshot, rs device.RouterSettings) (routerModel, []string) {
+	var warnings []string
+	for _, dst := range device.SortedKeys(m.StaticRoutes) {
+		one := routerModel{StaticRoutes: map[string]routeModel{dst: m.StaticRoutes[dst]}}
+		adopted := toDevice(fromDevice(one, snap, true))
+		err := rs.ValidateRouter(device.RouterConfig{Routes: adopted.Routes})
+		if err == nil {
+			continue
+		}
+		delete(m.StaticRoutes, dst)
+		r := snap.Router.Routes[dst]
+		via := r.Gateway
+		if via == "" {
+			via = r.Interface
+		}
+		warnings = append(warnings, fmt.Sprintf("route %s via %s is left out of the import and unmanaged (routerlab leaves it as it is on the router): %s", dst, device.Snippet(via), err))
+	}
+	return m, warnings
+}
+
 func int64Ptr(v types.Int64) *int {
 	if v.IsNull() || v.IsUnknown() {
 		return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/routeros"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/rtx"
 )
 
 // Issue 21, point 8: importing a RouterOS router stores only what the
@@ -47,5 +48,44 @@ set name="main infrastructure"
 	}
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "interface *3D is left out of the import") || !strings.Contains(warnings[0], "internal id") {
 		t.Errorf("warnings = %q, want one about *3D", warnings)
+	}
+}
+
+// Issue 23, point 4: RTX adopts every route, and a policy route, a route
+// via DHCP or one with several gateways is read whole but written by
+// routerlab in none of its forms. Importing leaves those unmanaged with
+// one warning each (and routerlab never touches them), and adopts the
+// simple ones: the imported configuration passes the plan's validation.
+func TestImportRTXRoutesValidate(t *testing.T) {
+	snap, err := rtx.ParseSnapshot("", `# RTX1210 Rev.14.01.42 (Tue Mar  5 12:00:00 2024)
+# Memory 256Mbytes, 3LAN, 1BRI
+ip route default gateway pp 1 filter 600000 gateway tunnel 1
+ip route 198.18.5.0/24 gateway dhcp lan2
+ip route 198.18.6.0/24 gateway 198.18.0.1
+ip route 198.18.7.0/24 gateway tunnel 1
+ip route 198.18.8.0/24 gateway 198.18.0.1 gateway 198.18.0.5
+ip lan1 address 198.18.10.1/24
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := rtx.New(nil)
+	tmpl := adoptTemplate(routerModel{Device: types.StringValue("rtx")}, nil, snap.Router, nil)
+	tmpl, _ = dropUnwritableInterfaces(tmpl, rs)
+	tmpl, warnings := dropUnwritableRoutes(tmpl, snap, rs)
+	cfg := toDevice(fromDevice(tmpl, snap, true))
+	if err := rs.ValidateRouter(cfg); err != nil {
+		t.Fatalf("the imported configuration fails the plan's validation: %v", err)
+	}
+	if got := device.SortedKeys(cfg.Routes); strings.Join(got, " ") != "198.18.6.0/24 198.18.7.0/24" {
+		t.Errorf("routes adopted: %v, want the two simple ones", got)
+	}
+	if len(warnings) != 3 {
+		t.Fatalf("warnings = %q, want one for each of the three routes left out", warnings)
+	}
+	for i, want := range []string{`route 0.0.0.0/0 via "pp 1 filter 600000 gateway tunnel 1"`, `route 198.18.5.0/24 via "dhcp lan2"`, `route 198.18.8.0/24 via "198.18.0.1 gateway 198.18.0.5"`} {
+		if !strings.HasPrefix(warnings[i], want) || !strings.Contains(warnings[i], "unmanaged") {
+			t.Errorf("warning %d = %q, want it to start %q and say it is unmanaged", i, warnings[i], want)
+		}
 	}
 }
