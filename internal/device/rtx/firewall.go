@@ -76,7 +76,7 @@ type FirewallEnv struct {
 
 // ParseFirewallEnv collects a FirewallEnv from a parsed configuration.
 func ParseFirewallEnv(c *Config) FirewallEnv {
-	env := FirewallEnv{LANs: interfaceNames(c), Addresses: map[string]string{}, PPPoE: pppoeSections(c)}
+	env := FirewallEnv{LANs: physicalLANs(c), Addresses: map[string]string{}, PPPoE: pppoeSections(c)}
 	for name, st := range ParseRouter(c).Interfaces {
 		if len(st.Addresses) > 0 {
 			env.Addresses[name] = st.Addresses[0]

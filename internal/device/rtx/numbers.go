@@ -57,6 +57,48 @@ func modelMax(m map[string]int, model string, def int) int {
 
 var ifaceRE = regexp.MustCompile(`^(lan|pp|tunnel)([0-9]+)$`)
 
+// lanIfaceRE are the LAN-side IP interfaces routerlab_router reads and
+// writes (`ip IF address`, `ip IF mtu`, `description IF`): lanN; lanN/M,
+// a tagged VLAN on lanN (RTX command reference Rev.23.02.02, 38.1 "vlan
+// interface/sub_interface 802.1q vid=vid", sub_interface 1-32); and vlanN,
+// a VLAN of the LAN division (38.2 "vlan port mapping sw_port
+// vlan_interface", vlan1 - vlanN). The switch's ports, lanN.M (38.2
+// sw_port), are no IP interfaces: they only appear in the switch's own
+// commands and are never read as interfaces.
+var lanIfaceRE = regexp.MustCompile(`^(?:lan([1-9][0-9]*)(?:/([1-9][0-9]*))?|vlan([1-9][0-9]*))$`)
+
+// isLANInterface tells a LAN-side IP interface name (lanIfaceRE).
+func isLANInterface(name string) bool {
+	m := lanIfaceRE.FindStringSubmatch(name)
+	if m == nil {
+		return false
+	}
+	if m[2] != "" {
+		sub, _ := strconv.Atoi(m[2])
+		return sub <= maxVLANSub
+	}
+	return true
+}
+
+// maxVLANSub is the last tagged VLAN of a LAN interface (38.1: 1-32).
+const maxVLANSub = 32
+
+// lanOrder sorts LAN interfaces as the router lists them: lan1, lan1/1,
+// lan1/2, lan2, ..., then vlan1, vlan2.
+func lanOrder(name string) [3]int {
+	m := lanIfaceRE.FindStringSubmatch(name)
+	if m == nil {
+		return [3]int{2, 0, 0}
+	}
+	if m[3] != "" {
+		n, _ := strconv.Atoi(m[3])
+		return [3]int{1, n, 0}
+	}
+	n, _ := strconv.Atoi(m[1])
+	sub, _ := strconv.Atoi(m[2])
+	return [3]int{0, n, sub}
+}
+
 // splitIface splits lan2 into ("lan", 2).
 func splitIface(name string) (kind string, n int, ok bool) {
 	m := ifaceRE.FindStringSubmatch(name)

@@ -69,17 +69,24 @@ func Facts(c *Config, environment string) device.Facts {
 }
 
 // interfaceNames lists the LAN interfaces: lan1..lanN of the header's
-// "NLAN", and any other lanN a line names.
+// "NLAN", and any other LAN-side interface a line names (isLANInterface:
+// lanN, the tagged VLAN lanN/M, the LAN division's vlanN) by its IP
+// settings, its description or its VLAN definition (`vlan lan1/1 802.1q
+// vid=10`, `vlan port mapping lan1.3 vlan2`).
 func interfaceNames(c *Config) []string {
 	seen := map[string]bool{}
 	for i := 1; i <= c.Header.LANs; i++ {
 		seen["lan"+strconv.Itoa(i)] = true
 	}
 	for _, l := range c.Lines {
-		if len(l.Words) >= 2 && (l.Words[0] == "ip" || l.Words[0] == "description") {
-			if kind, _, ok := splitIface(l.Words[1]); ok && kind == "lan" {
-				seen[l.Words[1]] = true
-			}
+		w := l.Words
+		switch {
+		case len(w) >= 2 && (w[0] == "ip" || w[0] == "description") && isLANInterface(w[1]):
+			seen[w[1]] = true
+		case len(w) >= 3 && w[0] == "vlan" && w[2] == "802.1q" && isLANInterface(w[1]):
+			seen[w[1]] = true
+		case len(w) == 5 && w[0] == "vlan" && w[1] == "port" && w[2] == "mapping" && isLANInterface(w[4]):
+			seen[w[4]] = true
 		}
 	}
 	names := make([]string, 0, len(seen))
@@ -87,11 +94,22 @@ func interfaceNames(c *Config) []string {
 		names = append(names, n)
 	}
 	sort.Slice(names, func(i, j int) bool {
-		_, a, _ := splitIface(names[i])
-		_, b, _ := splitIface(names[j])
-		return a < b
+		a, b := lanOrder(names[i]), lanOrder(names[j])
+		return slices.Compare(a[:], b[:]) < 0
 	})
 	return names
+}
+
+// physicalLANs are the lanN of interfaceNames: the interfaces routerlab's
+// firewall numbers its filters and NAT descriptors by.
+func physicalLANs(c *Config) []string {
+	var out []string
+	for _, name := range interfaceNames(c) {
+		if kind, _, ok := splitIface(name); ok && kind == "lan" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // ParseRouter reads the LAN interfaces and the static routes. RTX has no

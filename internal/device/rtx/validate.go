@@ -79,8 +79,8 @@ func ValidateRouter(desired device.RouterConfig) error {
 		return fmt.Errorf("dhcp_servers: routerlab does not configure RTX's DHCP server (dhcp scope) yet; leave dhcp_servers unset")
 	}
 	for _, name := range device.SortedKeys(desired.Interfaces) {
-		if kind, _, ok := splitIface(name); !ok || kind != "lan" {
-			return fmt.Errorf("interface %q: the RTX interfaces routerlab_router manages are lanN (lan1, lan2, ...)", name)
+		if !isLANInterface(name) {
+			return fmt.Errorf("interface %q: the RTX interfaces routerlab_router manages are lanN (lan1, lan2, ...), tagged VLANs lanN/M (lan1/1 ... lan1/%d) and the LAN division's vlanN (vlan1, ...); switch ports such as lan1.3 carry no address", name, maxVLANSub)
 		}
 		ifc := desired.Interfaces[name]
 		if ifc.MTU != nil {
