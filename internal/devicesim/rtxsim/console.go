@@ -223,11 +223,13 @@ func (c *console) set(words []string) string {
 		return c.special(r.special, words[2])
 	}
 	if words[0] == "console" {
+		// A console setting applies to this session at once and, typed
+		// at "> " as much as at "# ", enters the running configuration:
+		// "本コマンドの設定は、save コマンドで保存しなくても show config
+		// コマンドで設定が表示される" (RTX command reference Rev.23.02.02,
+		// 4.21-4.23 ノート; "本コマンドは一般ユーザでも実行できる"). Sessions
+		// open already keep theirs (assumption).
 		c.console(words)
-		if !c.admin {
-			// At the "> " prompt a console setting lasts for the session.
-			return ""
-		}
 	}
 	return c.store(r, words, false)
 }
@@ -256,10 +258,7 @@ func (c *console) no(words []string) string {
 		return c.fail(msgParamCount)
 	}
 	if words[0] == "console" {
-		c.console(words[:2])
-		if !c.admin {
-			return ""
-		}
+		c.console(words[:2]) // and the configuration's goes (see set)
 	}
 	return c.store(r, words, true)
 }
