@@ -31,6 +31,11 @@ type console struct {
 	closed   bool // `exit` at the "> " prompt
 	pageable bool // the last output was a show command's (the pager applies)
 	failed   bool // the last line was refused
+	// loading is the text of the line a whole configuration gives
+	// (load.go), kept with the line stored, and loadIndent its
+	// indentation.
+	loading    string
+	loadIndent int
 }
 
 func (s *Sim) newConsole() *console {
@@ -43,7 +48,7 @@ func (s *Sim) newConsole() *console {
 	top := append([]cline(nil), s.running.top...)
 	s.mu.Unlock()
 	for _, l := range top {
-		if l.words[0] == "console" {
+		if len(l.words) > 1 && l.words[0] == "console" && l.rule.key >= 0 {
 			c.console(l.words)
 		}
 	}
@@ -288,7 +293,7 @@ func (c *console) store(r *rule, words []string, del bool) string {
 	if del {
 		remove(list, r, words)
 	} else {
-		put(list, cline{rule: r, words: words})
+		put(list, cline{rule: r, words: words, raw: c.loading, indent: c.loadIndent})
 	}
 	return ""
 }

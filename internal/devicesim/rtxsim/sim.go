@@ -3,6 +3,7 @@ package rtxsim
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,12 @@ type Options struct {
 	// DefaultConfig. It is also the saved configuration. A line the
 	// console refuses panics.
 	Config []string
+	// Load is a whole configuration as `show config` printed it, header
+	// and all (wrapped or not): the header sets the model, revision,
+	// MAC addresses, memory, LANs and serial (Options given besides it
+	// win), and every line is kept as printed, in its order, the lines
+	// the simulator has no rule for too (load.go). It replaces Config.
+	Load string
 	// Now is the router's clock (`# Reporting Date`, show environment);
 	// default time.Now. Boot is when it started; default New's time.
 	Now  func() time.Time
@@ -86,6 +93,9 @@ type Sim struct {
 	running *config
 	saved   *config
 	typed   []string
+	// layout is the order of a loaded configuration (Options.Load); nil
+	// prints in the rules' order.
+	layout layout
 }
 
 var (
@@ -138,12 +148,26 @@ func New(opts Options) *Sim {
 		cpu: [3]int{opts.CPU, opts.CPU1Min, opts.CPU5Min}, now: opts.Now, boot: opts.Boot,
 		running: newConfig(),
 	}
-	lines := opts.Config
-	if lines == nil {
-		lines = DefaultConfig()
-	}
-	if err := s.Apply(lines...); err != nil {
-		panic(fmt.Sprintf("rtxsim: Options.Config: %v", err))
+	if opts.Load != "" {
+		if err := s.load(opts.Load); err != nil {
+			panic(fmt.Sprintf("rtxsim: Options.Load: %v", err))
+		}
+		// Options given win over the loaded header.
+		set(&s.hw.revision, opts.Revision)
+		set(&s.hw.date, opts.RevisionDate)
+		set(&s.hw.serial, opts.Serial)
+		set(&s.hw.mac, opts.MAC)
+		if opts.LANs > 0 {
+			s.hw.lans = opts.LANs
+		}
+	} else {
+		lines := opts.Config
+		if lines == nil {
+			lines = DefaultConfig()
+		}
+		if err := s.Apply(lines...); err != nil {
+			panic(fmt.Sprintf("rtxsim: Options.Config: %v", err))
+		}
 	}
 	s.saved = s.running.clone()
 	return s
@@ -222,10 +246,17 @@ func (s *Sim) SetCPU(sec5, min1, min5 int) {
 // when a password is set (it never prints the password).
 func (s *Sim) body(c *config) []string {
 	lines := c.render()
-	if s.admin != "" {
+	if s.admin != "" && !slices.Contains(lines, "administrator password *") {
 		lines = append([]string{"administrator password *"}, lines...)
 	}
-	return lines
+	lines = s.layout.merge(lines)
+	// A here-document is one line of the configuration, printed as its
+	// rows.
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(l, "\n")...)
+	}
+	return out
 }
 
 // unsaved reports whether the running configuration differs from the
