@@ -517,7 +517,9 @@ func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
 // configurations must be as before.
 func TestAccExample_rtx810IPsec(t *testing.T) {
 	requireAcc(t)
-	sim, rtxDev := startRTXSim(t, rtxSeedBase)
+	// The owner's console settings stay the owner's, running and saved
+	// (issue 23 point 1): routerlab reads through their pager and width.
+	sim, rtxDev := startRTXSim(t, append([]string{"console columns 120", "console lines 40"}, rtxSeedBase...))
 	debian := linuxsim.New(linuxsim.Options{Hostname: "debian", Interfaces: []linuxsim.Interface{
 		{Name: "eth0", Addresses: []string{"198.18.10.2/24"}},
 		{Name: "eth1", Addresses: []string{"198.18.200.1/24"}},
@@ -545,5 +547,8 @@ func TestAccExample_rtx810IPsec(t *testing.T) {
 	}
 	if !slices.Equal(sim.Saved(), sim.Config()) {
 		t.Error("the RTX810's last change was not saved")
+	}
+	if saved := sim.Saved(); !slices.Equal(saved, before) {
+		t.Errorf("the RTX810's saved configuration is not as before:\n%s", strings.Join(saved, "\n"))
 	}
 }
