@@ -11,7 +11,7 @@ import (
 // these one line at a time, after earlier lines were already applied.
 const (
 	minMTU, maxMTU         = 64, 1500   // ip pp|tunnel mtu
-	maxLANMTU              = 9578       // ip lanN mtu: jumbo frames on the models that have them; others refuse above 1500 at apply
+	maxLANMTU              = 10218      // ip lanN mtu: the largest any RTX takes (8.1.4: RTX3510, RTX1300); each model's own limit is checked at plan (models.go lanMTUMax)
 	minMSS, maxMSS         = 536, 1460  // ip ... tcp mss limit
 	minMRU, maxMRU         = 1280, 1792 // ppp lcp mru on <length>
 	maxDescription         = 64
