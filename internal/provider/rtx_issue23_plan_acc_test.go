@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/rtxsim"
 )
 
@@ -74,4 +75,75 @@ func TestAccRTX_ikev1LocalIDRefused(t *testing.T) {
 		}},
 	})
 	rtxNothingWritten(t, sim, before)
+}
+
+// rtxBaseL2TP is rtxSeedBase (on whatever model) with the
+// `l2tp service on` an L2TP server needs (the router's already, so the
+// server would write nothing global).
+var rtxBaseL2TP = append(slices.Clone(rtxSeedBase), "l2tp service on")
+
+// TestAccRTX_modelLacksCommand: issue 23 point 10. Started as a model and
+// revision that lacks what a configuration needs, the simulated RTX
+// refuses nothing (it accepts every command whatever its model), so the
+// plan-time check is what stands between the configuration and the
+// router: the plan fails naming the model, the firmware, the command and
+// the revision needed, and nothing is typed to the router.
+//
+//   - RTX1210 Rev.14.01.19 and an L2TP/IPsec server: its IKEv1 main-mode
+//     NAT traversal (`ipsec ike nat-traversal`) needs Rev.14.01.20 or
+//     later (command reference Rev.23.02.02, 15.48.5 [ノート]); the same
+//     server on Rev.14.01.20 plans.
+//   - RTX830 and a LAN MTU of 9000: its LAN interfaces take 64 to 1500
+//     (8.1.4).
+func TestAccRTX_modelLacksCommand(t *testing.T) {
+	requireAcc(t)
+	l2tp := `
+resource "routerlab_tunnel" "vpn" {
+  device = "rtx810"
+  name   = "vpn"
+  type   = "l2tp_ipsec"
+  l2tp_ipsec = {
+    role          = "server"
+    local_address = "198.18.100.1"
+    remote_pool   = "198.18.100.200-198.18.100.209"
+    user          = "ppp1"
+    password      = "sentinel-ppp-pass"
+    psk           = "sentinel-l2tp-psk"
+    ike_proposals = ["aes128-sha1-modp1024"]
+    esp_proposals = ["aes128-sha1"]
+  }
+}
+`
+	mtu := `
+resource "routerlab_router" "r" {
+  device     = "rtx810"
+  interfaces = { lan1 = { mtu = 9000 } }
+}
+`
+	for _, tt := range []struct {
+		name   string
+		opts   rtxsim.Options
+		config string
+		want   string // "": the plan succeeds
+	}{
+		{"RTX1210 Rev.14.01.19 L2TP server", rtxsim.Options{Model: "RTX1210", Revision: "Rev.14.01.19"}, l2tp,
+			regexp.QuoteMeta(`tunnel "vpn": RTX1210 Rev.14.01.19: ` + "`ipsec ike nat-traversal`" + ` in IKEv1 main mode (routerlab's L2TP/IPsec server turns it on) needs Rev.14.01.20 or later on the RTX1210 (RTX command reference Rev.23.02.02, 15.48.5`)},
+		{"RTX1210 Rev.14.01.20 L2TP server", rtxsim.Options{Model: "RTX1210", Revision: "Rev.14.01.20"}, l2tp, ""},
+		{"RTX830 LAN MTU 9000", rtxsim.Options{Model: "RTX830"}, mtu,
+			regexp.QuoteMeta(`interface lan1: mtu 9000: the RTX830's LAN interfaces allow 64 to 1500 (RTX command reference Rev.23.02.02, 8.1.4`)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opts := tt.opts
+			opts.AdminPassword, opts.Config = rtxSimAdminPassword, rtxBaseL2TP
+			sim := rtxsim.New(opts)
+			dev := devicesim.New(t, sim, devicesim.Options{})
+			before := sim.Config()
+			step := resource.TestStep{Config: rtxProvider(dev) + tt.config, PlanOnly: true, ExpectNonEmptyPlan: true}
+			if tt.want != "" {
+				step.ExpectError = wrapTolerant(tt.want)
+			}
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testProviders, Steps: []resource.TestStep{step}})
+			rtxNothingWritten(t, sim, before)
+		})
+	}
 }
