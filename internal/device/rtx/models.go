@@ -327,14 +327,11 @@ func checkOffloadModel(f device.Facts, desired device.OffloadConfig) error {
 }
 
 func checkTunnelModel(f device.Facts, desired device.TunnelConfig) error {
-	if ValidateTunnel(desired) != nil {
-		return nil
-	}
 	var cmds []Cmd
-	switch desired.Type {
-	case device.TunnelIPsec:
+	switch valid := ValidateTunnel(desired) == nil; {
+	case valid && desired.Type == device.TunnelIPsec:
 		cmds = ipsecCmds(desired, 1)
-	case device.TunnelL2TPIPsec:
+	case valid && desired.Type == device.TunnelL2TPIPsec:
 		cmds = append(l2tpCmds(desired, 1), cmd("", "l2tp", "service", "on"))
 	}
 	if err := checkModel(f, cmds); err != nil {
@@ -344,10 +341,11 @@ func checkTunnelModel(f device.Facts, desired device.TunnelConfig) error {
 }
 
 func checkPPPoEModel(f device.Facts, desired device.PPPoEConfig) error {
-	if ValidatePPPoE(desired) != nil {
-		return nil
+	var cmds []Cmd
+	if ValidatePPPoE(desired) == nil {
+		cmds = pppoeCmds(desired, 1)
 	}
-	if err := checkModel(f, pppoeCmds(desired, 1)); err != nil {
+	if err := checkModel(f, cmds); err != nil {
 		return fmt.Errorf("pppoe %s: %w", desired.Name, err)
 	}
 	return nil
