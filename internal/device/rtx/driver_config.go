@@ -183,9 +183,13 @@ func scriptSecrets(lines []string) []string {
 func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
 
 // CheckRouter implements device.RouterSettings: the LAN interfaces named
-// must exist.
+// must exist, and the model and firmware have what routerlab would write
+// (models.go).
 func (d *Driver) CheckRouter(desired device.RouterConfig, snap *device.Snapshot) error {
-	return device.CheckInterfacesExist(routerInterfacesOnly(desired), snap.Router)
+	if err := device.CheckInterfacesExist(routerInterfacesOnly(desired), snap.Router); err != nil {
+		return err
+	}
+	return checkRouterModel(snap.Facts, desired, snap.Router)
 }
 
 // ApplyRouter implements device.RouterSettings.
@@ -275,9 +279,12 @@ func (d *Driver) OffloadKeys() []string { return []string{OffloadKey} }
 // ValidateOffload implements device.OffloadSettings.
 func (d *Driver) ValidateOffload(desired device.OffloadConfig) error { return ValidateOffload(desired) }
 
-// CheckOffload implements device.OffloadSettings: every RTX has the
-// switch.
-func (d *Driver) CheckOffload(device.OffloadConfig, *device.Snapshot) error { return nil }
+// CheckOffload implements device.OffloadSettings: the model has `ip
+// routing process` (models.go: every model of the reference; the RTX810
+// unconfirmed).
+func (d *Driver) CheckOffload(desired device.OffloadConfig, snap *device.Snapshot) error {
+	return checkOffloadModel(snap.Facts, desired)
+}
 
 // ApplyOffload implements device.OffloadSettings.
 func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig) error {
@@ -297,7 +304,7 @@ func (d *Driver) CheckPPPoE(desired device.PPPoEConfig, snap *device.Snapshot) e
 	if _, ok := snap.Router.Interfaces[desired.Interface]; !ok {
 		return fmt.Errorf("interface %s not found on the device; it has: %s", desired.Interface, strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
 	}
-	return nil
+	return checkPPPoEModel(snap.Facts, desired)
 }
 
 // ApplyPPPoE implements device.PPPoESessions.
@@ -326,9 +333,13 @@ func (d *Driver) DeletePPPoE(ctx context.Context, observed device.PPPoEState) er
 // ValidateTunnel implements device.TunnelEndpoints.
 func (d *Driver) ValidateTunnel(desired device.TunnelConfig) error { return ValidateTunnel(desired) }
 
-// CheckTunnel implements device.TunnelEndpoints: RTX has one L2TP/IPsec
-// server (one pp anonymous).
+// CheckTunnel implements device.TunnelEndpoints: the model and firmware
+// have what routerlab would write (models.go), and RTX has one
+// L2TP/IPsec server (one pp anonymous).
 func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot) error {
+	if err := checkTunnelModel(snap.Facts, desired); err != nil {
+		return err
+	}
 	if desired.Type != device.TunnelL2TPIPsec {
 		return nil
 	}

@@ -15,8 +15,12 @@ import (
 // Rev.11.01.34 with Japanese firmware, no administrator password and
 // DefaultConfig.
 type Options struct {
-	Model    string // default "RTX810"; RTX810, RTX830 and RTX1210 have known hardware
-	Revision string // default the model's, e.g. "Rev.11.01.34"
+	Model string // default "RTX810"; RTX810, RTX830, RTX1210, RTX1220 and RTX1300 have known hardware
+	// Revision is the firmware revision `show config`'s header and `show
+	// environment` print (the snapshot's Facts.Firmware), default the
+	// model's, e.g. "Rev.11.01.34". The simulator accepts the same
+	// commands whatever the model and revision (see testdata/README.md).
+	Revision string
 	// RevisionDate is the firmware's build date as RTX prints it after
 	// the revision, e.g. "Tue Nov 26 18:39:12 2019"; default the model's.
 	RevisionDate string
@@ -70,11 +74,17 @@ type model struct {
 }
 
 // models: RTX810 as in internal/device/rtx/testdata, RTX1210 and RTX830 as
-// in the published dumps (testdata/README.md); serials and MACs made up.
+// in the published dumps (testdata/README.md); RTX1220 and RTX1300 as the
+// headers of internal/device/rtx/testdata/real_rtx1220_l2tp_anonymous_lua.txt
+// and real_rtx1300_lua_heredoc.txt (revision, date, memory, LANs, BRI;
+// written in the layout of users' published dumps), their BootROM and
+// FlashROM versions an assumption (RTX1210's); serials and MACs made up.
 var models = map[string]model{
 	"RTX810":  {"Rev.11.01.34", "Tue Nov 26 18:39:12 2019", 128, 2, 0, "1.01", "1.00", "S3K012345", "00:a0:de:12:34:56"},
 	"RTX830":  {"Rev.15.02.17", "Fri Jul 10 09:59:21 2020", 256, 2, 0, "1.01", "1.00", "S5K012345", "ac:44:f2:12:34:60"},
 	"RTX1210": {"Rev.14.01.38", "Thu Jul  9 10:14:23 2020", 256, 3, 1, "1.04", "1.02", "S4L012345", "ac:44:f2:12:34:56"},
+	"RTX1220": {"Rev.15.04.03", "Thu Aug 24 14:10:02 2023", 512, 3, 1, "1.04", "1.02", "S6A012345", "00:a0:de:12:20:56"},
+	"RTX1300": {"Rev.23.00.07", "Wed Oct 23 09:41:55 2024", 1024, 3, 0, "1.04", "1.02", "S7B012345", "00:a0:de:13:00:56"},
 }
 
 // Sim is a simulated YAMAHA RTX router: its running and saved
