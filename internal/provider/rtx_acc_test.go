@@ -199,6 +199,7 @@ var rtxSeed001Lines = []string{
 // seed 001's lines, the device's facts are read, a re-plan is empty, and
 // destroy leaves the router as it was.
 func TestAccRTX_seed001(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	// The owner's console settings: routerlab reads through its pager
 	// (30 rows a page) and its wrapping (99 columns a row) and leaves
@@ -300,6 +301,7 @@ func testRTXLifecycle(t *testing.T, base []string, lc rtxLifecycle) {
 // route; the MTU changed at the console is planned back. (A settings
 // resource has no object to delete by hand: removing its lines is drift.)
 func TestAccRTX_router(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, rtxSeedBase, rtxLifecycle{
 		addr: "routerlab_router.rtx810",
 		config: `
@@ -327,6 +329,7 @@ resource "routerlab_router" "rtx810" {
 // removed at the console is planned back, all of routerlab's lines
 // removed is a re-create.
 func TestAccRTX_firewall(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, rtxSeedBase, rtxLifecycle{
 		addr: "routerlab_firewall.rtx810",
 		config: `
@@ -356,6 +359,7 @@ resource "routerlab_firewall" "rtx810" {
 // routerlab_offload on RTX: `ip routing process normal` (the fast path
 // off); switched back on at the console, planned back.
 func TestAccRTX_offload(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, rtxSeedBase, rtxLifecycle{
 		addr: "routerlab_offload.rtx810",
 		config: `
@@ -378,6 +382,7 @@ resource "routerlab_offload" "rtx810" {
 // changed at the console is planned back, the tunnel deleted at the
 // console (block, policy, gateway and route) is re-created.
 func TestAccRTX_tunnelIPsec(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, rtxSeedBase, rtxLifecycle{
 		addr: "routerlab_tunnel.s2s",
 		config: `
@@ -424,6 +429,7 @@ resource "routerlab_tunnel" "s2s" {
 // at the console is planned back, server deleted is re-created. The
 // global `l2tp service on` it needs is the router's already.
 func TestAccRTX_tunnelL2TPServer(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, append(slices.Clone(rtxSeedBase), "l2tp service on"), rtxLifecycle{
 		addr: "routerlab_tunnel.vpn",
 		config: `
@@ -464,6 +470,7 @@ resource "routerlab_tunnel" "vpn" {
 // MRU, MSS clamp and service name; its MTU changed at the console is
 // planned back, the pp deleted at the console is re-created.
 func TestAccRTX_pppoeClient(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, rtxSeedBase, rtxLifecycle{
 		addr: "routerlab_pppoe_session.wan",
 		config: `
@@ -498,6 +505,7 @@ resource "routerlab_pppoe_session" "wan" {
 // console stays out of administrator mode and the error says so, without
 // any password in it.
 func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	_, dev := startRTXSim(t, rtxSeedBase)
 	prov := strings.Replace(rtxProvider(dev), rtxSimAdminPassword, "not-the-password", 1)
@@ -516,6 +524,7 @@ func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
 // is off); `terraform test` then destroys everything, and both routers'
 // configurations must be as before.
 func TestAccExample_rtx810IPsec(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	// The owner's console settings stay the owner's, running and saved
 	// (issue 23 point 1): routerlab reads through their pager and width.

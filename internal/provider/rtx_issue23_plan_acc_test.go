@@ -63,6 +63,7 @@ resource "routerlab_tunnel" "v1" {
 
 // TestAccRTX_ikev1LocalIDRefused: issue 23 point 2.
 func TestAccRTX_ikev1LocalIDRefused(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim, dev := startRTXSim(t, rtxSeedBase)
 	before := sim.Config()
@@ -96,6 +97,7 @@ var rtxBaseL2TP = append(slices.Clone(rtxSeedBase), "l2tp service on")
 //   - RTX830 and a LAN MTU of 9000: its LAN interfaces take 64 to 1500
 //     (8.1.4).
 func TestAccRTX_modelLacksCommand(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	l2tp := `
 resource "routerlab_tunnel" "vpn" {

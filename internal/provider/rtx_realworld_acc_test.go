@@ -24,6 +24,7 @@ import (
 // apply that changes nothing leaves show config and the saved
 // configuration byte-identical.
 func TestAccRTX_realWorldImport(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	paths, err := filepath.Glob(filepath.Join("..", "device", "rtx", "testdata", "real_*.txt"))
 	if err != nil || len(paths) != 6 {
@@ -33,6 +34,7 @@ func TestAccRTX_realWorldImport(t *testing.T) {
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	for _, p := range paths {
 		t.Run(filepath.Base(p), func(t *testing.T) {
+			t.Parallel()
 			text, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
