@@ -103,7 +103,7 @@ func (d *Driver) undo(ctx context.Context, before *Config, cmds []Cmd, failed er
 	}
 	after, err := d.readConfig(ctx)
 	if err != nil {
-		return fmt.Errorf("%w; reading the router back to undo it failed (%v): what was typed may be left, unsaved, in its running configuration", failed, err)
+		return fmt.Errorf("%w; reading the router back to undo it failed (%w): what was typed may be left, unsaved, in its running configuration", failed, err)
 	}
 	back, lost := Undo(before, after, cmds)
 	if len(lost) > 0 {
@@ -114,7 +114,7 @@ func (d *Driver) undo(ctx context.Context, before *Config, cmds []Cmd, failed er
 		return fmt.Errorf("%w; nothing of it is left on the router", failed)
 	}
 	if err := d.typeAndSave(ctx, "undoing it", back); err != nil {
-		return fmt.Errorf("%w; %v: what was typed may be left in the router's running configuration", failed, err)
+		return fmt.Errorf("%w; %w: what was typed may be left in the router's running configuration", failed, err)
 	}
 	return fmt.Errorf("%w; the lines typed before it were undone and the router is as it was", failed)
 }
