@@ -2,8 +2,10 @@ package rtx_test
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -473,5 +475,78 @@ func TestSimCPUPollUnprivileged(t *testing.T) {
 	}
 	if slices.Contains(sim.Lines(), "administrator") {
 		t.Errorf("the CPU poll entered administrator mode: %q", sim.Lines())
+	}
+}
+
+// cutOff is a simulated RTX that hangs up the first time the line trip
+// is typed: what was typed before it is applied, the rest never arrives.
+type cutOff struct {
+	*rtxsim.Sim
+	trip    string
+	tripped atomic.Bool
+}
+
+func (c *cutOff) Shell(in io.Reader, out io.Writer) int {
+	return c.Sim.Shell(&tripReader{r: in, c: c}, out)
+}
+
+// tripReader ends its input before the line trip (once per cutOff).
+type tripReader struct {
+	r    io.Reader
+	c    *cutOff
+	line []byte
+	done bool
+}
+
+func (t *tripReader) Read(p []byte) (int, error) {
+	if t.done {
+		return 0, io.EOF
+	}
+	n, err := t.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] != '\r' && p[i] != '\n' {
+			t.line = append(t.line, p[i])
+			continue
+		}
+		if string(t.line) == t.c.trip && t.c.tripped.CompareAndSwap(false, true) {
+			t.done = true
+			// The line may have begun in an earlier read: none of it
+			// ends, so the console never runs it.
+			return max(i-len(t.line), 0), nil
+		}
+		t.line = t.line[:0]
+	}
+	return n, err
+}
+
+// A write cut off part-way (the session ends with lines typed and applied)
+// is undone too, and nothing of it is saved (issue 23, point 3).
+func TestSimCutOffWriteUndone(t *testing.T) {
+	sim := rtxsim.New(rtxsim.Options{AdminPassword: simAdminPassword, Config: baseConfig})
+	h := &cutOff{Sim: sim, trip: "pppoe use lan2"}
+	dev := devicesim.New(t, h, devicesim.Options{})
+	c := sshx.NewClient("rtx810", sshx.Config{
+		Endpoint: dev.Endpoint(), Dialect: drivers.Dialect(device.RTX),
+		EnablePassword: simAdminPassword, CommandTimeout: 20 * time.Second,
+	}, nil)
+	t.Cleanup(func() { c.Close() })
+	drv := rtx.New(c)
+	before := body(sim)
+	p := device.PPPoEConfig{Name: "wan", Role: device.RoleClient, Interface: "lan2", User: "ppp1", Password: "sim-cut-secret"}
+	err := drv.ApplyPPPoE(ctxT(t), p, nil)
+	if err == nil {
+		t.Fatal("a cut-off write reported success")
+	}
+	if !slices.Contains(sim.Lines(), "pp select 1") {
+		t.Fatalf("nothing was typed before the cut: %q", sim.Lines())
+	}
+	if got := body(sim); got != before {
+		t.Errorf("the cut-off write left lines in the running configuration (error %v):\n%s", err, got)
+	}
+	if saved := strings.Join(sim.Saved(), "\n"); saved != before {
+		t.Errorf("saved:\n%s", saved)
+	}
+	if !strings.Contains(err.Error(), "undone") || strings.Contains(err.Error(), "sim-cut-secret") {
+		t.Errorf("error %q: want it to say the write was undone, without the secret", err)
 	}
 }
