@@ -167,6 +167,14 @@ type Console struct {
 	// RTX asks "Save new configuration ? (Y/N)" on leaving the privileged
 	// mode with unsaved changes: "(Y/N)" -> "N".
 	Confirm map[string]string
+	// Pager matches the last line when the device stops its output for a
+	// key (RTX: "---つづく---" / "---More---" every `console lines` rows);
+	// PagerKey is then typed, without Enter, for the next page (RTX: a
+	// space). The pager's prompt is left out of the output. With a Pager
+	// the transport needs no terminal setting of the device's own, which
+	// on RTX would enter its configuration (reference 4.23, ノート).
+	Pager    *regexp.Regexp
+	PagerKey string
 	// Errors: an output line matching one means the command failed
 	// (RTX: `^Error:`, `^エラー:`).
 	Errors []*regexp.Regexp

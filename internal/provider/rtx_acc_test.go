@@ -76,6 +76,12 @@ func rtxConfigRestored(sim *rtxsim.Sim, before []string) resource.TestCheckFunc 
 		if after := sim.Config(); !slices.Equal(after, before) {
 			return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s\n--- after\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
 		}
+		// The startup configuration too: every write ends with save, so
+		// one that saved a line routerlab does not own (a console
+		// setting of its session, issue 23 point 1) shows here.
+		if saved := sim.Saved(); !slices.Equal(saved, before) {
+			return fmt.Errorf("saved configuration not as before after destroy:\n--- before\n%s\n--- saved\n%s", strings.Join(before, "\n"), strings.Join(saved, "\n"))
+		}
 		return nil
 	}
 }
@@ -194,7 +200,10 @@ var rtxSeed001Lines = []string{
 // destroy leaves the router as it was.
 func TestAccRTX_seed001(t *testing.T) {
 	requireAcc(t)
-	sim, dev := startRTXSim(t, rtxSeedBase)
+	// The owner's console settings: routerlab reads through its pager
+	// (30 rows a page) and its wrapping (99 columns a row) and leaves
+	// them as they are, running and saved (issue 23 point 1).
+	sim, dev := startRTXSim(t, append([]string{"console columns 100", "console lines 30"}, rtxSeedBase...))
 	before := sim.Config()
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
@@ -508,7 +517,9 @@ func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
 // configurations must be as before.
 func TestAccExample_rtx810IPsec(t *testing.T) {
 	requireAcc(t)
-	sim, rtxDev := startRTXSim(t, rtxSeedBase)
+	// The owner's console settings stay the owner's, running and saved
+	// (issue 23 point 1): routerlab reads through their pager and width.
+	sim, rtxDev := startRTXSim(t, append([]string{"console columns 120", "console lines 40"}, rtxSeedBase...))
 	debian := linuxsim.New(linuxsim.Options{Hostname: "debian", Interfaces: []linuxsim.Interface{
 		{Name: "eth0", Addresses: []string{"198.18.10.2/24"}},
 		{Name: "eth1", Addresses: []string{"198.18.200.1/24"}},
@@ -536,5 +547,8 @@ func TestAccExample_rtx810IPsec(t *testing.T) {
 	}
 	if !slices.Equal(sim.Saved(), sim.Config()) {
 		t.Error("the RTX810's last change was not saved")
+	}
+	if saved := sim.Saved(); !slices.Equal(saved, before) {
+		t.Errorf("the RTX810's saved configuration is not as before:\n%s", strings.Join(saved, "\n"))
 	}
 }

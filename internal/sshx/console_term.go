@@ -131,6 +131,9 @@ func (t *consoleTerm) wait(ctx context.Context, password bool) (bool, error) {
 		if err := t.confirm(ctx); err != nil {
 			return false, err
 		}
+		if err := t.page(ctx); err != nil {
+			return false, err
+		}
 		if t.eof {
 			return false, t.ended()
 		}
@@ -224,16 +227,77 @@ func (t *consoleTerm) confirm(ctx context.Context) error {
 	return nil
 }
 
-// text decodes device output to UTF-8 with "\n" line ends: "\r\n" becomes
-// "\n" and a lone "\r" (a carriage return to the start of the line) is
-// dropped. Bytes that do not decode are kept as they are.
+// page answers the pager (Pager): the prompt is cut from the output and
+// PagerKey typed, without Enter. What the device prints next on that line
+// (RTX wipes its prompt with a carriage return and spaces) is read as a
+// terminal shows it (text).
+func (t *consoleTerm) page(ctx context.Context) error {
+	if t.con.Pager == nil {
+		return nil
+	}
+	start, line := t.lastLine()
+	if !t.con.Pager.MatchString(line) {
+		return nil
+	}
+	t.raw = t.raw[:start]
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(t.stdin, t.con.PagerKey)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%w: answering the pager failed: %w", ErrConsoleClosed, err)
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// text decodes device output to UTF-8 with "\n" line ends, as a terminal
+// shows it: "\r\n" is a line end, and a lone "\r" returns to the start of
+// the line, so what follows it overwrites what was printed before (a
+// pager prompt wiped with spaces leaves the row printed over it, not the
+// spaces). Bytes that do not decode are kept as they are.
 func (t *consoleTerm) text(b []byte) string {
 	if t.decode != nil {
 		if d, err := t.decode(b); err == nil {
 			b = d
 		}
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(string(b), "\r\n", "\n"), "\r", "")
+	s := strings.ReplaceAll(string(b), "\r\n", "\n")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = overprint(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// overprint is one terminal line whose pieces, split at carriage returns,
+// were printed over each other from its start: a later piece replaces
+// the characters under it, and what an earlier piece leaves visible past
+// the last piece's end stays unless it is blank (a wipe).
+func overprint(l string) string {
+	pieces := strings.Split(l, "\r")
+	var shown []rune
+	for _, p := range pieces {
+		r := []rune(p)
+		if len(r) >= len(shown) {
+			shown = r
+			continue
+		}
+		copy(shown, r)
+	}
+	last := len([]rune(pieces[len(pieces)-1]))
+	if rest := shown[last:]; strings.TrimSpace(string(rest)) == "" {
+		shown = shown[:last]
+	}
+	return string(shown)
 }
 
 // output is what was printed since mark, decoded, without the prompt it

@@ -100,6 +100,22 @@ func (f *fakeConsole) shell(t testing.TB) func(io.Reader, io.Writer) int {
 			case line == "console lines infinity":
 			case line == "show multi":
 				say("line one\r\nline two\r\n  line three\r\n")
+			case line == "show paged":
+				// Two rows a page, the pager's prompt wiped with spaces
+				// after a key, as RTX's "---つづく---" (console lines).
+				rows := []string{"row one", " row two", "  row three", "row four", "row five"}
+				for i, r := range rows {
+					if i > 0 && i%2 == 0 {
+						say(sjis(t, "---つづく---"))
+						k, err := tr.ReadKey()
+						if err != nil {
+							return 0
+						}
+						f.record("<key " + string(k) + ">")
+						say("\r" + strings.Repeat(" ", 11) + "\r")
+					}
+					say(r + "\r\n")
+				}
 			case line == "show sjis":
 				say(sjis(t, "日本語テスト") + "\r\n")
 			case line == "bad-ja":
@@ -404,8 +420,17 @@ func TestStripEcho(t *testing.T) {
 
 func TestConsoleText(t *testing.T) {
 	term := &consoleTerm{}
-	if got := term.text([]byte("a\r\nb\r\r\nc\rd\n")); got != "a\nb\ncd\n" {
-		t.Errorf("text = %q", got)
+	// A lone "\r" returns to the start of the line: what follows
+	// overwrites, and a blank left past it is no text.
+	for in, want := range map[string]string{
+		"a\r\nb\r\r\nc\rd\n":           "a\nb\nd\n",
+		"\r           \r  row three\n": "  row three\n",
+		"abcdef\rXY\n":                 "XYcdef\n",
+		"# \r":                         "# ",
+	} {
+		if got := term.text([]byte(in)); got != want {
+			t.Errorf("text(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 
@@ -467,5 +492,30 @@ func TestConsoleWithoutEnable(t *testing.T) {
 	}
 	if got, want := f.lines(), []string{"show multi", "exit"}; !slices.Equal(got, want) {
 		t.Fatalf("typed %q, want %q", got, want)
+	}
+}
+
+// A pager (Console.Pager) is answered with PagerKey, without Enter, and
+// neither its prompt nor its wipe reaches the output: the rows read as
+// the device printed them, indentation kept.
+func TestConsolePager(t *testing.T) {
+	f := &fakeConsole{}
+	_, c := consoleDevice(t, f, func(cfg *Config) {
+		con := *cfg.Dialect.Console
+		con.Setup = nil
+		con.Pager = regexp.MustCompile(`^---(つづく|More)---$`)
+		con.PagerKey = " "
+		cfg.Dialect.Console = &con
+	})
+	res, err := c.Run(ctxT(t), "show paged")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "row one\n row two\n  row three\nrow four\nrow five\n"; res.Stdout != want {
+		t.Fatalf("Stdout = %q, want %q", res.Stdout, want)
+	}
+	want := []string{"administrator", "<password>", "show paged", "<key  >", "<key  >", "exit", "exit"}
+	if got := f.lines(); !slices.Equal(got, want) {
+		t.Fatalf("typed %q\nwant  %q", got, want)
 	}
 }

@@ -94,9 +94,9 @@ var (
 func ParseShowConfig(out string) (*Config, error) {
 	c := &Config{}
 	physical := device.Lines(out)
-	// The widths the output may be wrapped at: the default, the
-	// transport's session setting, and the configuration's own.
-	widths := []int{defaultColumns, SessionColumns}
+	// The widths the output may be wrapped at: the default and the
+	// configuration's own `console columns` (the transport sets none).
+	widths := []int{defaultColumns}
 	for _, l := range physical {
 		if w := strings.Fields(l); len(w) == 3 && w[0] == "console" && w[1] == "columns" {
 			if n, err := strconv.Atoi(w[2]); err == nil && !slices.Contains(widths, n) {
@@ -464,16 +464,13 @@ func redact(words []string) ([]string, bool) {
 }
 
 // Normalise is the configuration as the device printed it, without the
-// header (its report time changes at every read), without blank lines
-// and `console` lines (the session's own terminal settings, which the
-// console transport sets at login), de-wrapped and with secrets
-// redacted: its digest changes only when the configuration does.
+// header (its report time changes at every read) and blank lines,
+// de-wrapped and with secrets redacted: its digest changes only when the
+// configuration does. The owner's `console` settings are configuration
+// like any other (the transport types none).
 func (c *Config) Normalise() string {
 	var b strings.Builder
 	for _, l := range c.Lines {
-		if len(l.Words) > 0 && l.Words[0] == "console" {
-			continue
-		}
 		b.WriteString(strings.Repeat(" ", l.Indent))
 		b.WriteString(l.Text)
 		b.WriteByte('\n')

@@ -138,25 +138,32 @@ func TestParseConfigRedactsSecrets(t *testing.T) {
 }
 
 // The normalised text leaves out the header (its report time changes at
-// every read) and the console lines the session itself sets.
+// every read); the owner's console lines are configuration, kept.
 func TestNormalise(t *testing.T) {
 	c := mustParseConfig(t, "rtx830.txt")
 	text := c.Normalise()
-	for _, bad := range []string{"Reporting Date", "# RTX830", "console ", "\n\n"} {
+	for _, bad := range []string{"Reporting Date", "# RTX830", "\n\n"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("normalised text contains %q", bad)
 		}
 	}
+	if !strings.Contains(text, "\nconsole character ja.utf8\n") {
+		t.Errorf("the console setting is not in the text:\n%s", text)
+	}
 	if !strings.HasPrefix(text, "login user rl-admin <redacted>\nuser attribute") {
 		t.Errorf("text starts %q", text[:60])
 	}
-	// Another report time and other console settings: the same digest.
+	// Another report time: the same digest; another console setting: a
+	// change of the configuration.
 	other := strings.Replace(readTestdata(t, "rtx830.txt"), "Nov 30 13:40:00 2026", "Dec  1 00:00:01 2026", 1)
-	other = strings.Replace(other, "console character ja.utf8", "console character en.ascii", 1)
 	s1, err1 := ParseSnapshot("", readTestdata(t, "rtx830.txt"))
 	s2, err2 := ParseSnapshot("", other)
 	if err1 != nil || err2 != nil || s1.SHA256 != s2.SHA256 {
-		t.Errorf("digest changed with the report time or console settings: %v %v", err1, err2)
+		t.Errorf("digest changed with the report time: %v %v", err1, err2)
+	}
+	s3, err3 := ParseSnapshot("", strings.Replace(other, "console character ja.utf8", "console character en.ascii", 1))
+	if err3 != nil || s3.SHA256 == s1.SHA256 {
+		t.Errorf("digest unchanged by a changed console setting: %v", err3)
 	}
 }
 

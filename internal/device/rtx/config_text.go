@@ -305,8 +305,6 @@ func configWarnings(c *Config) []string {
 			}
 		case len(w) == 0:
 			add("#", "comments: kept in the text, never read")
-		case w[0] == "console":
-			add("console", "console …: the console session's settings (the transport sets its own at login): left out of the text and its digest")
 		case l.Section != "":
 			kind := strings.Fields(l.Section)[0]
 			add("select "+l.Section, fmt.Sprintf("%s select %s: not routerlab's (no \"description %s %s<name>\" in it): not managed by routerlab", kind, sectionNumber(l.Section), kind, OwnerMarker))

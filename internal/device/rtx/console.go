@@ -2,7 +2,6 @@ package rtx
 
 import (
 	"regexp"
-	"strconv"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/japanese"
@@ -10,21 +9,21 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
-// SessionColumns is the console width the transport sets for its session:
-// RTX wraps every output line after SessionColumns-1 columns whatever the
-// SSH terminal's width, and 200 is the widest `console columns` takes.
-const SessionColumns = 200
-
 // Console is how the transport drives an RTX console (command.Console):
 //
 //   - the prompt is "> " after login, "# " in administrator mode,
 //     "tunnel1# " / "pp1# " / "anonymous# " inside a select block, with
 //     whatever `console prompt` puts before it;
-//   - `console columns` and `console lines infinity` are typed at the "> "
-//     prompt, where they last for the session: typed in administrator mode
-//     they would also go into the running configuration (and, with the
-//     next `save`, the startup one). The character set is left as the
-//     device has it: Decode reads each (see there);
+//   - the console is used as the owner set it: no `console columns`,
+//     `console lines` or `console character` is typed. Those are
+//     configuration commands, typed at "> " as much as at "# ": "本コマンドの
+//     設定は、save コマンドで保存しなくても show config コマンドで設定が表示
+//     される" (RTX command reference Rev.23.02.02, 4.21-4.23, ノート), and the
+//     driver's next `save` would write them over the owner's. So the
+//     output comes paged (Pager: the "---つづく---" / "---More---" prompt
+//     every `console lines` rows, 24 by default, answered with a space),
+//     wrapped at `console columns` (80 by default; the parser joins the
+//     rows again, dewrap) and in the console's character set (Decode);
 //   - leaving administrator mode with unsaved changes asks "Save new
 //     configuration ? (Y/N)" ("新しい設定を保存しますか? (Y/N)"): the
 //     answer is N, the driver saves explicitly when a change set is
@@ -36,12 +35,10 @@ func Console() *command.Console {
 		Prompt:         promptRE,
 		Enable:         "administrator",
 		PasswordPrompt: regexp.MustCompile(`Password: ?$`),
-		BeforeEnable: []string{
-			"console columns " + strconv.Itoa(SessionColumns),
-			"console lines infinity",
-		},
-		Exit:    []string{"exit", "exit"},
-		Confirm: map[string]string{"(Y/N)": "N"},
+		Pager:          pagerRE,
+		PagerKey:       " ",
+		Exit:           []string{"exit", "exit"},
+		Confirm:        map[string]string{"(Y/N)": "N"},
 		Errors: []*regexp.Regexp{
 			regexp.MustCompile(`^\s*Error: `),
 			regexp.MustCompile(`^\s*エラー: `),

@@ -50,10 +50,14 @@ func TestConsoleErrors(t *testing.T) {
 			t.Errorf("%q taken for an error", l)
 		}
 	}
-	// The session settings go in before administrator mode, where they do
-	// not change the configuration; the save question is answered N.
-	if len(con.Setup) != 0 || len(con.BeforeEnable) != 2 || con.BeforeEnable[0] != "console columns 200" || con.BeforeEnable[1] != "console lines infinity" {
-		t.Errorf("BeforeEnable %q, Setup %q", con.BeforeEnable, con.Setup)
+	// No console setting is typed: each would enter the configuration
+	// (reference 4.21-4.23 ノート). The pager is answered instead; the save
+	// question is answered N.
+	if len(con.Setup) != 0 || len(con.BeforeEnable) != 0 {
+		t.Errorf("BeforeEnable %q, Setup %q: the transport types console settings", con.BeforeEnable, con.Setup)
+	}
+	if con.Pager == nil || !con.Pager.MatchString("---つづく---") || !con.Pager.MatchString("---More---") || con.PagerKey != " " {
+		t.Errorf("Pager %v, PagerKey %q", con.Pager, con.PagerKey)
 	}
 	if con.Enable != "administrator" || con.Confirm["(Y/N)"] != "N" {
 		t.Errorf("Enable %q, Confirm %q", con.Enable, con.Confirm)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
@@ -59,15 +60,67 @@ func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
 var failedLineRE = regexp.MustCompile(`line (\d+): `)
 
 // write types cmds in one console session and saves. RTX applies each
-// line at once: when the router refuses one, the transport stops there,
-// the lines before it stay applied in the running configuration (not
-// saved), and the error names the refused line with its secret redacted;
-// the caller reads the device again (device.Session does), so state
-// records what was applied.
-func (d *Driver) write(ctx context.Context, what string, cmds []Cmd) error {
+// line at once: when the router refuses one, the transport stops there
+// and the lines before it stay applied in the running configuration,
+// where the next write's `save` would persist them. So a write that fails
+// (refused, or cut off) is undone before it returns: write reads the
+// configuration first, and on failure puts back what the settings its
+// commands touch held (Undo) and saves that. The error names the refused
+// line with its secret redacted and says whether the undo left the
+// router as it was; the caller reads the device again (device.Session
+// does), so state records what is there either way.
+//
+// before is the configuration cmds were rendered from (read in this
+// operation); nil reads it here.
+func (d *Driver) write(ctx context.Context, what string, before *Config, cmds []Cmd) error {
 	if len(cmds) == 0 {
 		return nil
 	}
+	if before == nil {
+		var err error
+		if before, err = d.readConfig(ctx); err != nil {
+			return fmt.Errorf("%s: reading the configuration a failed write is undone to: %w", what, err)
+		}
+	}
+	err := d.typeAndSave(ctx, what, cmds)
+	if err == nil {
+		return nil
+	}
+	return d.undo(ctx, before, cmds, err)
+}
+
+// undoTimeout bounds the undo of a write whose context ended (an
+// interrupted apply): the router is put back even then.
+const undoTimeout = 30 * time.Second
+
+// undo puts back what a failed write changed (see write) and returns the
+// write's error with what became of its lines.
+func (d *Driver) undo(ctx context.Context, before *Config, cmds []Cmd, failed error) error {
+	if ctx.Err() != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
+		defer cancel()
+	}
+	after, err := d.readConfig(ctx)
+	if err != nil {
+		return fmt.Errorf("%w; reading the router back to undo it failed (%v): what was typed may be left, unsaved, in its running configuration", failed, err)
+	}
+	back, lost := Undo(before, after, cmds)
+	if len(lost) > 0 {
+		// Not saved: the startup configuration keeps what it had.
+		return fmt.Errorf("%w; the write was not undone: the router's running configuration keeps its lines for %s, whose secrets routerlab cannot read back (unsaved; restart the router or write them again)", failed, strings.Join(lost, ", "))
+	}
+	if len(back) == 0 {
+		return fmt.Errorf("%w; nothing of it is left on the router", failed)
+	}
+	if err := d.typeAndSave(ctx, "undoing it", back); err != nil {
+		return fmt.Errorf("%w; %v: what was typed may be left in the router's running configuration", failed, err)
+	}
+	return fmt.Errorf("%w; the lines typed before it were undone and the router is as it was", failed)
+}
+
+// typeAndSave types cmds and `save` in one console session (RunWrite).
+func (d *Driver) typeAndSave(ctx context.Context, what string, cmds []Cmd) error {
 	lines := append(Script(cmds), "save")
 	secrets := scriptSecrets(lines)
 	scrub := func(s string) string {
@@ -96,7 +149,7 @@ func (d *Driver) write(ctx context.Context, what string, cmds []Cmd) error {
 			if !found {
 				after = msg
 			}
-			return fmt.Errorf("%s: the router refused line %d %q: %s (the lines before it are applied but not saved)", what, n, shown, after)
+			return fmt.Errorf("%s: the router refused line %d %q: %s", what, n, shown, after)
 		}
 	}
 	res.Stderr = msg
@@ -130,9 +183,13 @@ func scriptSecrets(lines []string) []string {
 func (d *Driver) ValidateRouter(desired device.RouterConfig) error { return ValidateRouter(desired) }
 
 // CheckRouter implements device.RouterSettings: the LAN interfaces named
-// must exist.
+// must exist, and the model and firmware have what routerlab would write
+// (models.go).
 func (d *Driver) CheckRouter(desired device.RouterConfig, snap *device.Snapshot) error {
-	return device.CheckInterfacesExist(routerInterfacesOnly(desired), snap.Router)
+	if err := device.CheckInterfacesExist(routerInterfacesOnly(desired), snap.Router); err != nil {
+		return err
+	}
+	return checkRouterModel(snap.Facts, desired, snap.Router)
 }
 
 // ApplyRouter implements device.RouterSettings.
@@ -141,14 +198,14 @@ func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, o
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "applying router config", cmds)
+	return d.write(ctx, "applying router config", nil, cmds)
 }
 
 // RestoreRouter implements device.RouterSettings: originals are not held
 // to today's validation, and what vanished is dropped with a warning.
 func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
 	original, warnings := dropVanished(original, observed)
-	return warnings, d.write(ctx, "restoring router config", renderRouter(original, observed))
+	return warnings, d.write(ctx, "restoring router config", nil, renderRouter(original, observed))
 }
 
 // dropVanished is device.DropVanished for RTX: a route into ppN or
@@ -204,7 +261,7 @@ func (d *Driver) ApplyFirewall(ctx context.Context, desired device.FirewallConfi
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "applying firewall", cmds)
+	return d.write(ctx, "applying firewall", c, cmds)
 }
 
 // DeleteFirewall implements device.FirewallSettings.
@@ -213,7 +270,7 @@ func (d *Driver) DeleteFirewall(ctx context.Context, _ device.FirewallState) err
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "deleting firewall", RenderFirewallDelete(ParseFirewallEnv(c)))
+	return d.write(ctx, "deleting firewall", c, RenderFirewallDelete(ParseFirewallEnv(c)))
 }
 
 // OffloadKeys implements device.OffloadSettings.
@@ -222,9 +279,12 @@ func (d *Driver) OffloadKeys() []string { return []string{OffloadKey} }
 // ValidateOffload implements device.OffloadSettings.
 func (d *Driver) ValidateOffload(desired device.OffloadConfig) error { return ValidateOffload(desired) }
 
-// CheckOffload implements device.OffloadSettings: every RTX has the
-// switch.
-func (d *Driver) CheckOffload(device.OffloadConfig, *device.Snapshot) error { return nil }
+// CheckOffload implements device.OffloadSettings: the model has `ip
+// routing process` (models.go: every model of the reference; the RTX810
+// unconfirmed).
+func (d *Driver) CheckOffload(desired device.OffloadConfig, snap *device.Snapshot) error {
+	return checkOffloadModel(snap.Facts, desired)
+}
 
 // ApplyOffload implements device.OffloadSettings.
 func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig) error {
@@ -232,7 +292,7 @@ func (d *Driver) ApplyOffload(ctx context.Context, desired device.OffloadConfig)
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "applying offload", RenderOffload(desired, c))
+	return d.write(ctx, "applying offload", c, RenderOffload(desired, c))
 }
 
 // ValidatePPPoE implements device.PPPoESessions.
@@ -244,7 +304,7 @@ func (d *Driver) CheckPPPoE(desired device.PPPoEConfig, snap *device.Snapshot) e
 	if _, ok := snap.Router.Interfaces[desired.Interface]; !ok {
 		return fmt.Errorf("interface %s not found on the device; it has: %s", desired.Interface, strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
 	}
-	return nil
+	return checkPPPoEModel(snap.Facts, desired)
 }
 
 // ApplyPPPoE implements device.PPPoESessions.
@@ -257,7 +317,7 @@ func (d *Driver) ApplyPPPoE(ctx context.Context, desired device.PPPoEConfig, _ *
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "applying PPPoE session "+desired.Name, cmds)
+	return d.write(ctx, "applying PPPoE session "+desired.Name, c, cmds)
 }
 
 // DeletePPPoE implements device.PPPoESessions; a session already gone
@@ -267,15 +327,19 @@ func (d *Driver) DeletePPPoE(ctx context.Context, observed device.PPPoEState) er
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "deleting PPPoE session "+observed.Name, RenderPPPoEDelete(c, observed.Name))
+	return d.write(ctx, "deleting PPPoE session "+observed.Name, c, RenderPPPoEDelete(c, observed.Name))
 }
 
 // ValidateTunnel implements device.TunnelEndpoints.
 func (d *Driver) ValidateTunnel(desired device.TunnelConfig) error { return ValidateTunnel(desired) }
 
-// CheckTunnel implements device.TunnelEndpoints: RTX has one L2TP/IPsec
-// server (one pp anonymous).
+// CheckTunnel implements device.TunnelEndpoints: the model and firmware
+// have what routerlab would write (models.go), and RTX has one
+// L2TP/IPsec server (one pp anonymous).
 func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot) error {
+	if err := checkTunnelModel(snap.Facts, desired); err != nil {
+		return err
+	}
 	if desired.Type != device.TunnelL2TPIPsec {
 		return nil
 	}
@@ -297,7 +361,7 @@ func (d *Driver) ApplyTunnel(ctx context.Context, desired device.TunnelConfig, _
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "applying tunnel "+desired.Name, cmds)
+	return d.write(ctx, "applying tunnel "+desired.Name, c, cmds)
 }
 
 // DeleteTunnel implements device.TunnelEndpoints; a tunnel already gone
@@ -307,5 +371,5 @@ func (d *Driver) DeleteTunnel(ctx context.Context, observed device.TunnelState) 
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "deleting tunnel "+observed.Name, RenderTunnelDelete(c, observed.Name))
+	return d.write(ctx, "deleting tunnel "+observed.Name, c, RenderTunnelDelete(c, observed.Name))
 }

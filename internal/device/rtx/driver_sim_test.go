@@ -117,8 +117,10 @@ func TestSimSnapshot(t *testing.T) {
 			if want := body(sim) + "\n"; s.Text != want {
 				t.Errorf("normalised text:\n%s\nwant the router's configuration:\n%s", s.Text, want)
 			}
+			// No console setting is typed: each would enter the
+			// configuration (reference 4.21-4.23 ノート).
 			typed := sim.Lines()
-			if want := []string{"console columns 200", "console lines infinity", "administrator"}; len(typed) < 3 || !slices.Equal(typed[:3], want) {
+			if want := []string{"administrator", "show environment", "show config"}; len(typed) < 3 || !slices.Equal(typed[:3], want) {
 				t.Errorf("session began %q, want %q", typed, want)
 			}
 			if strings.Contains(body(sim), "console") {
@@ -127,15 +129,19 @@ func TestSimSnapshot(t *testing.T) {
 			if again := snapshot(t, drv); again.SHA256 != s.SHA256 {
 				t.Errorf("digest changed between two reads: %s then %s", s.SHA256, again.SHA256)
 			}
-			// Console settings saved by an operator in administrator mode
-			// (RTX830 users keep `console character ja.utf8`, whose
-			// output is UTF-8): read as before, same digest.
-			if err := sim.Apply("console columns 120", "console lines infinity", "console character ja.utf8"); err != nil {
+			// Console settings of an operator (RTX830 users keep `console
+			// character ja.utf8`, whose output is UTF-8; a narrow
+			// console pages and wraps): read the same, the settings
+			// themselves in the text.
+			if err := sim.Apply("console columns 81", "console lines 10", "console character ja.utf8", "description lan1 "+strings.Repeat("x", 60)); err != nil {
 				t.Fatal(err)
 			}
 			withConsole := snapshot(t, drv)
-			if withConsole.SHA256 != s.SHA256 || withConsole.Facts.Model != s.Facts.Model || withConsole.Facts.Serial != s.Facts.Serial {
-				t.Errorf("console lines in the configuration changed the snapshot:\n%s", withConsole.Text)
+			if want := body(sim) + "\n"; withConsole.Text != want {
+				t.Errorf("read through the pager at 81 columns:\n%s\nwant\n%s", withConsole.Text, want)
+			}
+			if withConsole.Facts.Model != s.Facts.Model || withConsole.Facts.Serial != s.Facts.Serial || withConsole.Router.Interfaces["lan1"].Description != strings.Repeat("x", 60) {
+				t.Errorf("snapshot through the pager: %+v, lan1 %+v", withConsole.Facts, withConsole.Router.Interfaces["lan1"])
 			}
 		})
 	}
@@ -384,8 +390,10 @@ func seed001Tunnel() device.TunnelConfig {
 
 // A line the router refuses stops the script there: the error names the
 // line and carries the router's message but never a secret of the
-// script, the lines before it are applied but not saved, and the next
-// snapshot reports what they did, so removing it puts the router back.
+// script, and the lines typed before it are undone before the error
+// returns (issue 23, point 3): the running configuration is as it was, so
+// no later write's save can persist them, and the startup one never had
+// them.
 func TestSimRefusedLine(t *testing.T) {
 	for _, lang := range []string{"ja", "en"} {
 		t.Run(lang, func(t *testing.T) {
@@ -400,8 +408,8 @@ func TestSimRefusedLine(t *testing.T) {
 			}
 			msg := err.Error()
 			wantMsg := map[string]string{"ja": "エラー: パラメータのキーワードが認識できません", "en": "Error: Illegal keyword"}[lang]
-			if !strings.Contains(msg, `"pppoe use lan3"`) || !strings.Contains(msg, wantMsg) || !strings.Contains(msg, "not saved") {
-				t.Errorf("error %q does not name the line, the router's message and what was left", msg)
+			if !strings.Contains(msg, `"pppoe use lan3"`) || !strings.Contains(msg, wantMsg) || !strings.Contains(msg, "undone") {
+				t.Errorf("error %q does not name the line, the router's message and that it was undone", msg)
 			}
 			if strings.Contains(msg, "sim-refused-secret") {
 				t.Errorf("error %q carries the password", msg)
@@ -409,19 +417,21 @@ func TestSimRefusedLine(t *testing.T) {
 			if slices.ContainsFunc(sim.Lines(), func(l string) bool { return strings.Contains(l, "pp auth myname") }) {
 				t.Error("lines after the refused one were typed")
 			}
+			if !slices.Contains(sim.Lines(), "pp select 1") {
+				t.Fatalf("the test no longer types lines before the refused one: %q", sim.Lines())
+			}
+			if got := body(sim); got != before {
+				t.Errorf("the failed write left lines in the running configuration:\n%s", got)
+			}
 			if saved := strings.Join(sim.Saved(), "\n"); saved != before {
 				t.Errorf("a refused change set was saved:\n%s", saved)
 			}
-			s := snapshot(t, drv)
-			got, ok := s.PPPoE["wan"]
-			if !ok || got.Interface != "" {
-				t.Fatalf("the applied lines are not reported: %+v", s.PPPoE)
-			}
-			if err := drv.DeletePPPoE(ctxT(t), got); err != nil {
+			// The next write's save persists only its own lines.
+			if err := drv.ApplyRouter(ctxT(t), device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: intp(1400)}}}, snapshot(t, drv).Router); err != nil {
 				t.Fatal(err)
 			}
-			if body(sim) != before {
-				t.Errorf("delete left\n%s", body(sim))
+			if saved := strings.Join(sim.Saved(), "\n"); strings.Contains(saved, "pp select") || strings.Contains(saved, "routerlab:wan") {
+				t.Errorf("the next write saved the failed one's lines:\n%s", saved)
 			}
 		})
 	}

@@ -165,7 +165,7 @@ func TestDriverWriteFailureRedacts(t *testing.T) {
 	if strings.Contains(msg, "lab-psk-1") {
 		t.Errorf("error carries the PSK: %s", msg)
 	}
-	for _, want := range []string{fmt.Sprintf("line %d", n), `"ipsec ike pre-shared-key 1 text <redacted>"`, "Error: Invalid parameter", "not saved"} {
+	for _, want := range []string{fmt.Sprintf("line %d", n), `"ipsec ike pre-shared-key 1 text <redacted>"`, "Error: Invalid parameter", "left on the router"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error %q lacks %q", msg, want)
 		}

@@ -53,12 +53,14 @@ func TestHostileValues(t *testing.T) {
 	}
 	firewall := device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"lan2"}, Masquerade: []string{"lan2"},
 		MSSClamp: &device.MSSClamp{Value: 1414}}
-	// The IKEv1 tunnel of TestSimCapabilities, with a local ID and a
-	// remote one besides its addresses and subnets, so every string
-	// field of IPsecConfig holds a value.
+	// The IKEv1 tunnel of TestSimCapabilities, with addresses and
+	// subnets; its identities are seed 001's IKEv2 tunnel's (an IKEv1
+	// tunnel on RTX takes no local_id or remote_id: validate.go
+	// checkIKEv1Names), so between the two every string field of
+	// IPsecConfig holds a value.
 	v1 := device.TunnelConfig{Name: "v1", Type: device.TunnelIPsec, IPsec: &device.IPsecConfig{IKEVersion: 1,
 		IKEProposals: []string{"aes256-sha256-modp2048"}, ESPProposals: []string{"aes256-sha256-modp2048"}, PSK: "sim-psk-v1",
-		Mode: device.ModeTunnel, LocalAddress: "198.18.3.1", RemoteAddress: "198.18.3.2", LocalID: "rtx810.lab.test", RemoteID: "peer.lab.test",
+		Mode: device.ModeTunnel, LocalAddress: "198.18.3.1", RemoteAddress: "198.18.3.2",
 		LocalSubnets: []string{"198.18.100.0/24"}, RemoteSubnets: []string{"198.18.201.0/24"}, DPDDelay: 30}}
 	l2tp := device.TunnelConfig{Name: "vpn", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{Role: device.RoleServer,
 		LocalAddress: "198.18.100.1", RemotePool: "198.18.100.200-198.18.100.209", MTU: intp(1258), MRU: intp(1350),

@@ -11,7 +11,7 @@ import (
 // these one line at a time, after earlier lines were already applied.
 const (
 	minMTU, maxMTU         = 64, 1500   // ip pp|tunnel mtu
-	maxLANMTU              = 9578       // ip lanN mtu: jumbo frames on the models that have them; others refuse above 1500 at apply
+	maxLANMTU              = 10218      // ip lanN mtu: the largest any RTX takes (8.1.4: RTX3510, RTX1300); each model's own limit is checked at plan (models.go lanMTUMax)
 	minMSS, maxMSS         = 536, 1460  // ip ... tcp mss limit
 	minMRU, maxMRU         = 1280, 1792 // ppp lcp mru on <length>
 	maxDescription         = 64
@@ -273,6 +273,9 @@ func validateIPsec(t device.TunnelConfig) error {
 			}
 		}
 	}
+	if err := checkIKEv1Names(c); err != nil {
+		return wrap(err)
+	}
 	if len(c.LocalSubnets) > 0 && (c.IKEVersion != 1 || len(c.LocalSubnets) > 1) {
 		return wrap(fmt.Errorf("ipsec.local_subnets: RTX sends one local ID (ipsec ike local id) and only in IKEv1; with IKEv2 it narrows to what the peer proposes: leave local_subnets empty or set one with ike_version 1"))
 	}
@@ -340,4 +343,35 @@ func wrap0(err error, wrap func(error) error) error {
 		return nil
 	}
 	return wrap(err)
+}
+
+// checkIKEv1Names refuses IKE identities on an IKEv1 tunnel. In IKEv1 RTX
+// takes its phase-1 mode from the names it is given: none is main mode,
+// `ipsec ike local name` the aggressive mode of a router without a fixed
+// address, `ipsec ike remote name` with `ipsec ike remote address any` the
+// aggressive mode of the one with it; "in main mode `ipsec ike local name`
+// and `ipsec ike remote name` cannot be set, and in aggressive mode not
+// both at once" (RTX command reference Rev.23.02.02, chapter 15 IPsec,
+// introduction; 15.14 ipsec ike remote name and 15.17 ipsec ike local
+// name: in IKEv1 the names are used in aggressive mode only; 15.11
+// ipsec ike negotiate-strictly: "phase 1 mode: ipsec ike local name
+// etc."). routerlab's ipsec tunnel has no exchange-mode attribute and
+// runs IKEv1 in main mode on every platform (strongSwan's and RouterOS's
+// default), so on RTX an IKEv1 tunnel identifies its peer by address and
+// takes no names; IKEv2 uses both (15.14, 15.17; seed 001).
+func checkIKEv1Names(c *device.IPsecConfig) error {
+	if c.IKEVersion != 1 {
+		return nil
+	}
+	attr, id, cmd := "ipsec.local_id", c.LocalID, "ipsec ike local name"
+	if id == "" {
+		attr, id, cmd = "ipsec.remote_id", c.RemoteID, "ipsec ike remote name"
+	}
+	switch {
+	case id == "":
+		return nil
+	case c.LocalID != "" && c.RemoteID != "":
+		return fmt.Errorf("%s %q and ipsec.remote_id %q with ike_version = 1: RTX cannot set both ipsec ike local name and remote name in IKEv1 (not in main mode, which routerlab runs, and not both in aggressive mode; command reference, IPsec introduction); set ike_version = 2 or leave ipsec.local_id and ipsec.remote_id unset", attr, id, c.RemoteID)
+	}
+	return fmt.Errorf("%s %q with ike_version = 1: RTX runs routerlab's IKEv1 tunnels in main mode, which identifies the peer by its address, and %s cannot be set in main mode (it would switch RTX to aggressive mode; command reference, IPsec introduction); set ike_version = 2 or leave ipsec.local_id and ipsec.remote_id unset", attr, id, cmd)
 }

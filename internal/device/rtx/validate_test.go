@@ -53,7 +53,7 @@ func TestValidationMessages(t *testing.T) {
 		{"l2tp routes", l2tp(func(c *device.TunnelConfig) { c.Routes = []string{"198.18.50.0/24"} }), "routes: routerlab routes nothing into RTX's L2TP server"},
 		{"hostname", ValidateRouter(device.RouterConfig{Hostname: ptr("rtx")}), "hostname: RTX has no host name"},
 		{"iface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth0": {}}}), `interface "eth0": the RTX interfaces routerlab_router manages are lanN`},
-		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(9600)}}}), "interface lan1: mtu 9600 is out of range: allowed are 64 to 9578"},
+		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(10300)}}}), "interface lan1: mtu 10300 is out of range: allowed are 64 to 10218"},
 		{"quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Description: ptr(`say "hi"`)}}}),
 			`interface "lan1": description "say \"hi\"": a double quote is not allowed on RTX (values are written in double quotes, without escapes)`},
 		{"two addresses", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Addresses: []string{"198.18.1.1/24", "198.18.2.1/24"}}}}),

@@ -11,9 +11,37 @@ import (
 type cline struct {
 	rule  *rule
 	words []string
+	// raw is the line's text as a whole configuration gave it (load.go):
+	// printed instead of the words. indent, for a line kept as loaded,
+	// is its own indentation inside a block (0: the block's).
+	raw    string
+	indent int
 }
 
-func (l cline) text() string { return strings.Join(l.words, " ") }
+func (l cline) text() string {
+	if l.raw != "" {
+		return l.raw
+	}
+	return strings.Join(l.words, " ")
+}
+
+// nested is an IPsec line as the tunnel using it prints it: two spaces
+// in, or as loaded.
+func (l cline) nested() string {
+	if l.indent > 0 {
+		return strings.Repeat(" ", l.indent) + l.text()
+	}
+	return "  " + l.text()
+}
+
+// inBlock is the line as a block prints it: indented one space, or as
+// loaded.
+func (l cline) inBlock() string {
+	if l.indent > 0 {
+		return strings.Repeat(" ", l.indent) + l.text()
+	}
+	return " " + l.text()
+}
 
 // sameSetting reports whether l sets what the words (a line or the
 // argument of `no`) set: same rule, same first key words.
@@ -189,7 +217,7 @@ func blockLines(lines []cline, enable string, enabled bool) []string {
 	sorted := sortedLines(lines)
 	out := make([]string, 0, len(sorted)+1)
 	for _, l := range sorted {
-		out = append(out, " "+l.text())
+		out = append(out, l.inBlock())
 	}
 	if enabled {
 		out = append(out, " "+enable)
@@ -203,8 +231,8 @@ func blockLines(lines []cline, enable string, enabled bool) []string {
 func (c *config) tunnelLines(n int, b *block, printed map[*cline]bool) []string {
 	var out []string
 	for _, l := range sortedLines(b.lines) {
-		out = append(out, " "+l.text())
-		if l.words[0] != "ipsec" || l.words[1] != "tunnel" {
+		out = append(out, l.inBlock())
+		if len(l.words) < 3 || l.words[0] != "ipsec" || l.words[1] != "tunnel" {
 			continue
 		}
 		policy := c.find(func(x cline) bool { return x.words[1] == "sa" && x.words[3] == l.words[2] })
@@ -212,7 +240,7 @@ func (c *config) tunnelLines(n int, b *block, printed map[*cline]bool) []string 
 			continue
 		}
 		printed[policy] = true
-		out = append(out, "  "+policy.text())
+		out = append(out, policy.nested())
 		gateway := policy.words[4]
 		var ike []*cline
 		for i := range c.ipsec {
@@ -231,7 +259,7 @@ func (c *config) tunnelLines(n int, b *block, printed map[*cline]bool) []string 
 		})
 		for _, x := range ike {
 			printed[x] = true
-			out = append(out, "  "+x.text())
+			out = append(out, x.nested())
 		}
 	}
 	if b.enabled {

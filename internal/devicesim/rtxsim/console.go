@@ -32,6 +32,11 @@ type console struct {
 	closed   bool // `exit` at the "> " prompt
 	pageable bool // the last output was a show command's (the pager applies)
 	failed   bool // the last line was refused
+	// loading is the text of the line a whole configuration gives
+	// (load.go), kept with the line stored, and loadIndent its
+	// indentation.
+	loading    string
+	loadIndent int
 }
 
 func (s *Sim) newConsole() *console {
@@ -44,7 +49,7 @@ func (s *Sim) newConsole() *console {
 	top := append([]cline(nil), s.running.top...)
 	s.mu.Unlock()
 	for _, l := range top {
-		if l.words[0] == "console" {
+		if len(l.words) > 1 && l.words[0] == "console" && l.rule.key >= 0 {
 			c.console(l.words)
 		}
 	}
@@ -248,11 +253,13 @@ func (c *console) set(words []string) string {
 		return c.special(r.special, words[2])
 	}
 	if words[0] == "console" {
+		// A console setting applies to this session at once and, typed
+		// at "> " as much as at "# ", enters the running configuration:
+		// "本コマンドの設定は、save コマンドで保存しなくても show config
+		// コマンドで設定が表示される" (RTX command reference Rev.23.02.02,
+		// 4.21-4.23 ノート; "本コマンドは一般ユーザでも実行できる"). Sessions
+		// open already keep theirs (assumption).
 		c.console(words)
-		if !c.admin {
-			// At the "> " prompt a console setting lasts for the session.
-			return ""
-		}
 	}
 	return c.store(r, words, false)
 }
@@ -281,10 +288,7 @@ func (c *console) no(words []string) string {
 		return c.fail(msgParamCount)
 	}
 	if words[0] == "console" {
-		c.console(words[:2])
-		if !c.admin {
-			return ""
-		}
+		c.console(words[:2]) // and the configuration's goes (see set)
 	}
 	return c.store(r, words, true)
 }
@@ -314,7 +318,7 @@ func (c *console) store(r *rule, words []string, del bool) string {
 	if del {
 		remove(list, r, words)
 	} else {
-		put(list, cline{rule: r, words: words})
+		put(list, cline{rule: r, words: words, raw: c.loading, indent: c.loadIndent})
 	}
 	return ""
 }

@@ -75,11 +75,19 @@ func TestJapaneseMessagesUntilConsoleCharacterASCII(t *testing.T) {
 	c := s.newConsole()
 	step(t, c, "frobnicate", "エラー: コマンド名を確認してください\n", "> ")
 	step(t, c, "ip lan1 mtu 1400", "エラー: このコマンドは管理レベルでのみ使用できます\n", "> ")
-	// At the "> " prompt console settings are the session's only.
+	// At the "> " prompt too a console setting enters the running
+	// configuration (reference 4.21 ノート), unsaved.
 	step(t, c, "console character ascii", "", "> ")
 	step(t, c, "frobnicate", "Error: Invalid command name\n", "> ")
-	if slices.Contains(s.Config(), "console character ascii") {
-		t.Error("console character typed at the \"> \" prompt went into the configuration")
+	if !slices.Contains(s.Config(), "console character ascii") {
+		t.Errorf("console character typed at the \"> \" prompt is not in the configuration: %q", s.Config())
+	}
+	if slices.Contains(s.Saved(), "console character ascii") {
+		t.Error("console character typed at the \"> \" prompt was saved without save")
+	}
+	step(t, c, "no console character", "", "> ")
+	if slices.ContainsFunc(s.Config(), func(l string) bool { return strings.HasPrefix(l, "console character") }) {
+		t.Errorf("no console character left %q", s.Config())
 	}
 	a := admin(t, s)
 	step(t, a, "ip lan1 address", "エラー: パラメータの数が不適当です\n", "# ")

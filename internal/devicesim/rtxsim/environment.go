@@ -80,6 +80,10 @@ func (s *Sim) showConfig() string {
 	return b.String()
 }
 
+// ShowConfig is what show config prints now (header and configuration,
+// not wrapped), for tests that compare the whole output.
+func (s *Sim) ShowConfig() string { return s.showConfig() }
+
 // showEnvironment is the output of show environment, in the console's
 // language, in the format of internal/device/rtx/testdata.
 func (s *Sim) showEnvironment(cs charset) string {

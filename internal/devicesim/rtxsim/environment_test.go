@@ -80,3 +80,29 @@ func TestHeaderAndBannerPerModel(t *testing.T) {
 		t.Errorf("LAN2's MAC after 00:a0:de:00:00:ff: %s", got[1])
 	}
 }
+
+// Issue 23 point 10: the RTX1220 and RTX1300 print their headers as the
+// published dumps the rtx testdata follows, and a revision given is the
+// one the header and show environment print (the snapshot's firmware).
+func TestHeaderRTX1220RTX1300AndRevision(t *testing.T) {
+	for _, tt := range []struct {
+		opts Options
+		head []string
+	}{
+		{Options{Model: "RTX1220"}, []string{"# RTX1220 Rev.15.04.03 (Thu Aug 24 14:10:02 2023)\n", "# Memory 512Mbytes, 3LAN, 1BRI\n", "# main:  RTX1220 ver=00 serial=S6A012345"}},
+		{Options{Model: "RTX1300"}, []string{"# RTX1300 Rev.23.00.07 (Wed Oct 23 09:41:55 2024)\n", "# Memory 1024Mbytes, 3LAN\n", "# main:  RTX1300 ver=00 serial=S7B012345"}},
+		{Options{Model: "RTX1210", Revision: "Rev.14.01.19"}, []string{"# RTX1210 Rev.14.01.19 (", "# Memory 256Mbytes, 3LAN, 1BRI\n"}},
+	} {
+		s := newSim(t, tt.opts)
+		got := s.showConfig()
+		for _, h := range tt.head {
+			if !strings.Contains(got, h) {
+				t.Errorf("%s %s: show config lacks %q:\n%s", tt.opts.Model, tt.opts.Revision, h, got)
+			}
+		}
+		env := s.showEnvironment(charsetASCII)
+		if !strings.Contains(env, tt.opts.Model+" "+strings.Fields(tt.head[0])[2]+" ") {
+			t.Errorf("%s: show environment does not name the revision:\n%s", tt.opts.Model, env)
+		}
+	}
+}

@@ -91,9 +91,11 @@ var rules = []*rule{
 	r(atTop, secLogin, "login user * *", 3, 4, 4),
 	r(atTop, secLogin, "user attribute *", 3, 4, 0),
 	r(atTop, secLogin, "security class # {on|off} {on|off}", 2, 5, 6),
-	r(atTop, secLogin, "console character *", 0, 3, 3).forUser().checked(checkCharacter),
-	r(atTop, secLogin, "console columns #", 0, 3, 3).forUser().checked(checkRange(2, 80, 200)),
-	r(atTop, secLogin, "console lines *", 0, 3, 3).forUser().checked(checkLines),
+	// `no console character|columns|lines [value]`: the setting is named
+	// by two words (reference 4.21-4.23 書式).
+	r(atTop, secLogin, "console character *", 2, 3, 3).forUser().checked(checkCharacter),
+	r(atTop, secLogin, "console columns #", 2, 3, 3).forUser().checked(checkRange(2, 80, 200)),
+	r(atTop, secLogin, "console lines *", 2, 3, 3).forUser().checked(checkLines),
 	r(atTop, secLogin, "console prompt *", 2, 3, 3).forUser(),
 	r(atTop, secLogin, "login timer *", 0, 3, 3),
 	r(atTop, secLogin, "timezone *", 0, 2, 2),

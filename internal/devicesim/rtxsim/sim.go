@@ -3,6 +3,7 @@ package rtxsim
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -14,8 +15,12 @@ import (
 // Rev.11.01.34 with Japanese firmware, no administrator password and
 // DefaultConfig.
 type Options struct {
-	Model    string // default "RTX810"; RTX810, RTX830 and RTX1210 have known hardware
-	Revision string // default the model's, e.g. "Rev.11.01.34"
+	Model string // default "RTX810"; RTX810, RTX830, RTX1210, RTX1220 and RTX1300 have known hardware
+	// Revision is the firmware revision `show config`'s header and `show
+	// environment` print (the snapshot's Facts.Firmware), default the
+	// model's, e.g. "Rev.11.01.34". The simulator accepts the same
+	// commands whatever the model and revision (see testdata/README.md).
+	Revision string
 	// RevisionDate is the firmware's build date as RTX prints it after
 	// the revision, e.g. "Tue Nov 26 18:39:12 2019"; default the model's.
 	RevisionDate string
@@ -35,6 +40,12 @@ type Options struct {
 	// DefaultConfig. It is also the saved configuration. A line the
 	// console refuses panics.
 	Config []string
+	// Load is a whole configuration as `show config` printed it, header
+	// and all (wrapped or not): the header sets the model, revision,
+	// MAC addresses, memory, LANs and serial (Options given besides it
+	// win), and every line is kept as printed, in its order, the lines
+	// the simulator has no rule for too (load.go). It replaces Config.
+	Load string
 	// Now is the router's clock (`# Reporting Date`, show environment);
 	// default time.Now. Boot is when it started; default New's time.
 	Now  func() time.Time
@@ -73,11 +84,17 @@ type model struct {
 }
 
 // models: RTX810 as in internal/device/rtx/testdata, RTX1210 and RTX830 as
-// in the published dumps (testdata/README.md); serials and MACs made up.
+// in the published dumps (testdata/README.md); RTX1220 and RTX1300 as the
+// headers of internal/device/rtx/testdata/real_rtx1220_l2tp_anonymous_lua.txt
+// and real_rtx1300_lua_heredoc.txt (revision, date, memory, LANs, BRI;
+// written in the layout of users' published dumps), their BootROM and
+// FlashROM versions an assumption (RTX1210's); serials and MACs made up.
 var models = map[string]model{
 	"RTX810":  {"Rev.11.01.34", "Tue Nov 26 18:39:12 2019", 128, 2, 0, "1.01", "1.00", "S3K012345", "00:a0:de:12:34:56"},
 	"RTX830":  {"Rev.15.02.17", "Fri Jul 10 09:59:21 2020", 256, 2, 0, "1.01", "1.00", "S5K012345", "ac:44:f2:12:34:60"},
 	"RTX1210": {"Rev.14.01.38", "Thu Jul  9 10:14:23 2020", 256, 3, 1, "1.04", "1.02", "S4L012345", "ac:44:f2:12:34:56"},
+	"RTX1220": {"Rev.15.04.03", "Thu Aug 24 14:10:02 2023", 512, 3, 1, "1.04", "1.02", "S6A012345", "00:a0:de:12:20:56"},
+	"RTX1300": {"Rev.23.00.07", "Wed Oct 23 09:41:55 2024", 1024, 3, 0, "1.04", "1.02", "S7B012345", "00:a0:de:13:00:56"},
 }
 
 // Sim is a simulated YAMAHA RTX router: its running and saved
@@ -101,6 +118,9 @@ type Sim struct {
 	// the most there ever were at once.
 	oneAdmin           bool
 	admins, mostAdmins int
+	// layout is the order of a loaded configuration (Options.Load); nil
+	// prints in the rules' order.
+	layout layout
 }
 
 var (
@@ -153,12 +173,26 @@ func New(opts Options) *Sim {
 		cpu: [3]int{opts.CPU, opts.CPU1Min, opts.CPU5Min}, now: opts.Now, boot: opts.Boot,
 		running: newConfig(), oneAdmin: opts.OneAdministrator,
 	}
-	lines := opts.Config
-	if lines == nil {
-		lines = DefaultConfig()
-	}
-	if err := s.Apply(lines...); err != nil {
-		panic(fmt.Sprintf("rtxsim: Options.Config: %v", err))
+	if opts.Load != "" {
+		if err := s.load(opts.Load); err != nil {
+			panic(fmt.Sprintf("rtxsim: Options.Load: %v", err))
+		}
+		// Options given win over the loaded header.
+		set(&s.hw.revision, opts.Revision)
+		set(&s.hw.date, opts.RevisionDate)
+		set(&s.hw.serial, opts.Serial)
+		set(&s.hw.mac, opts.MAC)
+		if opts.LANs > 0 {
+			s.hw.lans = opts.LANs
+		}
+	} else {
+		lines := opts.Config
+		if lines == nil {
+			lines = DefaultConfig()
+		}
+		if err := s.Apply(lines...); err != nil {
+			panic(fmt.Sprintf("rtxsim: Options.Config: %v", err))
+		}
 	}
 	s.saved = s.running.clone()
 	return s
@@ -272,10 +306,17 @@ func (s *Sim) SetCPU(sec5, min1, min5 int) {
 // when a password is set (it never prints the password).
 func (s *Sim) body(c *config) []string {
 	lines := c.render()
-	if s.admin != "" {
+	if s.admin != "" && !slices.Contains(lines, "administrator password *") {
 		lines = append([]string{"administrator password *"}, lines...)
 	}
-	return lines
+	lines = s.layout.merge(lines)
+	// A here-document is one line of the configuration, printed as its
+	// rows.
+	var out []string
+	for _, l := range lines {
+		out = append(out, strings.Split(l, "\n")...)
+	}
+	return out
 }
 
 // unsaved reports whether the running configuration differs from the

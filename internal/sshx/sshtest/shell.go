@@ -158,3 +158,11 @@ func (t *TermReader) ReadLine(echo io.Writer) (string, error) {
 		line = append(line, b)
 	}
 }
+
+// ReadKey returns the next byte typed, a key pressed without Enter (a
+// pager's space).
+func (t *TermReader) ReadKey() (byte, error) {
+	b, err := t.r.ReadByte()
+	t.skipLF = false
+	return b, err
+}
