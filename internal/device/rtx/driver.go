@@ -10,6 +10,7 @@
 package rtx
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
@@ -22,6 +23,47 @@ const EnvironmentCommand = "show environment"
 // Driver is the RTX driver over a command path.
 type Driver struct {
 	t command.Runner
+	// admin is held for each console session that enters administrator
+	// (every Run and RunWrite of the driver: snapshots, the `show config`
+	// a write reads first, writes), so that on one device they never
+	// overlap, reads included: no snapshot reads a configuration another
+	// session is half-way through typing, and a router that admits one
+	// administrator (RTX command reference Rev.23.02.02, 2.1, access
+	// without multi-session) never refuses one of ours. Over SSH the same
+	// section lets several users be administrator at once, so this is
+	// not for the refusal alone. The CPU poll logs in without
+	// administrator (Console().Unprivileged) and is not held here.
+	//
+	// It lives in the driver, not in device.Session: administrator is
+	// RTX's console mode, known to this package only (CONTRIBUTING.md:
+	// one vendor per platform package), and the inventory builds one
+	// driver per device (internal/device/drivers.New), so one driver is
+	// one device. device.Session's write lock serialises whole
+	// read-modify-write sequences on every platform; this serialises
+	// console sessions, within those and outside them.
+	admin chan struct{}
+}
+
+// session runs fn holding the device's administrator session (see
+// Driver.admin); waiting for it ends with ctx.
+func (d *Driver) session(ctx context.Context, fn func() (command.Result, error)) (command.Result, error) {
+	select {
+	case d.admin <- struct{}{}:
+	case <-ctx.Done():
+		return command.Result{}, fmt.Errorf("waiting for the router's administrator session (another routerlab operation holds it): %w", context.Cause(ctx))
+	}
+	defer func() { <-d.admin }()
+	return fn()
+}
+
+// run is t.Run in an administrator session.
+func (d *Driver) run(ctx context.Context, script string) (command.Result, error) {
+	return d.session(ctx, func() (command.Result, error) { return d.t.Run(ctx, script) })
+}
+
+// runWrite is t.RunWrite in an administrator session.
+func (d *Driver) runWrite(ctx context.Context, script string) (command.Result, error) {
+	return d.session(ctx, func() (command.Result, error) { return d.t.RunWrite(ctx, script, nil) })
 }
 
 var (
@@ -31,7 +73,7 @@ var (
 
 // New returns an RTX driver on t. It runs nothing itself: the probe it
 // hands out is run by its caller through the same command path.
-func New(t command.Runner) *Driver { return &Driver{t: t} }
+func New(t command.Runner) *Driver { return &Driver{t: t, admin: make(chan struct{}, 1)} }
 
 // Platform implements device.Driver.
 func (d *Driver) Platform() device.Platform { return device.RTX }

@@ -30,7 +30,7 @@ const snapshotScript = EnvironmentCommand + "\nshow config"
 
 // Snapshot implements device.Driver with one console session.
 func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
-	res, err := d.t.Run(ctx, snapshotScript)
+	res, err := d.run(ctx, snapshotScript)
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
@@ -47,7 +47,7 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 // readConfig reads and parses `show config`, for a write that needs more
 // of the configuration than a Snapshot keeps (numbers, owned lines).
 func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
-	res, err := d.t.Run(ctx, "show config")
+	res, err := d.run(ctx, "show config")
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
@@ -132,7 +132,7 @@ func (d *Driver) typeAndSave(ctx context.Context, what string, cmds []Cmd) error
 	// RunWrite, not Run: a read may be typed again after a dropped
 	// connection, a configuration never is (the console takes the
 	// script as typed lines, so there is no stdin).
-	res, err := d.t.RunWrite(ctx, strings.Join(lines, "\n"), nil)
+	res, err := d.runWrite(ctx, strings.Join(lines, "\n"))
 	if err != nil {
 		return fmt.Errorf("%s: %s", what, scrub(err.Error()))
 	}

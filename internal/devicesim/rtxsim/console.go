@@ -21,6 +21,7 @@ const (
 type console struct {
 	s        *Sim
 	admin    bool
+	holds    bool   // admin through `administrator`: counted in Sim.admins (Apply's console is not)
 	tunnel   int    // selected tunnel, 0 for none
 	pp       string // selected pp ("1", "anonymous"), "" for none
 	wait     wait
@@ -82,7 +83,19 @@ func (c *console) leaveBlock() { c.tunnel, c.pp = 0, "" }
 
 func (c *console) leaveAdmin() {
 	c.admin = false
+	if c.holds {
+		c.holds = false
+		c.s.leaveAdmin()
+	}
 	c.leaveBlock()
+}
+
+// hangUp is the session ending (exit, disconnect): an administrator
+// place it held is free again (see Options.OneAdministrator).
+func (c *console) hangUp() {
+	if c.admin {
+		c.leaveAdmin()
+	}
 }
 
 // fail is the output of a refused line.
@@ -99,7 +112,13 @@ func (c *console) line(text string) string {
 		if text != c.s.admin {
 			return c.fail(msgBadPassword)
 		}
-		c.admin = true
+		// Checked again here: another console may have entered while
+		// this one was asked for its password (assumption: where the
+		// device checks is not published).
+		if !c.s.enterAdmin() {
+			return c.fail(msgAdminBusy)
+		}
+		c.admin, c.holds = true, true
 		return ""
 	}
 	if c.wait == waitConfirm {
@@ -126,9 +145,15 @@ func (c *console) line(text string) string {
 	case len(words) == 1 && (words[0] == "exit" || words[0] == "quit"):
 		return c.exit()
 	case len(words) == 1 && words[0] == "administrator":
-		if !c.admin {
-			c.wait = waitPassword
+		if c.admin {
+			return ""
 		}
+		// Options.OneAdministrator: refused before the password is
+		// asked, the prompt stays "> " (assumption, as its message).
+		if c.s.adminBusy() {
+			return c.fail(msgAdminBusy)
+		}
+		c.wait = waitPassword
 		return ""
 	case words[0] == "save":
 		if !c.admin {

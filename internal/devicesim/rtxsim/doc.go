@@ -16,7 +16,10 @@
 // RTX words them, in Japanese (Shift_JIS) or, after `console character
 // ascii`, English. Output wraps at `console columns` (80) and pages at
 // `console lines` (24) as the device does; testdata/README.md names the
-// published sessions and dumps each behaviour follows.
+// published sessions and dumps each behaviour follows. Several sessions
+// may be administrator at once, as the reference says SSH allows;
+// Options.OneAdministrator refuses a second one, and Administrators
+// counts them.
 //
 // The core is a state machine (console.go: one typed line in, the output
 // out) that shell.go puts on a PTY; rules.go is the table of known

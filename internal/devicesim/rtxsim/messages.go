@@ -18,6 +18,7 @@ const (
 	msgSelectPP                   // a pp command without `pp select`
 	msgSelectTunnel               // a tunnel command without `tunnel select`
 	msgBadPassword                // wrong administrator password
+	msgAdminBusy                  // `administrator` while another session is administrator (Options.OneAdministrator)
 	msgSaving                     // what `save` prints
 	msgSaveConfirm                // asked when leaving administrator with unsaved changes
 	msgMore                       // the pager's prompt
@@ -36,10 +37,13 @@ var messages = map[msg][2]string{
 	msgSelectPP:        {"エラー: このコマンドは相手を選択してから実行してください", "Error: Execute pp select command beforehand"},
 	msgSelectTunnel:    {"エラー: このコマンドはトンネルを選択してから実行してください", "Error: Execute tunnel select command beforehand"},
 	msgBadPassword:     {"エラー: パスワードが間違っています", "Error: Incorrect password"},
-	msgSaving:          {"セーブ中... CONFIG0 終了", "Saving ... CONFIG0 Done ."},
-	msgSaveConfirm:     {"新しい設定を保存しますか? (Y/N)", "Save new configuration ? (Y/N)"},
-	msgMore:            {"---つづく---", "---More---"},
-	msgExecRefused:     {"exec requests are not supported: YAMAHA RTX offers an interactive shell only", "exec requests are not supported: YAMAHA RTX offers an interactive shell only"},
+	// Assumption, both wordings: no published session shows what RTX
+	// prints when a second user types `administrator` (testdata/README.md).
+	msgAdminBusy:   {"エラー: 他のユーザーが管理ユーザーになっています", "Error: Another user is in administrator mode"},
+	msgSaving:      {"セーブ中... CONFIG0 終了", "Saving ... CONFIG0 Done ."},
+	msgSaveConfirm: {"新しい設定を保存しますか? (Y/N)", "Save new configuration ? (Y/N)"},
+	msgMore:        {"---つづく---", "---More---"},
+	msgExecRefused: {"exec requests are not supported: YAMAHA RTX offers an interactive shell only", "exec requests are not supported: YAMAHA RTX offers an interactive shell only"},
 }
 
 // environmentLabels are the labels of `show environment` in Japanese

@@ -14,6 +14,7 @@ import (
 // says otherwise. `exit` at the "> " prompt ends the session (status 0).
 func (s *Sim) Shell(in io.Reader, out io.Writer) int {
 	c := s.newConsole()
+	defer c.hangUp()
 	t := &term{r: bufio.NewReader(in)}
 	w := &screen{out: out, c: c, t: t}
 	w.lines(s.banner(), false)

@@ -50,6 +50,16 @@ type Options struct {
 	// default time.Now. Boot is when it started; default New's time.
 	Now  func() time.Time
 	Boot time.Time
+	// OneAdministrator admits one console session in administrator mode
+	// at a time: a second `administrator` is refused (msgAdminBusy) and
+	// stays at "> " until the first leaves administrator or its session
+	// ends. RTX command reference Rev.23.02.02, 2.1 states this rule for
+	// access without TELNET multi-session (one user per access method,
+	// one of them administrator), and says that the models with the SSH
+	// server, every model rtxsim knows, let several users be
+	// administrator at once over TELNET and SSH: so it is off by
+	// default. Its message is an assumption (testdata/README.md).
+	OneAdministrator bool
 }
 
 // DefaultConfig is the starting configuration: a factory RTX810 (LAN1
@@ -103,6 +113,11 @@ type Sim struct {
 	running *config
 	saved   *config
 	typed   []string
+	// oneAdmin is Options.OneAdministrator; admins counts the console
+	// sessions in administrator mode now (Apply's excluded), mostAdmins
+	// the most there ever were at once.
+	oneAdmin           bool
+	admins, mostAdmins int
 	// layout is the order of a loaded configuration (Options.Load); nil
 	// prints in the rules' order.
 	layout layout
@@ -156,7 +171,7 @@ func New(opts Options) *Sim {
 	s := &Sim{
 		name: opts.Model, hw: hw, lang: opts.Language, admin: opts.AdminPassword,
 		cpu: [3]int{opts.CPU, opts.CPU1Min, opts.CPU5Min}, now: opts.Now, boot: opts.Boot,
-		running: newConfig(),
+		running: newConfig(), oneAdmin: opts.OneAdministrator,
 	}
 	if opts.Load != "" {
 		if err := s.load(opts.Load); err != nil {
@@ -243,6 +258,41 @@ func (s *Sim) Lines() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.typed...)
+}
+
+// Administrators reports how many console sessions are in administrator
+// mode now and the most that ever were at once (what a test of a client
+// that must not overlap its administrator sessions asserts on).
+func (s *Sim) Administrators() (now, most int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.admins, s.mostAdmins
+}
+
+// enterAdmin takes an administrator place for a console; with
+// OneAdministrator it fails while another console holds one.
+func (s *Sim) enterAdmin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.oneAdmin && s.admins > 0 {
+		return false
+	}
+	s.admins++
+	s.mostAdmins = max(s.mostAdmins, s.admins)
+	return true
+}
+
+// adminBusy reports whether `administrator` would be refused now.
+func (s *Sim) adminBusy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.oneAdmin && s.admins > 0
+}
+
+func (s *Sim) leaveAdmin() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.admins--
 }
 
 // SetCPU sets the load show environment reports.
