@@ -45,6 +45,7 @@ resource "routerlab_tunnel" "s2s_b" {
 // read-back after each tunnel's write included), so none is refused, and
 // the router never saw two administrators at once.
 func TestAccRTX_oneAdministrator(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	t.Run("one administrator", func(t *testing.T) { testRTXAdministrators(t, true) })
 	t.Run("several administrators", func(t *testing.T) { testRTXAdministrators(t, false) })
