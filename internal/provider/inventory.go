@@ -192,7 +192,15 @@ func buildInventory(ctx context.Context, cfg providerModel) (*Inventory, diag.Di
 			diags.AddError("Unable to Configure Provider", fmt.Sprintf("device %q: SSH client not registered; please report this issue to the provider developers", name))
 			continue
 		}
-		drv, drvErr := drivers.New(platform, client)
+		runner, warning, err := recordTranscript(name, platform, client, []string{ep.Password, ep.Passphrase, admin})
+		if err != nil {
+			diags.AddAttributeError(paths[name], "Unable to Record Transcript", fmt.Sprintf("device %q: %s", name, err))
+			continue
+		}
+		if warning != "" {
+			diags.AddAttributeWarning(paths[name], "Transcript Not Recorded", warning)
+		}
+		drv, drvErr := drivers.New(platform, runner)
 		inv.devices[name] = &Device{Session: device.NewSession(name, drv, drvErr), Name: name, Platform: platform, client: client}
 	}
 	return inv, diags

@@ -94,3 +94,16 @@ func ConfigPlatformsText() string {
 	}
 	return s[:len(s)-1]
 }
+
+// TranscriptRedactor returns platform p's redaction of console text for
+// a transcript (internal/command/transcript), or nil where the platform
+// has none yet: its sessions are then not recorded, since a transcript
+// must never hold a secret. RTX commands and answers are configuration
+// lines alike, redacted line by line as its parser redacts them.
+func TranscriptRedactor(p device.Platform) func(string) string {
+	switch p {
+	case device.RTX:
+		return rtx.RedactTranscript
+	}
+	return nil
+}

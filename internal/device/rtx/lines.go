@@ -172,3 +172,25 @@ func redactCmdLine(line string) string {
 	}
 	return line
 }
+
+// RedactTranscript replaces the secrets of RTX console text, commands and
+// answers alike (both are configuration lines: a script routerlab types,
+// `show config`), for a transcript (internal/command/transcript): each
+// line a secret command is on reads as the normalised text shows it, its
+// indentation kept; scripts' secrets read as the fixed RedactedMarker
+// (no digest to test guesses against).
+func RedactTranscript(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		body := strings.TrimLeft(l, " ")
+		cr := strings.HasSuffix(body, "\r")
+		body = strings.TrimSuffix(body, "\r")
+		if red, ok := redact(SplitWords(body)); ok {
+			lines[i] = l[:len(l)-len(strings.TrimLeft(l, " "))] + formatRedacted(red)
+			if cr {
+				lines[i] += "\r"
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
