@@ -82,6 +82,7 @@ resource "routerlab_offload" "er6p" {
 // hand planned as a re-create, imports, and destroy leaving the device's
 // configuration as it was.
 func TestAccEdgeOS_seed002(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -175,6 +176,7 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 // the host name changed by hand planned back, and destroy restoring the
 // configuration; the features VyOS lacks in routerlab fail at plan.
 func TestAccVyOS_router(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -229,6 +231,7 @@ resource "routerlab_router" "vyos" {
 // by hand planned back, the peer deleted by hand planned as a re-create,
 // import, and destroy leaving the configuration as it was.
 func TestAccEdgeOS_ipsec(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})

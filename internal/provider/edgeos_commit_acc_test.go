@@ -18,6 +18,7 @@ import (
 // refused path, the router ends as before the update (running and saved),
 // and state agrees: the old configuration plans empty.
 func TestAccEdgeOS_failedCommitRestores(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})

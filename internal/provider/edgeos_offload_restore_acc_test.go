@@ -17,6 +17,7 @@ import (
 // A state whose restore_values has no Forms (written by earlier versions)
 // still destroys: every switch goes back to off, as no line.
 func TestAccOffload_edgeosRestoresForms(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{Lines: append(edgeossim.DefaultLines(edgeossim.EdgeOS),
 		"set system offload hwnat disable",

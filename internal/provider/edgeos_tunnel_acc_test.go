@@ -85,6 +85,7 @@ func noFiles(sim *edgeossim.Device) resource.TestCheckFunc {
 // TestAccEdgeOS_l2tpServer: the router's L2TP/IPsec remote-access server
 // (seed 000's server side) on the simulated EdgeRouter.
 func TestAccEdgeOS_l2tpServer(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{Lines: append(edgeossim.DefaultLines(edgeossim.EdgeOS), "set vpn ipsec ipsec-interfaces interface eth0")})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -134,6 +135,7 @@ resource "routerlab_tunnel" "ra" {
 // a static key on the simulated EdgeRouter; the key lives in a file of its
 // own, 0600, never in the configuration, and goes with the tunnel.
 func TestAccEdgeOS_openvpn(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -199,6 +201,7 @@ resource "routerlab_tunnel" "wg" {
 // TestAccEdgeOS_wireguard: WireGuard on an EdgeRouter with the WireGuard
 // package; without it the plan fails naming the package.
 func TestAccEdgeOS_wireguard(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{WireGuard: true})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -238,6 +241,7 @@ func TestAccEdgeOS_wireguard(t *testing.T) {
 // TestAccVyOS_wireguard: WireGuard built into VyOS 1.4 (peers by name,
 // endpoint as address and port); the types VyOS lacks fail at plan.
 func TestAccVyOS_wireguard(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -279,6 +283,7 @@ resource "routerlab_tunnel" "ovpn" {
 // offload switch the router does not run shows in the running
 // configuration's text without a plan for routerlab_offload.
 func TestAccEdgeOS_ipsecStatus(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})

@@ -113,6 +113,7 @@ func TestAccExample_ipsecSuites(t *testing.T) {
 // off), each asserted on; `terraform test` then destroys everything, and
 // the router's configuration must be as before.
 func TestAccExample_er6pPPPoEOffload(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
@@ -178,6 +179,7 @@ func exampleWorkdir(t *testing.T, dir string) (work, rc string) {
 // terraform test (seed 004's tables, one to three pairs) against the simulated
 // EdgeRouter, and the router must be as before after the test's destroy.
 func TestAccExample_er6pRoutingOffload(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})

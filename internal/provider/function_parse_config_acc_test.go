@@ -33,6 +33,7 @@ type parseConfigCase struct {
 // (The platform packages compare every section, file by file:
 // TestParseConfigEqualsDriverSnapshot.)
 func TestAccParseConfig_equalsDriver(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	cases := map[string]func(t *testing.T) parseConfigCase{
 		"edgeos": func(t *testing.T) parseConfigCase {

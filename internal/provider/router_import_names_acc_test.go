@@ -16,6 +16,7 @@ import (
 // stores nothing the provider's validators then refuse. A newline or a
 // NUL in the identity is still refused at plan, naming the attribute.
 func TestAccRouterOS_importNamesWithSpaces(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim, dev := startRouterOS(t, rossim.Options{Version: "7.13.4", Model: "RB750Gr3", Identity: "main infrastructure"})
 	mustRun(t, sim, "/interface ethernet set [ find default-name=ether2 ] name=\"main uplink\"\n/ip address add address=198.18.20.1/24 interface=\"main uplink\"")

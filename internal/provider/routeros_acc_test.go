@@ -108,6 +108,7 @@ resource "routerlab_offload" "rb" {
 // removed by hand planned back, imports, and destroy leaving the export
 // as it was.
 func TestAccRouterOS_settings(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	for _, version := range routerosVersions {
 		t.Run(version, func(t *testing.T) {
@@ -180,6 +181,7 @@ func TestAccRouterOS_settings(t *testing.T) {
 // create, an empty re-plan, its MTU changed by hand planned back, the
 // server deleted by hand planned as a re-create, import, destroy.
 func TestAccRouterOS_pppoeServer(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	for _, version := range routerosVersions {
 		t.Run(version, func(t *testing.T) {
@@ -253,6 +255,7 @@ resource "routerlab_pppoe_session" "server" {
 // an empty re-plan, changed by hand planned as an update, deleted by hand
 // planned as a re-create, import, destroy leaving the export as before.
 func TestAccRouterOS_tunnels(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	for _, version := range routerosVersions {
 		t.Run(version, func(t *testing.T) {
@@ -369,6 +372,7 @@ resource "routerlab_tunnel" "s2s" {
 // TestAccRouterOS_planErrors: what RouterOS cannot do fails at plan and
 // names attribute, value and what is allowed; nothing is written.
 func TestAccRouterOS_planErrors(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim, dev := startRouterOS(t, rossim.Options{Version: "6.49.10"})
 	before := exportWithoutHeader(sim)
@@ -407,6 +411,7 @@ func TestAccRouterOS_planErrors(t *testing.T) {
 // server and the Debian client through the Linux driver (simulated, with
 // PPP); both must be as before after the test's destroy.
 func TestAccExample_rb750gr3L2TP(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim, rb := startRouterOS(t, rossim.Options{Version: "6.49.10", Model: "RB750Gr3"})
 	debian := linuxsim.New(linuxsim.Options{PPP: true})
@@ -428,6 +433,7 @@ func TestAccExample_rb750gr3L2TP(t *testing.T) {
 // terraform test: seed 003's four variants and one with fasttrack on the
 // simulated RB1100.
 func TestAccExample_rb1100Conntrack(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	sim, rb := startRouterOS(t, rossim.Options{Version: "6.49.10", Model: "RB1100AHx4"})
 	before := exportWithoutHeader(sim)
@@ -446,6 +452,7 @@ func TestAccExample_rb1100Conntrack(t *testing.T) {
 // import, destroy; also on 7.20, where the OpenVPN server is a list (from
 // 7.17) and routerlab's is an item of its own, rl-ovpn.
 func TestAccRouterOS_clientAndOVPN(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
 	for _, version := range append(routerosVersions, "7.20.4") {
 		t.Run(version, func(t *testing.T) {

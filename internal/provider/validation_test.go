@@ -60,6 +60,7 @@ func closedPortDevice(name, platform string) string {
 }
 
 func TestPlanValidation(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	okDevice := closedPortDevice("r", "linux")
 	cases := []struct {
 		name, config, want string
@@ -274,6 +275,7 @@ func TestErrorsHideSecrets(t *testing.T) {
 // Benchmark inputs the engine would refuse fail at plan, before anything
 // runs on a host.
 func TestPlanValidationBenchmark(t *testing.T) {
+	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	devs := providerWith(closedPortDevice("a", "linux") + "\n  " + closedPortDevice("b", "linux"))
 	bench := func(body string) string {
 		return devs + "resource \"routerlab_benchmark_run\" \"x\" {\n" + body + "\n}\n"
