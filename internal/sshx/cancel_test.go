@@ -106,6 +106,17 @@ func killServers() []killServer {
 					if !ok {
 						t.Fatalf("%q still runs: %+v", cmd, s.Execs())
 					}
+					if !posix {
+						// The command may end (its write failing on the
+						// closed channel) before the server has read the
+						// signal request queued ahead of the close: wait
+						// for the request to be recorded too.
+						if k, ok := s.WaitExec(cmd, 2*time.Second, func(e sshtest.Exec) bool {
+							return e.Done && slices.Contains(e.Signals, ssh.SIGKILL)
+						}); ok {
+							e = k
+						}
+					}
 					sigkill := slices.Contains(e.Signals, ssh.SIGKILL)
 					if posix {
 						// Killed through the script's watcher (the end of
