@@ -66,7 +66,7 @@ func up(state, routerOS, provider string) error {
 		select {
 		case err := <-exited:
 			b, _ := os.ReadFile(filepath.Join(state, logFile))
-			return fmt.Errorf("the simulators' process ended before they listened (%v): %s", err, strings.TrimSpace(string(b)))
+			return fmt.Errorf("the simulators' process ended before they listened (%w): %s", err, strings.TrimSpace(string(b)))
 		case <-deadline:
 			_ = cmd.Process.Kill()
 			return fmt.Errorf("the simulators did not listen within 30 s; see %s", filepath.Join(state, logFile))
