@@ -65,7 +65,7 @@ func TestAdministratorSessionWaits(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "waiting for the router's administrator session") || !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("snapshot while another session holds administrator: %v", err)
 	}
-	err = d.typeAndSave(ctx, "applying x", []Cmd{{Words: []string{"ip", "lan1", "mtu", "1400"}}})
+	err = d.write(ctx, "applying x", nil, []Cmd{{Words: []string{"ip", "lan1", "mtu", "1400"}}})
 	if err == nil || !strings.Contains(err.Error(), "waiting for the router's administrator session") {
 		t.Errorf("write while another session holds administrator: %v", err)
 	}
@@ -77,7 +77,7 @@ func TestAdministratorSessionWaits(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		_, _ = d.readConfig(context.Background())
-		_ = d.typeAndSave(context.Background(), "applying x", []Cmd{{Words: []string{"ip", "lan1", "mtu", "1400"}}})
+		_ = d.write(context.Background(), "applying x", nil, []Cmd{{Words: []string{"ip", "lan1", "mtu", "1400"}}})
 		close(done)
 	}()
 	close(h.release)

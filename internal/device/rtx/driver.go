@@ -47,10 +47,24 @@ type Driver struct {
 // session runs fn holding the device's administrator session (see
 // Driver.admin); waiting for it ends with ctx.
 func (d *Driver) session(ctx context.Context, fn func() (command.Result, error)) (command.Result, error) {
+	var res command.Result
+	err := d.holding(ctx, func() error {
+		var err error
+		res, err = fn()
+		return err
+	})
+	return res, err
+}
+
+// holding runs fn with the administrator session held: fn's console
+// sessions use d.t directly (they are inside the hold). A write holds it
+// from its read to its undo, so that no snapshot reads a failed write's
+// leftovers before they are undone.
+func (d *Driver) holding(ctx context.Context, fn func() error) error {
 	select {
 	case d.admin <- struct{}{}:
 	case <-ctx.Done():
-		return command.Result{}, fmt.Errorf("waiting for the router's administrator session (another routerlab operation holds it): %w", context.Cause(ctx))
+		return fmt.Errorf("waiting for the router's administrator session (another routerlab operation holds it): %w", context.Cause(ctx))
 	}
 	defer func() { <-d.admin }()
 	return fn()
@@ -59,11 +73,6 @@ func (d *Driver) session(ctx context.Context, fn func() (command.Result, error))
 // run is t.Run in an administrator session.
 func (d *Driver) run(ctx context.Context, script string) (command.Result, error) {
 	return d.session(ctx, func() (command.Result, error) { return d.t.Run(ctx, script) })
-}
-
-// runWrite is t.RunWrite in an administrator session.
-func (d *Driver) runWrite(ctx context.Context, script string) (command.Result, error) {
-	return d.session(ctx, func() (command.Result, error) { return d.t.RunWrite(ctx, script, nil) })
 }
 
 var (

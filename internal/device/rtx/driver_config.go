@@ -47,7 +47,19 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 // readConfig reads and parses `show config`, for a write that needs more
 // of the configuration than a Snapshot keeps (numbers, owned lines).
 func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
-	res, err := d.run(ctx, "show config")
+	var c *Config
+	err := d.holding(ctx, func() error {
+		var err error
+		c, err = d.readConfigHeld(ctx)
+		return err
+	})
+	return c, err
+}
+
+// readConfigHeld is readConfig inside a hold of the administrator
+// session (Driver.holding).
+func (d *Driver) readConfigHeld(ctx context.Context) (*Config, error) {
+	res, err := d.t.Run(ctx, "show config")
 	if err != nil {
 		return nil, fmt.Errorf("reading running config: %w", err)
 	}
@@ -76,17 +88,20 @@ func (d *Driver) write(ctx context.Context, what string, before *Config, cmds []
 	if len(cmds) == 0 {
 		return nil
 	}
-	if before == nil {
-		var err error
-		if before, err = d.readConfig(ctx); err != nil {
-			return fmt.Errorf("%s: reading the configuration a failed write is undone to: %w", what, err)
+	// One hold of the administrator session from the read to the undo.
+	return d.holding(ctx, func() error {
+		if before == nil {
+			var err error
+			if before, err = d.readConfigHeld(ctx); err != nil {
+				return fmt.Errorf("%s: reading the configuration a failed write is undone to: %w", what, err)
+			}
 		}
-	}
-	err := d.typeAndSave(ctx, what, cmds)
-	if err == nil {
-		return nil
-	}
-	return d.undo(ctx, before, cmds, err)
+		err := d.typeAndSave(ctx, what, cmds)
+		if err == nil {
+			return nil
+		}
+		return d.undo(ctx, before, cmds, err)
+	})
 }
 
 // undoTimeout bounds the undo of a write whose context ended (an
@@ -101,7 +116,7 @@ func (d *Driver) undo(ctx context.Context, before *Config, cmds []Cmd, failed er
 		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 		defer cancel()
 	}
-	after, err := d.readConfig(ctx)
+	after, err := d.readConfigHeld(ctx)
 	if err != nil {
 		return fmt.Errorf("%w; reading the router back to undo it failed (%w): what was typed may be left, unsaved, in its running configuration", failed, err)
 	}
@@ -119,7 +134,8 @@ func (d *Driver) undo(ctx context.Context, before *Config, cmds []Cmd, failed er
 	return fmt.Errorf("%w; the lines typed before it were undone and the router is as it was", failed)
 }
 
-// typeAndSave types cmds and `save` in one console session (RunWrite).
+// typeAndSave types cmds and `save` in one console session (RunWrite),
+// inside a hold of the administrator session (write).
 func (d *Driver) typeAndSave(ctx context.Context, what string, cmds []Cmd) error {
 	lines := append(Script(cmds), "save")
 	secrets := scriptSecrets(lines)
@@ -132,7 +148,7 @@ func (d *Driver) typeAndSave(ctx context.Context, what string, cmds []Cmd) error
 	// RunWrite, not Run: a read may be typed again after a dropped
 	// connection, a configuration never is (the console takes the
 	// script as typed lines, so there is no stdin).
-	res, err := d.runWrite(ctx, strings.Join(lines, "\n"))
+	res, err := d.t.RunWrite(ctx, strings.Join(lines, "\n"), nil)
 	if err != nil {
 		return fmt.Errorf("%s: %s", what, scrub(err.Error()))
 	}

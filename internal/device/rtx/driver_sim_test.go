@@ -532,8 +532,31 @@ func TestSimCutOffWriteUndone(t *testing.T) {
 	t.Cleanup(func() { c.Close() })
 	drv := rtx.New(c)
 	before := body(sim)
+	// Snapshots meanwhile (a plan's refresh of another resource) never see
+	// the leftovers: the write holds the administrator session from its
+	// read to its undo.
+	stop := make(chan struct{})
+	seen := make(chan string, 1)
+	go func() {
+		defer close(seen)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if s, err := drv.Snapshot(ctxT(t)); err == nil && strings.Contains(s.Text, rtx.OwnerMarker+"wan") {
+				seen <- s.Text
+				return
+			}
+		}
+	}()
 	p := device.PPPoEConfig{Name: "wan", Role: device.RoleClient, Interface: "lan2", User: "ppp1", Password: "sim-cut-secret"}
 	err := drv.ApplyPPPoE(ctxT(t), p, nil)
+	close(stop)
+	if text, ok := <-seen; ok {
+		t.Errorf("a snapshot read the cut-off write's leftovers before the undo:\n%s", text)
+	}
 	if err == nil {
 		t.Fatal("a cut-off write reported success")
 	}
