@@ -14,8 +14,9 @@
 // so the output says how many of a command's processes connected and what
 // each did.
 //
-// It prints a verdict per target but reports rather than asserts: it exits
-// non-zero only when something fails to run, including a plan that shows
+// It prints a verdict per target and exits non-zero when one is MISSED
+// (a missed target is a defect, not a figure), and when something fails
+// to run, including a plan that shows
 // changes right after apply (drift). Needs terraform on PATH and the
 // provider built into -bin (make bench-refresh does both).
 package main
@@ -35,6 +36,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -173,9 +175,12 @@ func run(o options) (err error) {
 	if err != nil {
 		return err
 	}
-	report(plan, o.devices)
+	missed := report(plan, o.devices)
 	if plan.exit == 2 {
 		return fmt.Errorf("terraform plan right after apply shows changes (exit 2): drift, not a clean refresh\n%s", tail(plan.output, 40))
+	}
+	if len(missed) > 0 {
+		return fmt.Errorf("targets MISSED: %s", strings.Join(missed, ", "))
 	}
 	return nil
 }
@@ -446,7 +451,7 @@ func (p *phase) attribute(logPath string, events []event) {
 
 // ---- output ---------------------------------------------------------------
 
-func report(p *phase, devices int) {
+func report(p *phase, devices int) (missed []string) {
 	tc, ts := p.all.total()
 	fmt.Printf("\nterraform plan (refresh, no changes expected; exit %d), %d devices × 5 resources and data sources:\n", p.exit, devices)
 	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -480,9 +485,17 @@ func report(p *phase, devices int) {
 		connOK, snapOK = connOK && c, snapOK && s
 	}
 	fmt.Println()
+	planOK := p.wall < planTarget
 	fmt.Printf("one connection per device:    %s\n", verdict(connOK))
 	fmt.Printf("one snapshot read per device: %s\n", verdict(snapOK))
-	fmt.Printf("plan under %2.0f s:              %s\n", planTarget.Seconds(), verdict(p.wall < planTarget))
+	fmt.Printf("plan under %2.0f s:              %s\n", planTarget.Seconds(), verdict(planOK))
+	for what, ok := range map[string]bool{"one connection per device": connOK, "one snapshot read per device": snapOK, fmt.Sprintf("plan under %.0f s", planTarget.Seconds()): planOK} {
+		if !ok {
+			missed = append(missed, what)
+		}
+	}
+	sort.Strings(missed)
+	return missed
 }
 
 func printProcs(p *phase) {
