@@ -39,23 +39,27 @@ func TestValidateIKEv1Identities(t *testing.T) {
 		{"v2 both (seed 001)", seed001Tunnel(), nil},
 	} {
 		err := ValidateTunnel(tt.t)
-		if len(tt.want) == 0 {
-			if err != nil {
-				t.Errorf("%s: %v", tt.name, err)
-			}
-			continue
-		}
-		if err == nil {
-			t.Errorf("%s: accepted, want an error with %q", tt.name, tt.want)
-			continue
-		}
-		for _, w := range tt.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: error %q lacks %q", tt.name, err, w)
-			}
-		}
-		if strings.Contains(err.Error(), tt.t.IPsec.PSK) {
+		wantErrorWith(t, tt.name, err, tt.want)
+		if err != nil && strings.Contains(err.Error(), tt.t.IPsec.PSK) {
 			t.Errorf("%s: error carries the PSK: %v", tt.name, err)
+		}
+	}
+}
+
+// wantErrorWith checks err: nil when want is empty, else an error holding
+// every part of want.
+func wantErrorWith(t *testing.T, name string, err error, want []string) {
+	t.Helper()
+	switch {
+	case len(want) == 0 && err != nil:
+		t.Errorf("%s: %v", name, err)
+	case len(want) > 0 && err == nil:
+		t.Errorf("%s: accepted, want an error with %q", name, want)
+	case err != nil:
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", name, err, w)
+			}
 		}
 	}
 }

@@ -32,8 +32,8 @@ import (
 // other without them (seed 001's published show config), so they are not
 // printed back.
 
-// Load is a loaded router's layout: the configuration's lines as it was
-// given, keyed as render prints them.
+// layout is a loaded router's order: the configuration's lines as it was
+// given, as render prints them.
 type layout []string
 
 // heredocStart is the first line of an embedded file or a macro, whose
