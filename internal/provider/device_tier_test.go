@@ -485,3 +485,15 @@ func (r *vendorRouter) keep(t *testing.T, what, whole string) string {
 	}
 	return file
 }
+
+// simOnly marks a vendor acceptance test that needs a simulator of its
+// own (it loads a whole configuration, cuts a session off, counts the
+// administrators): with the environment naming a device of platform p it
+// skips, saying why, and runs as before otherwise. The device tier's run
+// (make test-device-tier) lists these skips; the simulated tier runs them.
+func simOnly(t *testing.T, p device.Platform, why string) {
+	t.Helper()
+	if os.Getenv(deviceTierPrefix(p)+"HOST") != "" {
+		t.Skipf("simulator only (%s): %sHOST names a device, which this test cannot %s", p, deviceTierPrefix(p), why)
+	}
+}

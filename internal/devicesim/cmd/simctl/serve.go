@@ -76,6 +76,7 @@ func startDevices(routerOS string) ([]*simDevice, error) {
 		{Name: "eth1", Addresses: []string{"198.18.200.1/24"}},
 	}})
 	er6p := edgeossim.New(edgeossim.Options{})
+	vyos := edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS})
 	chr := rossim.New(rossim.Options{Version: "6.49.10", Model: "CHR"})
 	rb := rossim.New(rossim.Options{Version: routerOS, Model: "RB750Gr3"})
 	client := linuxsim.New(linuxsim.Options{Hostname: "debian-l2tp", PPP: true})
@@ -89,6 +90,7 @@ func startDevices(routerOS string) ([]*simDevice, error) {
 		{"rtx810", "rtx", "YAMAHA RTX810 Rev.11.01.34 (seed 001's, before routerlab)", rtx, devicesim.Options{}, func() string { return strings.Join(rtx.Config(), "\n") + "\n" }},
 		{"debian", "linux", "Debian strongSwan peer of the RTX810 (seed 001)", debian, devicesim.Options{}, debian.Config},
 		{"er6p", "edgeos", "Ubiquiti EdgeRouter 6P, EdgeOS factory configuration (seed 002)", er6p, devicesim.Options{}, er6p.Config},
+		{"vyos", "vyos", "VyOS " + edgeossim.DefaultVyOSVersion + " router", vyos, devicesim.Options{}, vyos.Config},
 		{"chr", "routeros", "MikroTik CHR 6.49.10, the PPPoE server of seed 002", chr, ros, func() string { return exportBody(chr) }},
 		{"rb750gr3", "routeros", "MikroTik RB750Gr3 " + routerOS + " (seed 000's L2TP/IPsec server)", rb, ros, func() string { return exportBody(rb) }},
 		{"debian-l2tp", "linux", "Debian L2TP/IPsec client of the RB750Gr3 (seed 000)", client, devicesim.Options{}, client.Config},
@@ -160,6 +162,9 @@ func serve(state, routerOS string) error {
 	if err := writeVarFiles(state, byName); err != nil {
 		return err
 	}
+	if err := writeDeviceTierEnv(state, byName); err != nil {
+		return err
+	}
 	b, err := json.MarshalIndent(devs, "", "  ")
 	if err != nil {
 		return err
@@ -227,6 +232,45 @@ func writeVarFiles(state string, byName map[string]*simDevice) error {
 		}
 	}
 	return nil
+}
+
+// deviceTierFile holds, as shell assignments, the variables that point
+// the vendor acceptance tests' device tier (internal/provider
+// device_tier_test.go) at one simulator per platform: the path a real
+// device takes, which is how CI exercises it (make test-device-tier).
+const deviceTierFile = "device-tier.env"
+
+// deviceTier names, per platform, the simulator the device tier uses and
+// the interfaces its tests may change. RouterOS's list starts at ether2,
+// so that the tests' own names (ether1, ether2, ...) are renamed as on a
+// device whose first port is its management port.
+var deviceTier = []struct{ platform, name, interfaces string }{
+	{"routeros", "rb750gr3", "ether2,ether3,ether4,ether5"},
+	{"edgeos", "er6p", "eth0,eth1,eth2,eth3"},
+	{"vyos", "vyos", "eth0,eth1,eth2,eth3"},
+	{"rtx", "rtx810", "lan1,lan2"},
+}
+
+// writeDeviceTierEnv writes deviceTierFile.
+func writeDeviceTierEnv(state string, byName map[string]*simDevice) error {
+	var b strings.Builder
+	b.WriteString("# The device tier against the simulators of `simctl up` (source it, then go test ./internal/provider)\n")
+	for _, dt := range deviceTier {
+		d := byName[dt.name]
+		if d == nil {
+			return fmt.Errorf("device tier: no simulator %s", dt.name)
+		}
+		pre := "ROUTERLAB_TEST_" + strings.ToUpper(dt.platform) + "_"
+		vars := [][2]string{{"HOST", d.Host}, {"PORT", fmt.Sprint(d.Port)}, {"USER", d.User}, {"PASSWORD", d.Password},
+			{"HOST_KEY", d.HostKey}, {"INTERFACES", dt.interfaces}}
+		if d.AdministratorPassword != "" {
+			vars = append(vars, [2]string{"ADMIN_PASSWORD", d.AdministratorPassword})
+		}
+		for _, v := range vars {
+			fmt.Fprintf(&b, "export %s%s='%s'\n", pre, v[0], strings.ReplaceAll(v[1], "'", `'\''`))
+		}
+	}
+	return os.WriteFile(filepath.Join(state, deviceTierFile), []byte(b.String()), 0o600)
 }
 
 // errNotRunning: the state directory records no serve process.
