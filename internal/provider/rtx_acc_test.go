@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -106,48 +107,6 @@ func rtxProvider(d *devicesim.Device) string {
 `, d.Host, d.Port, d.User, d.Password, strings.TrimSpace(d.HostKeyLine()), rtxSimAdminPassword)
 }
 
-// rtxConfigRestored checks that destroy left the router's configuration as
-// it was before the test.
-func rtxConfigRestored(sim *rtxsim.Sim, before []string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if after := sim.Config(); !slices.Equal(after, before) {
-			return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s\n--- after\n%s", strings.Join(before, "\n"), strings.Join(after, "\n"))
-		}
-		// The startup configuration too: every write ends with save, so
-		// one that saved a line routerlab does not own (a console
-		// setting of its session, issue 23 point 1) shows here.
-		if saved := sim.Saved(); !slices.Equal(saved, before) {
-			return fmt.Errorf("saved configuration not as before after destroy:\n--- before\n%s\n--- saved\n%s", strings.Join(before, "\n"), strings.Join(saved, "\n"))
-		}
-		return nil
-	}
-}
-
-// byHand types lines at the router's console behind Terraform's back.
-func byHand(t *testing.T, sim *rtxsim.Sim, lines ...string) {
-	t.Helper()
-	if err := sim.Apply(lines...); err != nil {
-		t.Fatalf("by hand at the RTX console: %v", err)
-	}
-}
-
-// hasLines checks that the router's configuration has every line (in
-// show config's layout, block lines indented) and that it was saved.
-func hasLines(sim *rtxsim.Sim, want ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		cfg := sim.Config()
-		for _, l := range want {
-			if !slices.Contains(cfg, l) {
-				return fmt.Errorf("the router lacks %q:\n%s", l, strings.Join(cfg, "\n"))
-			}
-		}
-		if !slices.Equal(cfg, sim.Saved()) {
-			return fmt.Errorf("the configuration was changed but not saved:\n%s", strings.Join(cfg, "\n"))
-		}
-		return nil
-	}
-}
-
 // rtxSeed001 is seed 001's RTX810 configuration as routerlab resources:
 // lan1 inside, the stateful filters and masquerade on lan2 (with the
 // static IKE/ESP entries), and the IKEv2 tunnel to the Debian strongSwan
@@ -241,35 +200,46 @@ func TestAccRTX_seed001(t *testing.T) {
 	// The owner's console settings: routerlab reads through its pager
 	// (30 rows a page) and its wrapping (99 columns a row) and leaves
 	// them as they are, running and saved (issue 23 point 1).
-	sim, dev := startRTXSim(t, append([]string{"console columns 100", "console lines 30"}, rtxSeedBase...))
-	before := sim.Config()
+	r := rtxRouter(t, append([]string{"console columns 100", "console lines 30"}, rtxSeedBase...), "lan1", "lan2")
+	// On a device, the lines routerlab writes: the rest of seed 001's
+	// configuration is the device's own.
+	want := rtxSeed001Lines
+	if r.OnDevice() {
+		want = slices.DeleteFunc(slices.Clone(want), func(l string) bool { return slices.Contains(rtxSeedBase, l) })
+	}
+	checks := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue("routerlab_tunnel.s2s", tfjsonpath.New("interface"), knownvalue.StringRegexp(regexp.MustCompile(`^tunnel[0-9]+$`))),
+		statecheck.ExpectKnownValue("routerlab_tunnel.s2s", tfjsonpath.New("mtu"), knownvalue.Int64Exact(1438)),
+		statecheck.ExpectKnownValue("routerlab_firewall.rtx810", tfjsonpath.New("preset"), knownvalue.StringExact("stateful")),
+	}
+	if !r.OnDevice() {
+		checks = append(checks,
+			statecheck.ExpectKnownValue("routerlab_router.rtx810", tfjsonpath.New("model"), knownvalue.StringExact("RTX810")),
+			statecheck.ExpectKnownValue("routerlab_router.rtx810", tfjsonpath.New("firmware"), knownvalue.StringExact("Rev.11.01.34")),
+			statecheck.ExpectKnownValue("routerlab_tunnel.s2s", tfjsonpath.New("interface"), knownvalue.StringExact("tunnel1")),
+		)
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             rtxConfigRestored(sim, before),
+		CheckDestroy:             r.Restored(t, rtxSavedAsRunning(r)),
 		Steps: []resource.TestStep{{
-			Config: rtxProvider(dev) + rtxSeed001,
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectKnownValue("routerlab_router.rtx810", tfjsonpath.New("model"), knownvalue.StringExact("RTX810")),
-				statecheck.ExpectKnownValue("routerlab_router.rtx810", tfjsonpath.New("firmware"), knownvalue.StringExact("Rev.11.01.34")),
-				statecheck.ExpectKnownValue("routerlab_tunnel.s2s", tfjsonpath.New("interface"), knownvalue.StringExact("tunnel1")),
-				statecheck.ExpectKnownValue("routerlab_tunnel.s2s", tfjsonpath.New("mtu"), knownvalue.Int64Exact(1438)),
-				statecheck.ExpectKnownValue("routerlab_firewall.rtx810", tfjsonpath.New("preset"), knownvalue.StringExact("stateful")),
-			},
-			ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			Config:            r.Provider() + r.HCL(rtxSeed001),
+			ConfigStateChecks: checks,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			Check: resource.ComposeTestCheckFunc(
-				hasLines(sim, rtxSeed001Lines...),
+				rtxHasLines(t, r, want...),
 				func(*terraform.State) error {
 					// Seed 001's lines in its order: show config prints
 					// sections in RTX's order, and routerlab adds only the
 					// tunnel's description, lan1's and the administrator
 					// password line to the published configuration.
 					var got []string
-					for _, l := range sim.Config() {
-						if slices.Contains(rtxSeed001Lines, l) {
+					for _, l := range strings.Split(r.Whole(t), "\n") {
+						if slices.Contains(want, l) {
 							got = append(got, l)
 						}
 					}
-					if !slices.Equal(got, rtxSeed001Lines) {
+					if !slices.Equal(got, want) {
 						return fmt.Errorf("seed 001's lines out of order:\n%s", strings.Join(got, "\n"))
 					}
 					return nil
@@ -281,15 +251,18 @@ func TestAccRTX_seed001(t *testing.T) {
 
 // rtxLifecycle is one resource's lifecycle on the simulated RTX810.
 type rtxLifecycle struct {
-	config  string // the resource block(s)
-	addr    string // the resource tested
-	checks  []statecheck.StateCheck
+	config string // the resource block(s)
+	addr   string // the resource tested
+	checks []statecheck.StateCheck
+	// precondition are lines a device must have already (the
+	// simulator starts with them): the test refuses to start without.
+	precondition []string
 	// simChecks hold only on the test's own simulator (its serial
 	// number, say), not on a device.
 	simChecks []statecheck.StateCheck
 	lines     []string // lines the router must show after create
-	drift   []string // typed by hand: the resource's setting changed
-	deleted []string // typed by hand: the resource's object gone
+	drift     []string // typed by hand: the resource's setting changed
+	deleted   []string // typed by hand: the resource's object gone
 	// importID and the attributes an import does not read back.
 	importID     string
 	importIgnore []string
@@ -298,6 +271,9 @@ type rtxLifecycle struct {
 func testRTXLifecycle(t *testing.T, base []string, lc rtxLifecycle) {
 	requireAcc(t)
 	r := rtxRouter(t, base, "lan1", "lan2")
+	if err := r.HasLines(t, lc.precondition...)(nil); err != nil {
+		t.Fatalf("refusing to start: %v", err)
+	}
 	cfg := r.Provider() + r.HCL(lc.config)
 	checks := lc.checks
 	if !r.OnDevice() {
@@ -477,7 +453,11 @@ resource "routerlab_tunnel" "s2s" {
 func TestAccRTX_tunnelL2TPServer(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	testRTXLifecycle(t, append(slices.Clone(rtxSeedBase), "l2tp service on"), rtxLifecycle{
-		addr: "routerlab_tunnel.vpn",
+		// routerlab writes `l2tp service on` when it is missing and never
+		// removes it (tunnel_l2tp.go): on a router without it, destroy
+		// would leave it, and the test could not put the router back.
+		precondition: []string{"l2tp service on"},
+		addr:         "routerlab_tunnel.vpn",
 		config: `
 resource "routerlab_tunnel" "vpn" {
   device = "rtx810"
@@ -553,8 +533,8 @@ resource "routerlab_pppoe_session" "wan" {
 func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
-	_, dev := startRTXSim(t, rtxSeedBase)
-	prov := strings.Replace(rtxProvider(dev), rtxSimAdminPassword, "not-the-password", 1)
+	r := rtxRouter(t, rtxSeedBase)
+	prov := strings.Replace(r.Provider(), fmt.Sprintf("administrator_password = %q", r.ssh.EnablePassword), `administrator_password = "not-the-password"`, 1)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{{
@@ -562,6 +542,9 @@ func TestAccRTX_wrongAdministratorPassword(t *testing.T) {
 			ExpectError: wrapTolerant(`privileged mode refused: administrator password rejected`),
 		}},
 	})
+	if err := r.Restored(t, nil)(nil); err != nil {
+		t.Error(err)
+	}
 }
 
 // TestAccExample_rtx810IPsec runs examples/labs/rtx810-ipsec's terraform

@@ -65,17 +65,26 @@ resource "routerlab_tunnel" "v1" {
 func TestAccRTX_ikev1LocalIDRefused(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
-	sim, dev := startRTXSim(t, rtxSeedBase)
-	before := sim.Config()
+	r := rtxRouter(t, rtxSeedBase)
+	sim, onSim := r.Sim.(*rtxsim.Sim)
+	var before []string
+	if onSim {
+		before = sim.Config()
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{{
-			Config:      rtxProvider(dev) + tunnelIKEv1Named,
+			Config:      r.Provider() + tunnelIKEv1Named,
 			PlanOnly:    true,
 			ExpectError: wrapTolerant(regexp.QuoteMeta(`ipsec.local_id "lab.example" with ike_version = 1: RTX runs routerlab's IKEv1 tunnels in main mode`) + `[\s\S]*` + regexp.QuoteMeta(`set ike_version = 2 or leave ipsec.local_id and ipsec.remote_id unset`)),
 		}},
 	})
-	rtxNothingWritten(t, sim, before)
+	if err := r.Restored(t, nil)(nil); err != nil {
+		t.Error(err)
+	}
+	if onSim {
+		rtxNothingWritten(t, sim, before)
+	}
 }
 
 // rtxBaseL2TP is rtxSeedBase (on whatever model) with the
@@ -99,6 +108,7 @@ var rtxBaseL2TP = append(slices.Clone(rtxSeedBase), "l2tp service on")
 func TestAccRTX_modelLacksCommand(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
+	simOnly(t, "rtx", "be started as another model and firmware revision")
 	l2tp := `
 resource "routerlab_tunnel" "vpn" {
   device = "rtx810"

@@ -26,6 +26,7 @@ import (
 func TestAccRTX_realWorldImport(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
+	simOnly(t, "rtx", "be loaded with the six published configurations")
 	paths, err := filepath.Glob(filepath.Join("..", "device", "rtx", "testdata", "real_*.txt"))
 	if err != nil || len(paths) != 6 {
 		t.Fatalf("real-world files: %v (%d)", err, len(paths))

@@ -17,6 +17,7 @@ import (
 // RTX driver runs is recorded there, labelled as asked, without a secret.
 func TestAccRTX_transcript(t *testing.T) {
 	requireAcc(t)
+	simOnly(t, "rtx", "compare with the answers of a simulator in this process (the replay)")
 	dir := t.TempDir()
 	t.Setenv(transcriptDirEnv, dir)
 	t.Setenv(transcriptSourceEnv, transcript.SourceSimulated)
