@@ -99,11 +99,19 @@ func ConfigPlatformsText() string {
 // a transcript (internal/command/transcript), or nil where the platform
 // has none yet: its sessions are then not recorded, since a transcript
 // must never hold a secret. RTX commands and answers are configuration
-// lines alike, redacted line by line as its parser redacts them.
+// lines alike, redacted line by line as its parser redacts them; RouterOS
+// scripts and exports are CLI text alike, every secret attribute's value
+// and script body redacted; EdgeOS and VyOS change scripts travel on
+// stdin, which a transcript never keeps, and their answers are redacted
+// line by line by the configuration's secret leaves.
 func TranscriptRedactor(p device.Platform) func(string) string {
 	switch p {
 	case device.RTX:
 		return rtx.RedactTranscript
+	case device.RouterOS:
+		return routeros.RedactTranscript
+	case device.EdgeOS, device.VyOS:
+		return edgeos.RedactTranscript
 	}
 	return nil
 }
