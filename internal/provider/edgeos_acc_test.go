@@ -119,7 +119,7 @@ resource "routerlab_offload" "er6p" {
 // configuration as it was. It changes eth0 (the PPPoE WAN) and eth1 (the
 // LAN).
 func TestAccEdgeOS_seed002(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{}, "eth0", "eth1")
 	cfg := r.Provider() + r.HCL(edgeosSeed002)
@@ -195,7 +195,7 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 // configuration; the features VyOS lacks in routerlab fail at plan. It
 // changes eth1.
 func TestAccVyOS_router(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{Flavour: edgeossim.VyOS}, "eth1")
 	prov := r.Provider()
@@ -240,7 +240,7 @@ resource "routerlab_router" "vyos" {
 // and destroy leaving the configuration as it was. It changes no
 // interface.
 func TestAccEdgeOS_ipsec(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{})
 	const addr = "routerlab_tunnel.s2s"

@@ -111,7 +111,7 @@ func edgeosIPsecInterfaces(t *testing.T, r *vendorRouter, wan string) []string {
 // types eth0 there by hand and takes it out after destroy, before the
 // configuration is compared.
 func TestAccEdgeOS_l2tpServer(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{Lines: append(edgeossim.DefaultLines(edgeossim.EdgeOS), "set vpn ipsec ipsec-interfaces interface eth0")}, "eth0")
 	undo := edgeosIPsecInterfaces(t, r, "eth0")
@@ -167,7 +167,7 @@ resource "routerlab_tunnel" "ra" {
 // 0600, never in the configuration, and goes with the tunnel. The tunnel
 // takes vtun0, which the router must not have.
 func TestAccEdgeOS_openvpn(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{})
 	edgeosInterfaceFree(t, r, "openvpn", "vtun0")
@@ -247,7 +247,7 @@ resource "routerlab_tunnel" "wg" {
 // its firmware allows, as its snapshot reports the package. The tunnel
 // takes wg0, which the router must not have.
 func TestAccEdgeOS_wireguard(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{WireGuard: true})
 	withPackage := !slices.Contains(r.snapshot(t).Facts.Missing, edgeos.WireGuardPackage)
@@ -301,7 +301,7 @@ func TestAccEdgeOS_wireguard(t *testing.T) {
 // endpoint as address and port); the types VyOS lacks fail at plan. The
 // tunnel takes wg0, which the router must not have.
 func TestAccVyOS_wireguard(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{Flavour: edgeossim.VyOS})
 	edgeosInterfaceFree(t, r, "wireguard", "wg0")
@@ -346,7 +346,7 @@ resource "routerlab_tunnel" "ovpn" {
 // simulator's to inject (SetSAUp, SetOffloadEffective), so the second step
 // runs on it alone.
 func TestAccEdgeOS_ipsecStatus(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
 	r := edgeosRouter(t, edgeossim.Options{})
 	const addr = "routerlab_tunnel.s2s"
