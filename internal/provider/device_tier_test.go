@@ -289,6 +289,7 @@ const byHandMark = "routerlab-test-by-hand-done"
 // renamed as in HCL.
 func (r *vendorRouter) ByHand(t *testing.T, lines ...string) string {
 	t.Helper()
+	lines = slices.Clone(lines) // the caller's lines stay the test's names: a second call renames them once too
 	for i := range lines {
 		lines[i] = r.HCL(lines[i])
 	}

@@ -13,25 +13,61 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
 )
-
-// configRestored checks that destroy left the simulated router's
-// configuration exactly as it was before the test.
-func configRestored(sim *edgeossim.Device, before string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		if after := sim.Config(); after != before {
-			return fmt.Errorf("configuration not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
-		}
-		return nil
-	}
-}
 
 // edgeosProvider is a provider block with one simulated EdgeRouter, "er6p".
 func edgeosProvider(d *devicesim.Device) string {
 	line := strings.Replace(simProvider("er6p", d), `platform = "linux"`, `platform = "edgeos"`, 1)
 	return "provider \"routerlab\" {\n  ssh { connect_timeout = \"5s\" }\n" + line + "}\n"
+}
+
+// edgeosRouter is the EdgeRouter (or, with opts.Flavour VyOS, the VyOS
+// router) a test changes, "er6p" in its HCL (device_tier_test.go): its
+// own simulator started with opts, or the device of that platform the
+// environment names, whose interfaces stand in for ifaces (opts is then
+// not used).
+func edgeosRouter(t *testing.T, opts edgeossim.Options, ifaces ...string) *vendorRouter {
+	t.Helper()
+	p := device.EdgeOS
+	if opts.Flavour == edgeossim.VyOS {
+		p = device.VyOS
+	}
+	return simRouter(t, p, "er6p", ifaces, func() (devicesim.Handler, *devicesim.Device) {
+		sim := edgeossim.New(opts)
+		return sim, devicesim.New(t, sim, devicesim.Options{})
+	}, "")
+}
+
+// onEdgeosSim is a check only the test's own simulator can make (its
+// saved configuration, its files): it passes on a device.
+func onEdgeosSim(r *vendorRouter, check func(sim *edgeossim.Device) error) func() error {
+	return func() error {
+		sim, ok := r.Sim.(*edgeossim.Device)
+		if !ok {
+			return nil
+		}
+		return check(sim)
+	}
+}
+
+// checkOf is f as a step's check.
+func checkOf(f func() error) resource.TestCheckFunc {
+	return func(*terraform.State) error { return f() }
+}
+
+// edgeosSaved checks, on the test's own simulator, that what was
+// committed was saved too (a device's saved configuration is not read by
+// the device tier).
+func edgeosSaved(r *vendorRouter) func() error {
+	return onEdgeosSim(r, func(sim *edgeossim.Device) error {
+		if !sim.Saved() {
+			return fmt.Errorf("the configuration was committed but not saved")
+		}
+		return nil
+	})
 }
 
 // Seed 002's EdgeRouter as configuration: the PPPoE client (MTU 1454), the
@@ -76,67 +112,53 @@ resource "routerlab_offload" "er6p" {
 }
 `
 
-// TestAccEdgeOS_seed002 configures the simulated EdgeRouter as seed 002's
-// ER-6P through every resource EdgeOS has, then: an empty re-plan, offload
+// TestAccEdgeOS_seed002 configures the EdgeRouter as seed 002's ER-6P
+// through every resource EdgeOS has, then: an empty re-plan, offload
 // switched off by hand planned as an update, the PPPoE session deleted by
-// hand planned as a re-create, imports, and destroy leaving the device's
-// configuration as it was.
+// hand planned as a re-create, imports, and destroy leaving the router's
+// configuration as it was. It changes eth0 (the PPPoE WAN) and eth1 (the
+// LAN).
 func TestAccEdgeOS_seed002(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
-	cfg := edgeosProvider(dev) + edgeosSeed002
+	r := edgeosRouter(t, edgeossim.Options{}, "eth0", "eth1")
+	cfg := r.Provider() + r.HCL(edgeosSeed002)
+	checks := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue("routerlab_pppoe_session.wan", tfjsonpath.New("mtu"), knownvalue.Int64Exact(1454)),
+		statecheck.ExpectKnownValue("routerlab_firewall.er6p", tfjsonpath.New("mss_clamp"), knownvalue.StringExact("1414")),
+		statecheck.ExpectKnownValue("routerlab_offload.er6p", tfjsonpath.New("settings").AtMapKey("ipv4").AtMapKey("pppoe"), knownvalue.Bool(true)),
+	}
+	if !r.OnDevice() { // the simulator's model; a device's is its own
+		checks = append(checks, statecheck.ExpectKnownValue("routerlab_router.er6p", tfjsonpath.New("model"), knownvalue.StringRegexp(regexp.MustCompile(`EdgeRouter`))))
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
+		CheckDestroy:             r.Restored(t, nil),
 		Steps: []resource.TestStep{
 			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("routerlab_router.er6p", tfjsonpath.New("model"), knownvalue.StringRegexp(regexp.MustCompile(`EdgeRouter`))),
-					statecheck.ExpectKnownValue("routerlab_pppoe_session.wan", tfjsonpath.New("mtu"), knownvalue.Int64Exact(1454)),
-					statecheck.ExpectKnownValue("routerlab_firewall.er6p", tfjsonpath.New("mss_clamp"), knownvalue.StringExact("1414")),
-					statecheck.ExpectKnownValue("routerlab_offload.er6p", tfjsonpath.New("settings").AtMapKey("ipv4").AtMapKey("pppoe"), knownvalue.Bool(true)),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					cfg := sim.Config()
-					for _, want := range []string{
+				Config:            cfg,
+				ConfigStateChecks: checks,
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeTestCheckFunc(
+					r.Has(t,
 						"set interfaces ethernet eth0 pppoe 0 mtu 1454",
 						"set system offload ipv4 pppoe enable",
 						"firewall in name RL_WAN_IN",
 						"set system host-name er6p-lab",
-					} {
-						if !strings.Contains(cfg, want) {
-							return fmt.Errorf("device lacks %q:\n%s", want, cfg)
-						}
-					}
-					if !sim.Saved() {
-						return fmt.Errorf("the configuration was committed but not saved")
-					}
-					return nil
-				},
+					),
+					checkOf(edgeosSaved(r)),
+				),
 			},
 			{
-				PreConfig: func() {
-					if err := sim.SetLine("system offload ipv4 pppoe", "disable"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
+				PreConfig: func() { r.ByHand(t, "set system offload ipv4 pppoe disable") },
+				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("routerlab_offload.er6p", plancheck.ResourceActionUpdate),
 				}},
 			},
 			{
-				PreConfig: func() {
-					if err := sim.DeleteLine("interfaces ethernet eth0 pppoe 0"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
+				PreConfig: func() { r.ByHand(t, "delete interfaces ethernet eth0 pppoe 0") },
+				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("routerlab_pppoe_session.wan", plancheck.ResourceActionCreate),
 				}},
@@ -145,15 +167,11 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 				// The host name changed, the NAT rule and the DHCP scope
 				// removed by hand (as in the GUI): all planned back.
 				PreConfig: func() {
-					if err := sim.SetLine("system host-name", "changed-by-hand"); err != nil {
-						t.Fatal(err)
-					}
-					if err := sim.DeleteLine("service nat rule 5900"); err != nil {
-						t.Fatal(err)
-					}
-					if err := sim.DeleteLine("service dhcp-server shared-network-name LAN1"); err != nil {
-						t.Fatal(err)
-					}
+					r.ByHand(t,
+						"set system host-name changed-by-hand",
+						"delete service nat rule 5900",
+						"delete service dhcp-server shared-network-name LAN1",
+					)
 				},
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
@@ -171,48 +189,38 @@ func TestAccEdgeOS_seed002(t *testing.T) {
 	})
 }
 
-// TestAccVyOS_router configures a simulated VyOS 1.4 router (EdgeOS's
-// driver, VyOS's quoting) with routerlab_router: create, an empty re-plan,
-// the host name changed by hand planned back, and destroy restoring the
-// configuration; the features VyOS lacks in routerlab fail at plan.
+// TestAccVyOS_router configures a VyOS 1.4 router (EdgeOS's driver,
+// VyOS's quoting) with routerlab_router: create, an empty re-plan, the
+// host name changed by hand planned back, and destroy restoring the
+// configuration; the features VyOS lacks in routerlab fail at plan. It
+// changes eth1.
 func TestAccVyOS_router(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
-	prov := strings.Replace(edgeosProvider(dev), `platform = "edgeos"`, `platform = "vyos"`, 1)
-	cfg := prov + `
+	r := edgeosRouter(t, edgeossim.Options{Flavour: edgeossim.VyOS}, "eth1")
+	prov := r.Provider()
+	cfg := prov + r.HCL(`
 resource "routerlab_router" "vyos" {
   device     = "er6p"
   hostname   = "vyos-lab"
   interfaces = { eth1 = { addresses = ["198.18.100.1/24"], mtu = 1400, description = "LAN one" } }
 }
-`
+`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
+		CheckDestroy:             r.Restored(t, nil),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("routerlab_router.vyos", tfjsonpath.New("interfaces").AtMapKey("eth1").AtMapKey("description"), knownvalue.StringExact("LAN one")),
+					statecheck.ExpectKnownValue("routerlab_router.vyos", tfjsonpath.New("interfaces").AtMapKey(r.Interface("eth1")).AtMapKey("description"), knownvalue.StringExact("LAN one")),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					if want := "set interfaces ethernet eth1 description 'LAN one'"; !strings.Contains(sim.Config(), want) {
-						return fmt.Errorf("device lacks %q:\n%s", want, sim.Config())
-					}
-					return nil
-				},
+				Check:            r.Has(t, "set interfaces ethernet eth1 description 'LAN one'"),
 			},
 			{
-				PreConfig: func() {
-					if err := sim.SetLine("system host-name", "changed-by-hand"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
+				PreConfig: func() { r.ByHand(t, "set system host-name changed-by-hand") },
+				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("routerlab_router.vyos", plancheck.ResourceActionUpdate),
 				}},
@@ -227,17 +235,50 @@ resource "routerlab_router" "vyos" {
 }
 
 // TestAccEdgeOS_ipsec: seed 001's IKEv2 site-to-site tunnel on the
-// simulated EdgeRouter: create, an empty re-plan, the ESP proposal changed
-// by hand planned back, the peer deleted by hand planned as a re-create,
-// import, and destroy leaving the configuration as it was.
+// EdgeRouter: create, an empty re-plan, the ESP proposal changed by hand
+// planned back, the peer deleted by hand planned as a re-create, import,
+// and destroy leaving the configuration as it was. It changes no
+// interface.
 func TestAccEdgeOS_ipsec(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
+	r := edgeosRouter(t, edgeossim.Options{})
 	const addr = "routerlab_tunnel.s2s"
-	cfg := edgeosProvider(dev) + `
+	cfg := r.Provider() + edgeosIPsecS2S
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy:             r.Restored(t, nil),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ipsec").AtMapKey("esp_proposals"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("aes128-sha256")})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            r.Has(t, "set vpn ipsec site-to-site peer 198.18.3.2 connection-type initiate"),
+			},
+			{
+				PreConfig: func() { r.ByHand(t, "set vpn ipsec esp-group RL-s2s proposal 1 encryption aes256") },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				PreConfig: func() { r.ByHand(t, "delete vpn ipsec site-to-site peer 198.18.3.2") },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
+				}},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateId: "er6p/s2s", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"ipsec.psk", "status"}},
+		},
+	})
+}
+
+// edgeosIPsecS2S is seed 001's IKEv2 site-to-site tunnel (lab addresses).
+const edgeosIPsecS2S = `
 resource "routerlab_tunnel" "s2s" {
   device = "er6p"
   name   = "s2s"
@@ -255,47 +296,3 @@ resource "routerlab_tunnel" "s2s" {
   }
 }
 `
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ipsec").AtMapKey("esp_proposals"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("aes128-sha256")})),
-				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check: func(*terraform.State) error {
-					if want := "set vpn ipsec site-to-site peer 198.18.3.2 connection-type initiate"; !strings.Contains(sim.Config(), want) {
-						return fmt.Errorf("device lacks %q:\n%s", want, sim.Config())
-					}
-					return nil
-				},
-			},
-			{
-				PreConfig: func() {
-					if err := sim.SetLine("vpn ipsec esp-group RL-s2s proposal 1 encryption", "aes256"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-				}},
-			},
-			{
-				PreConfig: func() {
-					if err := sim.DeleteLine("vpn ipsec site-to-site peer 198.18.3.2"); err != nil {
-						t.Fatal(err)
-					}
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
-				}},
-			},
-			{ResourceName: addr, ImportState: true, ImportStateId: "er6p/s2s", ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"ipsec.psk", "status"}},
-		},
-	})
-}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
 )
@@ -20,6 +21,7 @@ import (
 func TestAccEdgeOS_failedCommitRestores(t *testing.T) {
 	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
 	requireAcc(t)
+	simOnly(t, device.EdgeOS, "refuse a commit on (the failure is the simulator's RefuseCommit; the test checks the router runs and saved what it ran before)")
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	router := func(host string, mtu int) string {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
 )
@@ -20,6 +21,7 @@ import (
 // after it is empty and quiet.
 func TestAccEdgeOS_killedApplyWarnsAndRecovers(t *testing.T) {
 	requireAcc(t)
+	simOnly(t, device.EdgeOS, "kill mid-commit (the simulator's KillCommitAfter cuts the change script off between two priority subtrees)")
 	sim := edgeossim.New(edgeossim.Options{})
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	router := func(host string, mtu int) string {

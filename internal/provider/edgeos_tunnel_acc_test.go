@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,27 +15,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/edgeos"
-	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
 
-// The EdgeOS and VyOS tunnel types on the simulated routers, each through
-// the same steps as TestAccEdgeOS_ipsec: create, an empty re-plan, a
-// setting changed by hand planned as an update, the tunnel deleted by hand
+// The EdgeOS and VyOS tunnel types on the routers, each through the same
+// steps as TestAccEdgeOS_ipsec: create, an empty re-plan, a setting
+// changed by hand planned as an update, the tunnel deleted by hand
 // planned as a re-create, import, and destroy leaving `show configuration
 // commands` (and the router's files) as they were.
 
 // tunnelLifecycle is those steps for one routerlab_tunnel: drift and gone
-// change the simulated router behind the provider's back.
-func tunnelLifecycle(t *testing.T, cfg, addr, importID string, drift, gone func() error, ignore []string, checks ...resource.TestCheckFunc) []resource.TestStep {
+// are lines typed at r's CLI behind the provider's back.
+func tunnelLifecycle(t *testing.T, r *vendorRouter, cfg, addr, importID string, drift, gone []string, ignore []string, checks ...resource.TestCheckFunc) []resource.TestStep {
 	t.Helper()
-	run := func(f func() error) func() {
-		return func() {
-			if err := f(); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	return []resource.TestStep{
 		{
 			Config:           cfg,
@@ -41,14 +36,14 @@ func tunnelLifecycle(t *testing.T, cfg, addr, importID string, drift, gone func(
 			Check:            resource.ComposeTestCheckFunc(checks...),
 		},
 		{
-			PreConfig: run(drift),
+			PreConfig: func() { r.ByHand(t, drift...) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
 			}},
 		},
 		{
-			PreConfig: run(gone),
+			PreConfig: func() { r.ByHand(t, gone...) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate),
@@ -58,40 +53,70 @@ func tunnelLifecycle(t *testing.T, cfg, addr, importID string, drift, gone func(
 	}
 }
 
-// deviceHas checks that the simulated router's configuration has every
-// line.
-func deviceHas(sim *edgeossim.Device, lines ...string) resource.TestCheckFunc {
-	return func(*terraform.State) error {
-		cfg := sim.Config()
-		for _, want := range lines {
-			if !strings.Contains(cfg, want) {
-				return fmt.Errorf("device lacks %q:\n%s", want, cfg)
-			}
-		}
-		return nil
-	}
-}
-
-// noFiles checks that destroy removed every file routerlab wrote.
-func noFiles(sim *edgeossim.Device) resource.TestCheckFunc {
-	return func(*terraform.State) error {
+// noFiles checks, on the test's own simulator, that destroy removed every
+// file routerlab wrote.
+func noFiles(r *vendorRouter) func() error {
+	return onEdgeosSim(r, func(sim *edgeossim.Device) error {
 		if f := sim.Files(); len(f) != 0 {
 			return fmt.Errorf("files left on the router after destroy: %v", f)
 		}
 		return nil
+	})
+}
+
+// edgeosFileThere reports whether the router has a file at path (`test
+// -e` over the test's own SSH client).
+func edgeosFileThere(t *testing.T, r *vendorRouter, path string) bool {
+	t.Helper()
+	var there bool
+	r.console(t, func(ctx context.Context, c *sshx.Client) error {
+		res, err := c.Run(ctx, "test -e "+shellQuote(path))
+		there = res.ExitStatus == 0
+		return err
+	})
+	return there
+}
+
+// shellQuote is s as one POSIX shell word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// edgeosInterfaceFree makes a device's precondition explicit: the test's
+// tunnel takes interface ifc of kind (the lowest free number), which the
+// steps' lines and checks name, so the router must not have it already.
+func edgeosInterfaceFree(t *testing.T, r *vendorRouter, kind, ifc string) {
+	t.Helper()
+	if p := "set interfaces " + kind + " " + ifc; slices.ContainsFunc(strings.Split(r.Whole(t), "\n"), func(l string) bool { return l == p || strings.HasPrefix(l, p+" ") }) {
+		t.Fatalf("%s: the router has interfaces %s %s already; this test's tunnel takes it (a new tunnel takes the lowest free number): run it on a router without it", r.name, kind, ifc)
 	}
 }
 
+// edgeosIPsecInterfaces is what EdgeOS's L2TP server needs and routerlab
+// does not manage (tunnel_l2tp.go, errNoIPsecInterfaces): an interface in
+// `vpn ipsec ipsec-interfaces`. On a router that lists none, it types the
+// test's WAN interface there by hand before the test, and returns the
+// line that takes it out again (nil when the router had one).
+func edgeosIPsecInterfaces(t *testing.T, r *vendorRouter, wan string) []string {
+	t.Helper()
+	if strings.Contains("\n"+r.Whole(t), "\nset vpn ipsec ipsec-interfaces interface ") {
+		return nil
+	}
+	r.ByHand(t, "set vpn ipsec ipsec-interfaces interface "+wan)
+	return []string{"delete vpn ipsec ipsec-interfaces interface " + wan}
+}
+
 // TestAccEdgeOS_l2tpServer: the router's L2TP/IPsec remote-access server
-// (seed 000's server side) on the simulated EdgeRouter.
+// (seed 000's server side) on the EdgeRouter. The server negotiates on
+// `vpn ipsec ipsec-interfaces`, which its owner sets once: the
+// simulator starts with eth0 there; on a router without it the test
+// types eth0 there by hand and takes it out after destroy, before the
+// configuration is compared.
 func TestAccEdgeOS_l2tpServer(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{Lines: append(edgeossim.DefaultLines(edgeossim.EdgeOS), "set vpn ipsec ipsec-interfaces interface eth0")})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
+	r := edgeosRouter(t, edgeossim.Options{Lines: append(edgeossim.DefaultLines(edgeossim.EdgeOS), "set vpn ipsec ipsec-interfaces interface eth0")}, "eth0")
+	undo := edgeosIPsecInterfaces(t, r, "eth0")
 	const addr = "routerlab_tunnel.ra"
-	cfg := edgeosProvider(dev) + `
+	cfg := r.Provider() + `
 resource "routerlab_tunnel" "ra" {
   device = "er6p"
   name   = "ra"
@@ -109,11 +134,11 @@ resource "routerlab_tunnel" "ra" {
   }
 }
 `
-	steps := tunnelLifecycle(t, cfg, addr, "er6p/ra",
-		func() error { return sim.SetLine("vpn l2tp remote-access mtu", "1400") },
-		func() error { return sim.DeleteLine("vpn l2tp remote-access") },
+	steps := tunnelLifecycle(t, r, cfg, addr, "er6p/ra",
+		[]string{"set vpn l2tp remote-access mtu 1400"},
+		[]string{"delete vpn l2tp remote-access"},
 		[]string{"l2tp_ipsec.password", "l2tp_ipsec.psk", "status"},
-		deviceHas(sim, "set vpn l2tp remote-access client-ip-pool stop 198.18.50.99", "set vpn l2tp remote-access mtu 1350", "set vpn l2tp remote-access description 'routerlab:ra'"),
+		r.Has(t, "set vpn l2tp remote-access client-ip-pool stop 198.18.50.99", "set vpn l2tp remote-access mtu 1350", "set vpn l2tp remote-access description 'routerlab:ra'"),
 	)
 	steps[0].ConfigStateChecks = []statecheck.StateCheck{
 		statecheck.ExpectKnownValue(addr, tfjsonpath.New("l2tp_ipsec").AtMapKey("remote_pool"), knownvalue.StringExact("198.18.50.10-198.18.50.99")),
@@ -124,24 +149,31 @@ resource "routerlab_tunnel" "ra" {
 		PlanOnly:    true,
 		ExpectError: wrapTolerant(`EdgeOS has one L2TP remote-access server`),
 	})
+	restored := r.Restored(t, nil)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
-		Steps:                    steps,
+		CheckDestroy: func(s *terraform.State) error {
+			if undo != nil {
+				r.ByHand(t, undo...)
+			}
+			return restored(s)
+		},
+		Steps: steps,
 	})
 }
 
 // TestAccEdgeOS_openvpn: seed 003's OpenVPN as a site-to-site client with
-// a static key on the simulated EdgeRouter; the key lives in a file of its
-// own, 0600, never in the configuration, and goes with the tunnel.
+// a static key on the EdgeRouter; the key lives in a file of its own,
+// 0600, never in the configuration, and goes with the tunnel. The tunnel
+// takes vtun0, which the router must not have.
 func TestAccEdgeOS_openvpn(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
+	r := edgeosRouter(t, edgeossim.Options{})
+	edgeosInterfaceFree(t, r, "openvpn", "vtun0")
 	const addr = "routerlab_tunnel.ovpn"
-	cfg := edgeosProvider(dev) + fmt.Sprintf(`
+	keyPath := edgeos.OpenVPNKeyPath("ovpn")
+	cfg := r.Provider() + fmt.Sprintf(`
 resource "routerlab_tunnel" "ovpn" {
   device = "er6p"
   name   = "ovpn"
@@ -156,26 +188,37 @@ resource "routerlab_tunnel" "ovpn" {
 }
 `, testStaticKey())
 	keyFile := func(*terraform.State) error {
-		data, mode, ok := sim.File(edgeos.OpenVPNKeyPath("ovpn"))
-		if !ok || string(data) != testStaticKey() || mode != 0o600 {
-			return fmt.Errorf("key file: present %v, mode %o, %d bytes", ok, mode, len(data))
+		if !edgeosFileThere(t, r, keyPath) {
+			return fmt.Errorf("key file %s: not on the router", keyPath)
 		}
-		if strings.Contains(sim.Config(), "BEGIN OpenVPN") {
+		if strings.Contains(r.Whole(t), "BEGIN OpenVPN") {
 			return fmt.Errorf("the key is in the configuration")
 		}
-		return nil
+		return onEdgeosSim(r, func(sim *edgeossim.Device) error {
+			data, mode, ok := sim.File(keyPath)
+			if !ok || string(data) != testStaticKey() || mode != 0o600 {
+				return fmt.Errorf("key file: present %v, mode %o, %d bytes", ok, mode, len(data))
+			}
+			return nil
+		})()
 	}
-	steps := tunnelLifecycle(t, cfg, addr, "er6p/ovpn",
-		func() error { return sim.SetLine("interfaces openvpn vtun0 hash", "sha1") },
-		func() error { return sim.DeleteLine("interfaces openvpn vtun0") },
+	keyGone := func(*terraform.State) error {
+		if edgeosFileThere(t, r, keyPath) {
+			return fmt.Errorf("key file %s left on the router after destroy", keyPath)
+		}
+		return noFiles(r)()
+	}
+	steps := tunnelLifecycle(t, r, cfg, addr, "er6p/ovpn",
+		[]string{"set interfaces openvpn vtun0 hash sha1"},
+		[]string{"delete interfaces openvpn vtun0"},
 		[]string{"openvpn.static_key", "status"},
 		keyFile,
-		deviceHas(sim, "set interfaces openvpn vtun0 remote-host 198.18.3.1", "set protocols static interface-route 198.18.1.0/24 next-hop-interface vtun0"),
+		r.Has(t, "set interfaces openvpn vtun0 remote-host 198.18.3.1", "set protocols static interface-route 198.18.1.0/24 next-hop-interface vtun0"),
 		resource.TestCheckResourceAttr(addr, "interface", "vtun0"),
 	)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             resource.ComposeTestCheckFunc(configRestored(sim, before), noFiles(sim)),
+		CheckDestroy:             resource.ComposeTestCheckFunc(r.Restored(t, nil), keyGone),
 		Steps:                    steps,
 	})
 }
@@ -199,39 +242,55 @@ resource "routerlab_tunnel" "wg" {
 }
 
 // TestAccEdgeOS_wireguard: WireGuard on an EdgeRouter with the WireGuard
-// package; without it the plan fails naming the package.
+// package; without it the plan fails naming the package. The simulator
+// runs both (a second one without the package); a device runs the half
+// its firmware allows, as its snapshot reports the package. The tunnel
+// takes wg0, which the router must not have.
 func TestAccEdgeOS_wireguard(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{WireGuard: true})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
+	r := edgeosRouter(t, edgeossim.Options{WireGuard: true})
+	withPackage := !slices.Contains(r.snapshot(t).Facts.Missing, edgeos.WireGuardPackage)
+	if !r.OnDevice() && !withPackage {
+		t.Fatalf("the simulator started with the WireGuard package reports it missing")
+	}
 	const addr = "routerlab_tunnel.wg"
-	cfg := wireguardConfig(edgeosProvider(dev))
-	steps := tunnelLifecycle(t, cfg, addr, "er6p/wg",
-		func() error { return sim.SetLine("interfaces wireguard wg0 listen-port", "51821") },
-		func() error { return sim.DeleteLine("interfaces wireguard wg0") },
-		[]string{"wireguard.private_key", "wireguard.public_key", "status"},
-		deviceHas(sim, "set interfaces wireguard wg0 route-allowed-ips false", "set protocols static interface-route 198.18.2.0/24 next-hop-interface wg0"),
-		resource.TestCheckResourceAttr(addr, "interface", "wg0"),
-		func(*terraform.State) error {
-			if s := sim.Config(); !strings.Contains(s, testWGKeyR1) {
-				return fmt.Errorf("the private key is not on the device")
-			}
-			return nil
-		},
-	)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
-		Steps:                    steps,
-	})
+	if withPackage {
+		edgeosInterfaceFree(t, r, "wireguard", "wg0")
+		steps := tunnelLifecycle(t, r, wireguardConfig(r.Provider()), addr, "er6p/wg",
+			[]string{"set interfaces wireguard wg0 listen-port 51821"},
+			[]string{"delete interfaces wireguard wg0"},
+			[]string{"wireguard.private_key", "wireguard.public_key", "status"},
+			r.Has(t, "set interfaces wireguard wg0 route-allowed-ips false", "set protocols static interface-route 198.18.2.0/24 next-hop-interface wg0"),
+			resource.TestCheckResourceAttr(addr, "interface", "wg0"),
+			func(*terraform.State) error {
+				if !strings.Contains(r.Whole(t), testWGKeyR1) {
+					return fmt.Errorf("the private key is not on the device")
+				}
+				return nil
+			},
+		)
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: testProviders,
+			CheckDestroy:             r.Restored(t, nil),
+			Steps:                    steps,
+		})
+	}
 
-	bare := devicesim.New(t, edgeossim.New(edgeossim.Options{}), devicesim.Options{})
+	bare := r
+	switch {
+	case !r.OnDevice():
+		bare = edgeosRouter(t, edgeossim.Options{})
+	case withPackage:
+		t.Logf("%s has the WireGuard package: the plan error without it is checked on the simulator alone", r.name)
+		return
+	default:
+		t.Logf("%s lacks the WireGuard package (%s): only the plan error without it is checked", r.name, edgeos.WireGuardPackage)
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{{
-			Config:      wireguardConfig(edgeosProvider(bare)),
+			Config:      wireguardConfig(bare.Provider()),
 			PlanOnly:    true,
 			ExpectError: wrapTolerant(`needs the WireGuard package on EdgeOS`),
 		}},
@@ -239,21 +298,21 @@ func TestAccEdgeOS_wireguard(t *testing.T) {
 }
 
 // TestAccVyOS_wireguard: WireGuard built into VyOS 1.4 (peers by name,
-// endpoint as address and port); the types VyOS lacks fail at plan.
+// endpoint as address and port); the types VyOS lacks fail at plan. The
+// tunnel takes wg0, which the router must not have.
 func TestAccVyOS_wireguard(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{Flavour: edgeossim.VyOS})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
-	prov := strings.Replace(edgeosProvider(dev), `platform = "edgeos"`, `platform = "vyos"`, 1)
+	r := edgeosRouter(t, edgeossim.Options{Flavour: edgeossim.VyOS})
+	edgeosInterfaceFree(t, r, "wireguard", "wg0")
+	prov := r.Provider()
 	const addr = "routerlab_tunnel.wg"
 	cfg := wireguardConfig(prov)
-	steps := tunnelLifecycle(t, cfg, addr, "er6p/wg",
-		func() error { return sim.SetLine("interfaces wireguard wg0 peer p1 port", "51821") },
-		func() error { return sim.DeleteLine("interfaces wireguard wg0") },
+	steps := tunnelLifecycle(t, r, cfg, addr, "er6p/wg",
+		[]string{"set interfaces wireguard wg0 peer p1 port 51821"},
+		[]string{"delete interfaces wireguard wg0"},
 		[]string{"wireguard.private_key", "wireguard.public_key", "status"},
-		deviceHas(sim, "set interfaces wireguard wg0 peer p1 address '198.18.3.2'", "set protocols static route 198.18.2.0/24 interface wg0"),
+		r.Has(t, "set interfaces wireguard wg0 peer p1 address '198.18.3.2'", "set protocols static route 198.18.2.0/24 interface wg0"),
 	)
 	steps = append(steps, resource.TestStep{
 		Config: prov + fmt.Sprintf(`
@@ -273,7 +332,7 @@ resource "routerlab_tunnel" "ovpn" {
 	})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
+		CheckDestroy:             r.Restored(t, nil),
 		Steps:                    steps,
 	})
 }
@@ -281,32 +340,17 @@ resource "routerlab_tunnel" "ovpn" {
 // TestAccEdgeOS_ipsecStatus: an ipsec tunnel reads "down" until the
 // router's SAs are up, then "established" with its outer addresses; and an
 // offload switch the router does not run shows in the running
-// configuration's text without a plan for routerlab_offload.
+// configuration's text without a plan for routerlab_offload. A device
+// (whose tunnel has no peer at the lab address 198.18.3.2) checks the
+// first half; the SAs coming up and the offload not in effect are the
+// simulator's to inject (SetSAUp, SetOffloadEffective), so the second step
+// runs on it alone.
 func TestAccEdgeOS_ipsecStatus(t *testing.T) {
-	t.Parallel() // simulators of its own: shares nothing (runs after the lab tests)
+	t.Parallel() // simulators of its own, or the device one test at a time (onePerDevice); runs after the lab tests
 	requireAcc(t)
-	sim := edgeossim.New(edgeossim.Options{})
-	dev := devicesim.New(t, sim, devicesim.Options{})
-	before := sim.Config()
+	r := edgeosRouter(t, edgeossim.Options{})
 	const addr = "routerlab_tunnel.s2s"
-	cfg := edgeosProvider(dev) + `
-resource "routerlab_tunnel" "s2s" {
-  device = "er6p"
-  name   = "s2s"
-  type   = "ipsec"
-  ipsec = {
-    ike_version    = 2
-    ike_proposals  = ["aes128-sha256-modp2048"]
-    esp_proposals  = ["aes128-sha256"]
-    psk            = "lab-psk-not-secret"
-    local_address  = "198.18.0.1"
-    remote_address = "198.18.3.2"
-    local_subnets  = ["198.18.1.0/24"]
-    remote_subnets = ["198.18.2.0/24"]
-    initiate       = true
-  }
-}
-
+	cfg := r.Provider() + edgeosIPsecS2S + `
 resource "routerlab_offload" "er6p" {
   device   = "er6p"
   settings = { ipv4 = { forwarding = true } }
@@ -317,36 +361,37 @@ data "routerlab_running_config" "er6p" {
   depends_on = [routerlab_offload.er6p, routerlab_tunnel.s2s]
 }
 `
+	steps := []resource.TestStep{{
+		Config: cfg,
+		Check: resource.ComposeTestCheckFunc(
+			resource.TestCheckResourceAttr(addr, "status", "down"),
+			resource.TestCheckResourceAttr(addr, "remote_tunnel_address", "198.18.3.2"),
+		),
+	}}
+	if sim, ok := r.Sim.(*edgeossim.Device); ok {
+		steps = append(steps, resource.TestStep{
+			PreConfig: func() {
+				sim.SetSAUp("198.18.3.2")
+				sim.SetOffloadEffective("ipv4", "forwarding", false)
+			},
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectResourceAction("routerlab_offload.er6p", plancheck.ResourceActionNoop),
+			}},
+			Check: resource.ComposeTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "status", "established"),
+				resource.TestCheckResourceAttrWith("data.routerlab_running_config.er6p", "text", func(v string) error {
+					if !strings.Contains(v, "# effective: system offload ipv4 forwarding disabled (configured enable)") {
+						return fmt.Errorf("the text does not show the offload not in effect:\n%s", v)
+					}
+					return nil
+				}),
+			),
+		})
+	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             configRestored(sim, before),
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr(addr, "status", "down"),
-					resource.TestCheckResourceAttr(addr, "remote_tunnel_address", "198.18.3.2"),
-				),
-			},
-			{
-				PreConfig: func() {
-					sim.SetSAUp("198.18.3.2")
-					sim.SetOffloadEffective("ipv4", "forwarding", false)
-				},
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("routerlab_offload.er6p", plancheck.ResourceActionNoop),
-				}},
-				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr(addr, "status", "established"),
-					resource.TestCheckResourceAttrWith("data.routerlab_running_config.er6p", "text", func(v string) error {
-						if !strings.Contains(v, "# effective: system offload ipv4 forwarding disabled (configured enable)") {
-							return fmt.Errorf("the text does not show the offload not in effect:\n%s", v)
-						}
-						return nil
-					}),
-				),
-			},
-		},
+		CheckDestroy:             r.Restored(t, nil),
+		Steps:                    steps,
 	})
 }
