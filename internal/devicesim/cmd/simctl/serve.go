@@ -254,7 +254,7 @@ const deviceTierFile = "device-tier.env"
 var deviceTier = []struct{ platform, name, interfaces string }{
 	{"routeros", "rb750gr3", "ether2,ether3,ether4,ether5"},
 	{"edgeos", "er6p", "eth0,eth1,eth2,eth3"},
-	{"vyos", "vyos", "eth0,eth1,eth2,eth3"},
+	{"vyos", "vyos", "eth0,eth1"},
 	{"rtx", "rtx810-tier", "lan1,lan2"},
 }
 
