@@ -72,11 +72,12 @@ func routerosEachVersion(t *testing.T, versions []string, f func(t *testing.T, v
 	}
 }
 
-// routerosVersionOf is the RouterOS version r runs, as the driver reads it
-// (/system resource), when version is "" (a device); version otherwise.
+// routerosVersionOf is the RouterOS version r runs: version, the one its
+// simulator was started with, or on a device what the device reports, as
+// the driver reads it (/system resource).
 func routerosVersionOf(t *testing.T, r *vendorRouter, version string) string {
 	t.Helper()
-	if version != "" {
+	if !r.OnDevice() {
 		return version
 	}
 	fw := r.snapshot(t).Facts.Firmware
@@ -598,7 +599,7 @@ func routerosNeedsCertificate(t *testing.T, r *vendorRouter, name string) {
 	const mark = "routerlab-test-certificates="
 	var out string
 	r.console(t, func(ctx context.Context, c *sshx.Client) error {
-		res, err := c.Run(ctx, fmt.Sprintf(`:put ("%s" . [:len [/certificate find where name=%s]])`, mark, routeros.Quote(name)))
+		res, err := c.Run(ctx, fmt.Sprintf(":put %q\n:put [:len [/certificate find where name=%s]]", mark, routeros.Quote(name)))
 		out = res.Stdout + res.Stderr
 		return err
 	})
