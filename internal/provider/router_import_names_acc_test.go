@@ -30,11 +30,11 @@ func TestAccRouterOS_importNamesWithSpaces(t *testing.T) {
 	// leaving the router's export as it was before.
 	identity := r.snapshot(t).Facts.Hostname
 	r.ByHand(t, `/system identity set name="main infrastructure"`,
-		`/interface ethernet set [ find name=ether2 ] name="main uplink"`,
+		`/interface set [ find name=ether2 ] name="main uplink"`,
 		`/ip address add address=198.18.20.1/24 interface="main uplink"`)
 	t.Cleanup(func() {
 		r.ByHand(t, `/ip address remove [ find address="198.18.20.1/24" interface="main uplink" ]`,
-			`/interface ethernet set [ find name="main uplink" ] name=ether2`)
+			`/interface set [ find name="main uplink" ] name=ether2`)
 		routerosTypeVerbatim(t, r, "/system identity set name="+routeros.Quote(identity))
 		if err := r.Restored(t, nil)(nil); err != nil {
 			t.Errorf("names put back by hand: %v", err)
