@@ -119,7 +119,7 @@ func deviceWrites(cmds []string) []string {
 // Options here print the fixture's own, so the whole file is compared.
 func TestAccRouterOS_realWorldImport(t *testing.T) {
 	requireAcc(t)
-	simOnly(t, device.RouterOS, "be loaded whole with each third-party export (real_*.rsc, other boards and versions) and counted for every command the import flow sends")
+	simOnly(t, device.RouterOS, "load whole with each third-party export (real_*.rsc: other boards and versions), nor count every command the import flow sends")
 	// Every fixture in the directory is covered: one added there without
 	// expectations here fails.
 	files, err := filepath.Glob(filepath.Join("..", "device", "routeros", "testdata", "real_*.rsc"))
