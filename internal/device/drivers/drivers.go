@@ -103,7 +103,9 @@ func ConfigPlatformsText() string {
 // scripts and exports are CLI text alike, every secret attribute's value
 // and script body redacted; EdgeOS and VyOS change scripts travel on
 // stdin, which a transcript never keeps, and their answers are redacted
-// line by line by the configuration's secret leaves.
+// line by line by the configuration's secret leaves; Linux scripts that
+// carry a secret travel on stdin too, and no read prints one back (the
+// redactor only catches what looks like a secret assignment).
 func TranscriptRedactor(p device.Platform) func(string) string {
 	switch p {
 	case device.RTX:
@@ -112,6 +114,8 @@ func TranscriptRedactor(p device.Platform) func(string) string {
 		return routeros.RedactTranscript
 	case device.EdgeOS, device.VyOS:
 		return edgeos.RedactTranscript
+	case device.Linux:
+		return linux.RedactTranscript
 	}
 	return nil
 }
