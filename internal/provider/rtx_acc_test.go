@@ -31,9 +31,8 @@ const rtxSimAdminPassword = "sim-admin-pw"
 // rtxSeedBase is seed 001's RTX810 before routerlab touches it (lab
 // addresses): lan2 on DHCP towards the peer, lan1 inside with the DHCP
 // server, the SSH server on. The global `ipsec auto refresh on` is the
-// seed's own; routerlab writes it when an initiating tunnel needs it and
-// never removes it (other tunnels may rely on it), so a router that has it
-// is left exactly as it was.
+// seed's own: a router that has it keeps it whatever routerlab's tunnels
+// do (TestAccRTX_seed001 destroys an initiating tunnel on it).
 var rtxSeedBase = []string{
 	"ip route default gateway dhcp lan2",
 	"ip lan1 address 198.18.100.1/24",
@@ -44,6 +43,11 @@ var rtxSeedBase = []string{
 	"dhcp server rfc2131 compliant except remain-silent",
 	"dhcp scope 1 198.18.100.2-198.18.100.191/24",
 }
+
+// rtxBareBase is rtxSeedBase without `ipsec auto refresh on`: a router
+// with neither of the global lines routerlab's tunnels need, which it
+// adds and removes again (internal/device/rtx/globals.go).
+var rtxBareBase = slices.DeleteFunc(slices.Clone(rtxSeedBase), func(l string) bool { return l == "ipsec auto refresh on" })
 
 // startRTXSim starts a simulated RTX810 (Japanese firmware, Shift_JIS
 // console) with config and an administrator password.
@@ -254,9 +258,8 @@ type rtxLifecycle struct {
 	config string // the resource block(s)
 	addr   string // the resource tested
 	checks []statecheck.StateCheck
-	// precondition are lines a device must have already (the
-	// simulator starts with them): the test refuses to start without.
-	precondition []string
+	// globals are the global lines the resource needs (globals.go).
+	globals []rtxGlobal
 	// simChecks hold only on the test's own simulator (its serial
 	// number, say), not on a device.
 	simChecks []statecheck.StateCheck
@@ -268,18 +271,42 @@ type rtxLifecycle struct {
 	importIgnore []string
 }
 
+// rtxGlobal is a global line a tunnel needs: routerlab writes it when the
+// router lacks it, with the ledger in the tunnel's description, and
+// removes it with the tunnel; a router that had it keeps it, and the
+// description has no ledger.
+type rtxGlobal struct {
+	line   string // ipsec auto refresh on
+	no     string // no ipsec auto refresh
+	ledger string // " description tunnel routerlab:s2s+ipsec-auto-refresh"
+}
+
 func testRTXLifecycle(t *testing.T, base []string, lc rtxLifecycle) {
 	requireAcc(t)
 	r := rtxRouter(t, base, "lan1", "lan2")
-	if err := r.HasLines(t, lc.precondition...)(nil); err != nil {
-		t.Fatalf("refusing to start: %v", err)
-	}
 	cfg := r.Provider() + r.HCL(lc.config)
 	checks := lc.checks
 	if !r.OnDevice() {
 		checks = append(slices.Clone(checks), lc.simChecks...)
 	}
-	has := rtxHasLines(t, r, lc.lines...)
+	lines, deleted := slices.Clone(lc.lines), slices.Clone(lc.deleted)
+	for _, g := range lc.globals {
+		lines = append(lines, g.line)
+		if slices.Contains(strings.Split(r.before, "\n"), g.line) {
+			// The owner's: no ledger.
+			plain, _, _ := strings.Cut(g.ledger, "+")
+			lines = append(lines, plain)
+			continue
+		}
+		// routerlab's: the object deleted by hand takes its ledger, so
+		// the line goes by hand with it (left, it would be the owner's
+		// from then on, and stay after destroy).
+		lines = append(lines, g.ledger)
+		if deleted != nil {
+			deleted = append(deleted, g.no)
+		}
+	}
+	has := rtxHasLines(t, r, lines...)
 	steps := []resource.TestStep{
 		{
 			Config:            cfg,
@@ -296,9 +323,9 @@ func testRTXLifecycle(t *testing.T, base []string, lc rtxLifecycle) {
 			Check: has,
 		},
 	}
-	if lc.deleted != nil {
+	if deleted != nil {
 		steps = append(steps, resource.TestStep{
-			PreConfig: func() { r.ByHand(t, lc.deleted...) },
+			PreConfig: func() { r.ByHand(t, deleted...) },
 			Config:    cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectResourceAction(lc.addr, plancheck.ResourceActionCreate),
@@ -402,11 +429,15 @@ resource "routerlab_offload" "rtx810" {
 
 // routerlab_tunnel type ipsec on RTX: seed 001's tunnel; its ESP suite
 // changed at the console is planned back, the tunnel deleted at the
-// console (block, policy, gateway and route) is re-created.
+// console (block, policy, gateway and route) is re-created. The router
+// starts without `ipsec auto refresh on`: routerlab adds it for the
+// initiating tunnel and removes it at destroy (TestAccRTX_seed001 starts
+// with it, and it stays).
 func TestAccRTX_tunnelIPsec(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
-	testRTXLifecycle(t, rtxSeedBase, rtxLifecycle{
-		addr: "routerlab_tunnel.s2s",
+	testRTXLifecycle(t, rtxBareBase, rtxLifecycle{
+		addr:    "routerlab_tunnel.s2s",
+		globals: []rtxGlobal{{"ipsec auto refresh on", "no ipsec auto refresh", " description tunnel routerlab:s2s+ipsec-auto-refresh"}},
 		config: `
 resource "routerlab_tunnel" "s2s" {
   device    = "rtx810"
@@ -449,15 +480,13 @@ resource "routerlab_tunnel" "s2s" {
 // routerlab_tunnel type l2tp_ipsec on RTX: the L2TP/IPsec server of
 // YAMAHA's remote-access example (pp select anonymous); the pool changed
 // at the console is planned back, server deleted is re-created. The
-// global `l2tp service on` it needs is the router's already.
+// router starts without the global `l2tp service on` it needs: routerlab
+// adds it and removes it at destroy.
 func TestAccRTX_tunnelL2TPServer(t *testing.T) {
 	t.Parallel() // a simulator of its own: shares nothing (runs after the lab tests)
-	testRTXLifecycle(t, append(slices.Clone(rtxSeedBase), "l2tp service on"), rtxLifecycle{
-		// routerlab writes `l2tp service on` when it is missing and never
-		// removes it (tunnel_l2tp.go): on a router without it, destroy
-		// would leave it, and the test could not put the router back.
-		precondition: []string{"l2tp service on"},
-		addr:         "routerlab_tunnel.vpn",
+	testRTXLifecycle(t, rtxBareBase, rtxLifecycle{
+		addr:    "routerlab_tunnel.vpn",
+		globals: []rtxGlobal{{"l2tp service on", "no l2tp service", " description tunnel routerlab:vpn+l2tp-service"}},
 		config: `
 resource "routerlab_tunnel" "vpn" {
   device = "rtx810"
@@ -482,7 +511,7 @@ resource "routerlab_tunnel" "vpn" {
 			statecheck.ExpectKnownValue("routerlab_tunnel.vpn", tfjsonpath.New("l2tp_ipsec").AtMapKey("mtu"), knownvalue.Int64Exact(1258)),
 		},
 		lines: []string{"pp select anonymous", " pp bind tunnel1", " ip pp remote address pool 198.18.100.200-198.18.100.209",
-			" tunnel encapsulation l2tp", "ipsec transport 1 1 udp 1701", "l2tp service on"},
+			" tunnel encapsulation l2tp", "ipsec transport 1 1 udp 1701"},
 		drift: []string{"pp select anonymous", " ip pp remote address pool 198.18.100.220-198.18.100.229"},
 		deleted: []string{"no pp select anonymous", "no tunnel select 1", "no ipsec sa policy 1", "no ipsec ike encryption 1",
 			"no ipsec ike keepalive use 1", "no ipsec ike nat-traversal 1", "no ipsec ike pre-shared-key 1",

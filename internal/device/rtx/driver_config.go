@@ -350,11 +350,17 @@ func (d *Driver) DeletePPPoE(ctx context.Context, observed device.PPPoEState) er
 func (d *Driver) ValidateTunnel(desired device.TunnelConfig) error { return ValidateTunnel(desired) }
 
 // CheckTunnel implements device.TunnelEndpoints: the model and firmware
-// have what routerlab would write (models.go), and RTX has one
+// have what routerlab would write (models.go), the router has no owner's
+// value of a global line the tunnel needs (globals.go), and RTX has one
 // L2TP/IPsec server (one pp anonymous).
 func (d *Driver) CheckTunnel(desired device.TunnelConfig, snap *device.Snapshot) error {
 	if err := checkTunnelModel(snap.Facts, desired); err != nil {
 		return err
+	}
+	if c, err := ParseShowConfig(snap.Text); err == nil {
+		if _, _, _, err := renderGlobals(c, desired); err != nil {
+			return err
+		}
 	}
 	if desired.Type != device.TunnelL2TPIPsec {
 		return nil

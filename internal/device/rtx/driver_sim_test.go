@@ -26,9 +26,8 @@ const simAdminPassword = "sim-admin-pw"
 
 // baseConfig is seed 001's RTX810 before routerlab: DHCP on lan2 towards
 // the peer, lan1 inside, the DHCP server. `ipsec auto refresh on` and `l2tp
-// service on` are there already: routerlab writes those global switches
-// when missing and never removes them (other tunnels may rely on them),
-// so a router that has them is left exactly as it was.
+// service on` are there already, the owner's: routerlab leaves them
+// (TestSimTunnelGlobals runs without them).
 var baseConfig = []string{
 	"ip route default gateway dhcp lan2",
 	"ip lan1 address 198.18.100.1/24",
@@ -379,6 +378,47 @@ func TestSimCapabilities(t *testing.T) {
 }
 
 func ptrCopy[T any](p *T) *T { c := *p; return &c }
+
+// On a router without `ipsec auto refresh on` and `l2tp service on`, an
+// initiating IPsec tunnel and an L2TP/IPsec server write them with the
+// ledger in their descriptions, read back under their names, and their
+// deletes remove them: the router's configuration, running and saved, is
+// as it was (globals.go).
+func TestSimTunnelGlobals(t *testing.T) {
+	bare := slices.DeleteFunc(slices.Clone(baseConfig), func(l string) bool { return l == "ipsec auto refresh on" || l == "l2tp service on" })
+	drv, sim := simDriver(t, rtxsim.Options{Config: bare})
+	before := body(sim)
+	l2tp := device.TunnelConfig{Name: "vpn", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{Role: device.RoleServer,
+		LocalAddress: "198.18.100.1", RemotePool: "198.18.100.200-198.18.100.209", User: "ppp1", Password: "sim-l2tp-secret", PSK: "sim-l2tp-psk",
+		IKEProposals: []string{"aes128-sha1-modp1024"}, ESPProposals: []string{"aes128-sha1"}}}
+	for _, tun := range []device.TunnelConfig{seed001Tunnel(), l2tp} {
+		if err := drv.CheckTunnel(tun, snapshot(t, drv)); err != nil {
+			t.Fatal(err)
+		}
+		if err := drv.ApplyTunnel(ctxT(t), tun, nil); err != nil {
+			t.Fatal(err)
+		}
+		assertSaved(t, sim)
+	}
+	for _, want := range []string{"ipsec auto refresh on", "l2tp service on", " description tunnel routerlab:s2s+ipsec-auto-refresh", " description tunnel routerlab:vpn+l2tp-service"} {
+		if !slices.Contains(sim.Config(), want) {
+			t.Errorf("router lacks %q:\n%s", want, body(sim))
+		}
+	}
+	s := snapshot(t, drv)
+	if len(s.Tunnels) != 2 || s.Tunnels["s2s"].IPsec == nil || !s.Tunnels["s2s"].IPsec.Initiate || s.Tunnels["vpn"].L2TP == nil {
+		t.Fatalf("tunnels = %+v", s.Tunnels)
+	}
+	for _, name := range []string{"s2s", "vpn"} {
+		if err := drv.DeleteTunnel(ctxT(t), snapshot(t, drv).Tunnels[name]); err != nil {
+			t.Fatal(err)
+		}
+		assertSaved(t, sim)
+	}
+	if body(sim) != before {
+		t.Errorf("delete left\n%s\nwant\n%s", body(sim), before)
+	}
+}
 
 // seed001Tunnel is seed 001's RTX810 side: an IKEv2 tunnel identified by
 // FQDN (no remote address, as the seed), MTU 1438 with the MSS clamped to

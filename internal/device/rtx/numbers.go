@@ -15,7 +15,8 @@ import (
 //
 //   - a tunnel or a PPPoE session routerlab owns carries `description
 //     tunnel routerlab:<name>` / `description pp routerlab:<name>` in its
-//     select block; its number is the lowest one free when it was created
+//     select block (a tunnel's name may be followed by `+<line>`, the
+//     ledger of the global lines routerlab added for it: globals.go); its number is the lowest one free when it was created
 //     (not used by a tunnel select, an IPsec gateway or SA policy id),
 //     and the tunnel's IPsec gateway and SA policy id are the tunnel
 //     number, as RTX's own examples number them;

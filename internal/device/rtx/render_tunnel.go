@@ -11,8 +11,12 @@ import (
 // RenderTunnel returns the commands that create tunnel desired on the
 // device c (a new tunnel number) or change it to desired: every line the
 // tunnel owns that desired lacks is removed, every desired line the
-// device does not print yet is written. They carry the PSK (and an L2TP
-// password): never log them.
+// device does not print yet is written. The global line the tunnel needs
+// (`ipsec auto refresh on`, `l2tp service on`) is written when the router
+// lacks it, with the ledger in the tunnel's description, and one the
+// tunnel no longer needs is released (globals.go: its ledger handed to
+// another routerlab tunnel that needs it, or the line routerlab added
+// removed). They carry the PSK (and an L2TP password): never log them.
 func RenderTunnel(desired device.TunnelConfig, c *Config) ([]Cmd, error) {
 	if err := ValidateTunnel(desired); err != nil {
 		return nil, err
@@ -30,33 +34,32 @@ func RenderTunnel(desired device.TunnelConfig, c *Config) ([]Cmd, error) {
 	}
 	var want []Cmd
 	have := tunnelLines(c, sec)
-	var global []Cmd
 	switch desired.Type {
 	case device.TunnelIPsec:
 		if err := checkRoutesFree(c, desired, n); err != nil {
 			return nil, err
 		}
 		want = ipsecCmds(desired, n)
-		if desired.IPsec.Initiate {
-			global = append(global, cmd("", "ipsec", "auto", "refresh", "on"))
-		}
 	case device.TunnelL2TPIPsec:
 		if err := checkAnonymous(c, desired.Name); err != nil {
 			return nil, err
 		}
 		want = l2tpCmds(desired, n)
-		global = append(global, cmd("", "l2tp", "service", "on"))
 	}
+	// The global line the tunnel needs and the ledger its description
+	// holds (globals.go): the description rendered with the ledger, so an
+	// update does not drop it.
+	ledger, adds, release, err := renderGlobals(c, desired)
+	if err != nil {
+		return nil, err
+	}
+	want = withLedger(want, sec, desired.Name, ledger)
 	if owner, _ := anonymousOwner(c); owner == desired.Name {
 		have = append(have, c.Section(anonymous)...)
 	}
 	removes, sets := Diff(want, have)
-	for _, g := range global {
-		if !slices.ContainsFunc(c.FindIn("", g.Words...), func(l Line) bool { return len(l.Words) == len(g.Words) }) {
-			sets = append(sets, g)
-		}
-	}
-	return append(removes, sets...), nil
+	sets = append(sets, adds...)
+	return append(append(removes, sets...), release...), nil
 }
 
 // checkRoutesFree refuses a remote subnet the router already routes
@@ -74,7 +77,10 @@ func checkRoutesFree(c *Config, t device.TunnelConfig, n int) error {
 }
 
 // RenderTunnelDelete removes everything tunnel name owns on c (and the pp
-// anonymous of an L2TP server); nil when it owns nothing.
+// anonymous of an L2TP server) and releases the global lines whose ledger
+// it holds (globals.go): the ledger moves to another routerlab tunnel that
+// needs the line, or the line routerlab added goes; nil when it owns
+// nothing.
 func RenderTunnelDelete(c *Config, name string) []Cmd {
 	sec, ok := ownedSections(c, "tunnel")[name]
 	if !ok {
@@ -84,5 +90,5 @@ func RenderTunnelDelete(c *Config, name string) []Cmd {
 	if owner, _ := anonymousOwner(c); owner == name {
 		out = append(out, deleteLines(c.Section(anonymous), nil)...)
 	}
-	return out
+	return append(out, releaseAll(c, name)...)
 }

@@ -226,12 +226,13 @@ func ParseOffload(c *Config) device.OffloadState {
 
 // ownedSections maps the name of every routerlab tunnel or pp (kind) to
 // its section ("tunnel 1"), found by `description tunnel|pp
-// routerlab:<name>` in the block.
+// routerlab:<name>` in the block (a tunnel's followed by the ledger of
+// the global lines routerlab added for it, globals.go).
 func ownedSections(c *Config, kind string) map[string]string {
 	out := map[string]string{}
 	for _, sec := range c.Sections(kind) {
 		if v, ok := c.Value(sec, "description", kind); ok && len(v) == 1 {
-			if name, ok := strings.CutPrefix(v[0], OwnerMarker); ok && name != "" {
+			if name, _, ok := parseOwnerWord(v[0]); ok {
 				out[name] = sec
 			}
 		}

@@ -28,9 +28,12 @@ import (
 //     seed 001's RTX has no remote address);
 //   - dpd_delay 0 is `keepalive use N off`, 10 (RTX's default interval)
 //     `keepalive use N on`, any other `on dpd|rfc4306 D 6`;
-//   - initiate is the global `ipsec auto refresh on` (written when
-//     missing, never removed: other tunnels may rely on it) without an
-//     `ipsec auto refresh N off` for the gateway.
+//   - initiate is the global `ipsec auto refresh on` without an `ipsec
+//     auto refresh N off` for the gateway. The global line is written
+//     when the router lacks it, with a ledger in the tunnel's description
+//     (`routerlab:<name>+ipsec-auto-refresh`), and removed with the last
+//     routerlab tunnel that needs it; a router that had it keeps it
+//     (globals.go).
 
 // localNameType is the ID type RTX sends for an IKE identity.
 func localNameType(id string) string {

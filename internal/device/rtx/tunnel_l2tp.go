@@ -16,7 +16,10 @@ import (
 // (`pp bind tunnelN`, MS-CHAPv2, one account, an address pool). RTX has
 // one anonymous pp, so a device has at most one routerlab L2TP server;
 // the pp carries the tunnel's `description pp routerlab:<name>`. The
-// global `l2tp service on` is written when missing and never removed.
+// global `l2tp service on` is written when the router lacks it, with a
+// ledger in the tunnel's description (`routerlab:<name>+l2tp-service`),
+// and removed with the last routerlab tunnel that needs it; a router that
+// had it keeps it (globals.go).
 
 const anonymous = "pp anonymous"
 
@@ -70,7 +73,7 @@ func anonymousOwner(c *Config) (string, bool) {
 		return "", false
 	}
 	if v, ok := c.Value(anonymous, "description", "pp"); ok && len(v) == 1 {
-		if name, ok := strings.CutPrefix(v[0], OwnerMarker); ok {
+		if name, _, ok := parseOwnerWord(v[0]); ok {
 			return name, true
 		}
 	}

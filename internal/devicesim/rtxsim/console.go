@@ -483,7 +483,12 @@ func match(words []string, partial bool, lans int) (*rule, msg, bool) {
 		}
 		switch {
 		case failedAt < 0 && matched == n && (partial || len(words) >= len(r.pat)):
-			if literals > bestLiterals {
+			// A `no` that names one setting of two of the same words
+			// takes the one its words name whole: `no ipsec auto
+			// refresh` is the global setting, `no ipsec auto refresh
+			// N` the gateway's (RTX command reference Rev.23.02.02,
+			// 15.10 書式 "no ipsec auto refresh [gateway_id]").
+			if literals > bestLiterals || partial && literals == bestLiterals && best.key > len(words) && r.key <= len(words) {
 				best, bestLiterals = r, literals
 			}
 		case failedAt < 0 && matched == len(words):

@@ -79,6 +79,18 @@ func TestReferenceCommands(t *testing.T) {
 	if !slices.Contains(s.Config(), "ipsec auto refresh on") {
 		t.Error("no ipsec auto refresh 2 removed the global ipsec auto refresh on")
 	}
+	// And the global setting's own `no` (15.10 書式, no gateway_id), and
+	// `no l2tp service` (16.1 書式 "no l2tp service [service ...]").
+	for _, l := range []string{"l2tp service on", "no ipsec auto refresh", "no l2tp service"} {
+		if out := c.line(l); c.failed {
+			t.Fatalf("%q refused: %s", l, out)
+		}
+	}
+	for _, l := range s.Config() {
+		if strings.HasPrefix(l, "ipsec auto refresh") || strings.HasPrefix(l, "l2tp service") {
+			t.Errorf("%q left after its no", l)
+		}
+	}
 }
 
 func TestReferenceCommandRanges(t *testing.T) {

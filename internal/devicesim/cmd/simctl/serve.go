@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -72,11 +71,6 @@ var rtxSeed001Base = []string{
 // startDevices starts the simulators the seed examples use.
 func startDevices(routerOS string) ([]*simDevice, error) {
 	rtx := rtxsim.New(rtxsim.Options{AdminPassword: rtxAdminPassword, Config: rtxSeed001Base})
-	// The device tier's RTX: seed 001's with what its tests need a
-	// router to have already (CONTRIBUTING.md, Testing against your own
-	// router): `l2tp service on`, which routerlab writes when missing and
-	// never removes.
-	rtxTier := rtxsim.New(rtxsim.Options{AdminPassword: rtxAdminPassword, Config: append(slices.Clone(rtxSeed001Base), "l2tp service on")})
 	debian := linuxsim.New(linuxsim.Options{Hostname: "debian", Interfaces: []linuxsim.Interface{
 		{Name: "eth0", Addresses: []string{"198.18.10.2/24"}},
 		{Name: "eth1", Addresses: []string{"198.18.200.1/24"}},
@@ -94,7 +88,6 @@ func startDevices(routerOS string) ([]*simDevice, error) {
 		config               func() string
 	}{
 		{"rtx810", "rtx", "YAMAHA RTX810 Rev.11.01.34 (seed 001's, before routerlab)", rtx, devicesim.Options{}, func() string { return strings.Join(rtx.Config(), "\n") + "\n" }},
-		{"rtx810-tier", "rtx", "YAMAHA RTX810 for the device tier (make test-device-tier): seed 001's with l2tp service on", rtxTier, devicesim.Options{}, func() string { return strings.Join(rtxTier.Config(), "\n") + "\n" }},
 		{"debian", "linux", "Debian strongSwan peer of the RTX810 (seed 001)", debian, devicesim.Options{}, debian.Config},
 		{"er6p", "edgeos", "Ubiquiti EdgeRouter 6P, EdgeOS factory configuration (seed 002)", er6p, devicesim.Options{}, er6p.Config},
 		{"vyos", "vyos", "VyOS " + edgeossim.DefaultVyOSVersion + " router", vyos, devicesim.Options{}, vyos.Config},
@@ -255,7 +248,7 @@ var deviceTier = []struct{ platform, name, interfaces string }{
 	{"routeros", "rb750gr3", "ether2,ether3,ether4,ether5"},
 	{"edgeos", "er6p", "eth0,eth1,eth2,eth3"},
 	{"vyos", "vyos", "eth0,eth1"},
-	{"rtx", "rtx810-tier", "lan1,lan2"},
+	{"rtx", "rtx810", "lan1,lan2"},
 }
 
 // writeDeviceTierEnv writes deviceTierFile.
