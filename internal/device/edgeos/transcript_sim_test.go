@@ -9,6 +9,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command/transcript"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command/transcript/transcripttest"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/edgeos"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
@@ -131,27 +132,12 @@ func TestTranscriptRecordReplay(t *testing.T) {
 // The shipped transcript (labelled simulated) still replays, and the
 // simulator still answers its reads as it records.
 func TestShippedTranscript(t *testing.T) {
-	b, err := os.ReadFile(shippedTranscript)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := transcript.Read(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if r.Source != transcript.SourceSimulated {
-			t.Fatalf("record %d is labelled %q: only simulated transcripts are shipped so far", r.Seq, r.Source)
-		}
-	}
-	p := transcript.NewReplayer("er6p", recs, edgeos.RedactTranscript)
-	if _, err := seed002Operation(ctx(t), edgeos.New(p)); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Done(); err != nil {
-		t.Fatal(err)
-	}
-	if err := transcript.Compare(ctx(t), readsBeforeFirstWrite(recs), transcriptSim(t), same, same); err != nil {
-		t.Errorf("edgeossim answers otherwise than the shipped transcript: %v", err)
-	}
+	transcripttest.Shipped{
+		Path: shippedTranscript, Device: "er6p", Redact: edgeos.RedactTranscript,
+		Operation: func(ctx context.Context, r command.Runner) error {
+			_, err := seed002Operation(ctx, edgeos.New(r))
+			return err
+		},
+		Simulator: transcriptSim, Unredact: same, Normalise: same, Comparable: readsBeforeFirstWrite,
+	}.Check(t)
 }

@@ -859,6 +859,21 @@ func redactedValue(path string, a Attr) (string, bool) {
 // script text: password=x, secret="a b", ipsec-secret=\"x\" (as a source
 // holds it after unescaping: plain quotes).
 func redactScript(s string) (string, bool) {
+	out := redactAssignments(s, func(key string) string {
+		if IsSecretKey(key) {
+			return redactedMark
+		}
+		return ""
+	})
+	return out, out != s
+}
+
+// redactAssignments replaces the value of every key=value in s for which
+// mark(key) is not "" by that mark. A quoted value ends where RouterOS
+// ends it (escapes, and an export's "\" line continuations inside quotes,
+// included), a bare one at a space or a closing bracket; an empty value
+// ("" or nothing) stays: that none is set is no secret.
+func redactAssignments(s string, mark func(key string) string) string {
 	var cuts []valueCut
 	for i := 0; i < len(s); i++ {
 		if s[i] != '=' {
@@ -868,7 +883,11 @@ func redactScript(s string) (string, bool) {
 		for k > 0 && isPropChar(s[k-1]) {
 			k--
 		}
-		if k == i || !IsSecretKey(s[k:i]) {
+		if k == i {
+			continue
+		}
+		m := mark(s[k:i])
+		if m == "" {
 			continue
 		}
 		end := i + 1
@@ -879,12 +898,12 @@ func redactScript(s string) (string, bool) {
 				end++
 			}
 		}
-		if end > i+1 {
-			cuts = append(cuts, valueCut{i + 1, end, redactedMark})
+		if v := s[i+1 : end]; v != "" && v != `""` {
+			cuts = append(cuts, valueCut{i + 1, end, m})
 			i = end - 1
 		}
 	}
-	return spliceCuts(s, cuts), len(cuts) > 0
+	return spliceCuts(s, cuts)
 }
 
 // Normalised renders the export canonically for the digest: one terse

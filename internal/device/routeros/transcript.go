@@ -12,41 +12,13 @@ package routeros
 // Quoted values end where RouterOS ends them (escapes, and an export's
 // "\" line continuations inside quotes, included); an empty value stays.
 func RedactTranscript(s string) string {
-	var cuts []valueCut
-	for i := 0; i < len(s); i++ {
-		if s[i] != '=' {
-			continue
-		}
-		k := i
-		for k > 0 && isPropChar(s[k-1]) {
-			k--
-		}
-		key := s[k:i]
-		mark := ""
+	return redactAssignments(s, func(key string) string {
 		switch {
-		case k == i:
-			continue
 		case IsSecretKey(key):
-			mark = redactedMark
+			return redactedMark
 		case scriptBodyKeys[key] || key == "source" || key == "script":
-			mark = scriptMark
-		default:
-			continue
+			return scriptMark
 		}
-		end := i + 1
-		if end < len(s) && s[end] == '"' {
-			end, _ = quotedEnd(s, end)
-		} else {
-			for end < len(s) && !isCLISpace(s[end]) && s[end] != '\r' {
-				end++
-			}
-		}
-		// An empty value ("" or nothing) stays: that none is set is no
-		// secret, and the replay needs it as it was.
-		if v := s[i+1 : end]; v != "" && v != `""` {
-			cuts = append(cuts, valueCut{i + 1, end, mark})
-			i = end - 1
-		}
-	}
-	return spliceCuts(s, cuts)
+		return ""
+	})
 }

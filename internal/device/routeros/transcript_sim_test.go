@@ -10,6 +10,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command/transcript"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command/transcript/transcripttest"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/drivers"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/routeros"
@@ -134,27 +135,12 @@ func TestTranscriptRecordReplay(t *testing.T) {
 // The shipped transcript (labelled simulated) still replays, and the
 // simulator still answers as it records.
 func TestShippedTranscript(t *testing.T) {
-	b, err := os.ReadFile(shippedTranscript)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := transcript.Read(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if r.Source != transcript.SourceSimulated {
-			t.Fatalf("record %d is labelled %q: only simulated transcripts are shipped so far", r.Seq, r.Source)
-		}
-	}
-	p := transcript.NewReplayer("rb750gr3", recs, routeros.RedactTranscript)
-	if _, err := seed000Operation(ctx(t), routeros.New(p)); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Done(); err != nil {
-		t.Fatal(err)
-	}
-	if err := transcript.Compare(ctx(t), recs, transcriptSim(t), unredactRouterOS, normaliseRouterOS); err != nil {
-		t.Errorf("rossim answers otherwise than the shipped transcript: %v", err)
-	}
+	transcripttest.Shipped{
+		Path: shippedTranscript, Device: "rb750gr3", Redact: routeros.RedactTranscript,
+		Operation: func(ctx context.Context, r command.Runner) error {
+			_, err := seed000Operation(ctx, routeros.New(r))
+			return err
+		},
+		Simulator: transcriptSim, Unredact: unredactRouterOS, Normalise: normaliseRouterOS,
+	}.Check(t)
 }

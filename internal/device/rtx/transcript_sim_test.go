@@ -3,7 +3,6 @@ package rtx_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command/transcript"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command/transcript/transcripttest"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/drivers"
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/rtx"
@@ -123,31 +123,12 @@ func TestTranscriptRecordReplay(t *testing.T) {
 // The shipped transcript (labelled simulated) still replays, and the
 // simulator still answers as it records.
 func TestShippedTranscript(t *testing.T) {
-	b, err := os.ReadFile(shippedTranscript)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := transcript.Read(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if r.Source != transcript.SourceSimulated {
-			t.Fatalf("record %d is labelled %q: only simulated transcripts are shipped so far", r.Seq, r.Source)
-		}
-	}
-	p := transcript.NewReplayer("rtx810", recs, rtx.RedactTranscript)
-	if _, err := seed001Operation(ctxT(t), rtx.New(p)); err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Done(); err != nil {
-		t.Fatal(err)
-	}
-	if err := transcript.Compare(ctxT(t), recs, clockedSim(t), unredactRTX, normaliseRTX); err != nil {
-		t.Errorf("rtxsim answers otherwise than the shipped transcript: %v", err)
-	}
-	var first map[string]any
-	if err := json.Unmarshal(b[:bytes.IndexByte(b, '\n')], &first); err != nil || first["v"] != float64(1) {
-		t.Errorf("first record %v (%v): want format version 1", first, err)
-	}
+	transcripttest.Shipped{
+		Path: shippedTranscript, Device: "rtx810", Redact: rtx.RedactTranscript,
+		Operation: func(ctx context.Context, r command.Runner) error {
+			_, err := seed001Operation(ctx, rtx.New(r))
+			return err
+		},
+		Simulator: clockedSim, Unredact: unredactRTX, Normalise: normaliseRTX,
+	}.Check(t)
 }
