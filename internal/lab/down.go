@@ -31,6 +31,12 @@ func (l *Lab) Down(ctx context.Context) error {
 		if err := l.killProc(ctx, p); err != nil {
 			errs = append(errs, err)
 		}
+		// A UML kernel's helpers: what SIGTERM left of its session.
+		if p.Kind == "uml" && p.PID > 0 {
+			if err := killSession(p); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
 
 	// 2. Anything else still running inside our namespaces (ssh sessions,
