@@ -239,6 +239,14 @@ func (l *Lab) Leftovers() []string {
 			out = append(out, fmt.Sprintf("process %d (%s)", p.PID, strings.Join(p.Cmdline, " ")))
 		}
 	}
+	if u := l.st.UML; u != nil && u.PID > 0 {
+		if m := sessionMembers(u.PID); len(m) > 0 {
+			out = append(out, fmt.Sprintf("UML processes %v (session %d)", m, u.PID))
+		}
+		if _, err := os.Stat(filepath.Join("/sys/class/net", u.Tap)); err == nil {
+			out = append(out, "tap "+u.Tap)
+		}
+	}
 	if _, err := os.Stat(l.st.StateDir); err == nil {
 		out = append(out, "state dir "+l.st.StateDir)
 	}

@@ -204,8 +204,9 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 S='` + stateDir + `'
 M='` + modulesDir + `'
 V='` + version + `'
-up() { echo "routerlab-uml: $(cut -d' ' -f1 /proc/uptime) $*"; }
+up() { read -r t _ </proc/uptime; echo "routerlab-uml: $t $*"; }
 mount -t proc proc /proc
+up init
 mount -t sysfs sysfs /sys
 grep -q ' /dev ' /proc/mounts || mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm
@@ -216,11 +217,11 @@ mkdir -p /run/netns /run/sshd /run/lock /run/routerlab-uml
 chmod 1777 /run/lock
 mount -t tmpfs -o mode=1777 routerlab-tmp /tmp
 insmod "$M/kernel/fs/overlayfs/overlay.ko"
-for d in /etc /var /root /usr/lib; do
-	w=/run/routerlab-uml/overlay$(echo "$d" | tr / _)
+for d in etc var root usr/lib; do
+	w=/run/routerlab-uml/$d
 	mkdir -p "$w.upper" "$w.work"
-	chmod --reference="$d" "$w.upper"
-	mount -t overlay "routerlab$(echo "$d" | tr / -)" -o "lowerdir=$d,upperdir=$w.upper,workdir=$w.work" "$d" || up "overlay on $d FAILED"
+	chmod --reference="/$d" "$w.upper"
+	mount -t overlay routerlab-overlay -o "lowerdir=/$d,upperdir=$w.upper,workdir=$w.work" "/$d" || up "overlay on /$d FAILED"
 done
 mkdir -p /usr/lib/modules
 mount -t tmpfs -o mode=0755 routerlab-modules /usr/lib/modules
@@ -229,7 +230,7 @@ mkdir -p "$S"
 mount -t hostfs -o "$S" routerlab-state "$S"
 up mounted
 ip link set lo up
-for m in ` + strings.Join(umlModules, " ") + `; do modprobe "$m" || up "modprobe $m FAILED"; done
+modprobe -a ` + strings.Join(umlModules, " ") + ` || up "modprobe FAILED"
 up "modules loaded"
 "$S/` + umlAgentName + `" ` + umlAgentArg + ` "$S"
 up "agent exited with $?"
@@ -565,11 +566,15 @@ func umlAgent(stateDir string) umlResult {
 // start time.
 func killSession(p procRecord) error {
 	pid := p.PID
-	deadline := time.Now().Add(10 * time.Second)
+	start := time.Now()
+	deadline := start.Add(10 * time.Second)
 	for {
 		st, ok := procStat(pid)
 		if !ok || st.state == 'Z' || (p.StartTime != 0 && st.startTime != p.StartTime) {
 			break
+		}
+		if time.Since(start) > 5*time.Second {
+			_ = syscall.Kill(pid, syscall.SIGKILL) // SIGTERM did not end it
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("UML kernel (pid %d) did not exit", pid)
@@ -578,22 +583,9 @@ func killSession(p procRecord) error {
 	}
 	deadline = time.Now().Add(3 * time.Second)
 	for {
-		var alive []int
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			p, err := strconv.Atoi(e.Name())
-			if err != nil || p <= 1 || p == os.Getpid() {
-				continue
-			}
-			if sid, state, ok := procSession(p); !ok || sid != pid || state == 'Z' {
-				continue
-			}
-			// Session identity first; the executable guards against a
-			// reused session id (a helper is a fork of the kernel).
-			if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", p)); exe == umlKernel {
-				alive = append(alive, p)
-				_ = syscall.Kill(p, syscall.SIGKILL)
-			}
+		alive := sessionMembers(pid)
+		for _, m := range alive {
+			_ = syscall.Kill(m, syscall.SIGKILL)
 		}
 		if len(alive) == 0 {
 			return nil
@@ -603,6 +595,29 @@ func killSession(p procRecord) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// sessionMembers lists the live processes of session sid that are the
+// UML kernel's: forks of it (same executable), or exiting ones whose
+// executable no longer reads. Session identity first; the executable
+// guards against a reused session id.
+func sessionMembers(sid int) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil || p <= 1 || p == os.Getpid() {
+			continue
+		}
+		if s, state, ok := procSession(p); !ok || s != sid || state == 'Z' || state == 'X' {
+			continue
+		}
+		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p)); err == nil && exe != umlKernel {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // procSession returns field 6 (session) and the state of /proc/PID/stat.
