@@ -349,8 +349,9 @@ func writeWrongKnownHosts(t *testing.T, l *lab.Lab) string {
 	return p
 }
 
-// umlCPU is the UML kernel's CPU time (its session's processes: user and
-// system, in clock ticks) as the host accounts it.
+// umlCPU is the UML kernel's CPU time in seconds as the host accounts it:
+// user and system time of its session's processes, and of the children
+// they reaped (a guest process is a host process that ends with it).
 func umlCPU(t *testing.T, pid int) float64 {
 	t.Helper()
 	var ticks float64
@@ -366,12 +367,13 @@ func umlCPU(t *testing.T, pid int) float64 {
 		}
 		i := strings.LastIndexByte(string(b), ')')
 		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 13 || f[3] != strconv.Itoa(pid) {
+		if len(f) < 15 || f[3] != strconv.Itoa(pid) {
 			continue
 		}
-		ut, _ := strconv.ParseFloat(f[11], 64)
-		st, _ := strconv.ParseFloat(f[12], 64)
-		ticks += ut + st
+		for _, k := range f[11:15] { // utime stime cutime cstime
+			v, _ := strconv.ParseFloat(k, 64)
+			ticks += v
+		}
 	}
 	return ticks / 100 // USER_HZ
 }
