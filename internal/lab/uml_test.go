@@ -253,28 +253,20 @@ func TestUMLPPPoE(t *testing.T) {
 	}
 	srv, cli := nodes["srv"], nodes["cli"]
 
-	// PPPoE: pppoe-server on srv (its kernel mode -k where it has one),
-	// pppd's rp-pppoe plugin on cli at seed 002's MTU 1454.
-	kernelMode := strings.Contains(srv.must("pppoe-server -h 2>&1 || true"), "\n   -k")
+	// PPPoE: pppoe-server on srv in kernel mode (its -k where it has one,
+	// else the lab's pppd wrapper that does what -k does), pppd's rp-pppoe
+	// plugin on cli at seed 002's MTU 1454.
 	mode := "-k"
-	if !kernelMode {
-		mode = ""
-		t.Logf("pppoe-server has no kernel mode (-k) here: its user-space relay (pppd pty pppoe) carries the session")
+	if !strings.Contains(srv.must("pppoe-server -h 2>&1 || true"), "\n   -k") {
+		mode = "-q " + u.PPPoEKernelPPPD
+		t.Logf("pppoe-server has no kernel mode (-k) here: %s hands its sessions to the kernel's PPPoE", u.PPPoEKernelPPPD)
 	}
-	srv.must(`printf 'noauth\nmtu 1454\nmru 1454\nnoipv6\nlcp-echo-interval 5\nnodefaultroute\n' >/etc/ppp/rl-uml-server-options && ` +
-		`pppoe-server ` + mode + ` -I eth1 -L 198.18.21.1 -R 198.18.21.10 -N 4 -O /etc/ppp/rl-uml-server-options -C routerlab-uml`)
 	plugin := cli.must(`for p in rp-pppoe.so pppoe.so; do ls /usr/lib/pppd/*/$p >/dev/null 2>&1 && { echo $p; break; }; done`)
 	if plugin == "" {
 		t.Fatal("cli: pppd has neither rp-pppoe.so nor pppoe.so")
 	}
-	sessStart := time.Now()
-	// updetach: pppd returns once the session is up (or has failed).
-	out, err := cli.run("pppd plugin " + plugin + " eth1 noauth nodefaultroute noipv6 mtu 1454 mru 1454 maxfail 1 updetach unit 0 logfile /tmp/pppd-cli.log; rc=$?; cat /tmp/pppd-cli.log; exit $rc")
-	if err != nil {
-		t.Fatalf("cli: pppd: %v\n%s", err, out)
-	}
-	sessionSetup := time.Since(sessStart)
-	t.Logf("PPPoE session up in %.1f s (pppd %s):\n%s", sessionSetup.Seconds(), plugin, out)
+	sessionSetup := startPPPoE(t, srv, cli, plugin, mode)
+	t.Logf("PPPoE session up in %.1f s (pppoe-server %s, pppd %s)", sessionSetup.Seconds(), mode, plugin)
 	ppp0 := cli.must("ip -o addr show dev ppp0; ip -o link show dev ppp0")
 	if !strings.Contains(ppp0, "inet 198.18.21.10 peer 198.18.21.1/32") || !strings.Contains(ppp0, "mtu 1454") {
 		t.Errorf("cli: ppp0 is not 198.18.21.10 peer 198.18.21.1 at MTU 1454:\n%s", ppp0)
@@ -282,6 +274,11 @@ func TestUMLPPPoE(t *testing.T) {
 	srvPPP := srv.must("ip -o addr show | grep ' ppp'")
 	if !strings.Contains(srvPPP, "inet 198.18.21.1 peer 198.18.21.10/32") {
 		t.Errorf("srv: no ppp interface 198.18.21.1 peer 198.18.21.10:\n%s", srvPPP)
+	}
+	// The server's session is the kernel's: pppd with the rp-pppoe plugin,
+	// no pty relay (pppoe -n).
+	if ps := srv.must("ps axww -o args"); !strings.Contains(ps, "plugin rp-pppoe.so") || strings.Contains(ps, "pppoe -n") {
+		t.Errorf("srv: the session is not in kernel mode:\n%s", ps)
 	}
 	if out, err := cli.run("ping -c 3 -W 3 198.18.21.1"); err != nil {
 		t.Errorf("cli: ping across the session: %v\n%s", err, out)
@@ -295,7 +292,13 @@ func TestUMLPPPoE(t *testing.T) {
 	}
 
 	if measure {
-		measureUML(t, u.PID, srv, cli, mode)
+		srv.must("iperf3 -s -D -B 198.18.21.1 -p 5201 && iperf3 -s -D -B 198.18.20.1 -p 5202")
+		measureUML(t, u.PID, cli, "PPPoE session, server in kernel mode ("+mode+"), MTU 1454", "198.18.21.1", "5201")
+		stopPPPoE(t, srv, cli)
+		setup := startPPPoE(t, srv, cli, plugin, "")
+		t.Logf("MEASURE PPPoE session with pppoe-server's user-space relay up in %.1f s", setup.Seconds())
+		measureUML(t, u.PID, cli, "PPPoE session, pppoe-server's user-space relay, MTU 1454", "198.18.21.1", "5201")
+		measureUML(t, u.PID, cli, "plain veth inside UML", "198.18.20.1", "5202")
 	}
 
 	// Down leaves the host as it was.
@@ -378,39 +381,52 @@ func umlCPU(t *testing.T, pid int) float64 {
 	return ticks / 100 // USER_HZ
 }
 
-// measureUML logs iperf3 throughput over the PPPoE session and over the
-// plain veth (eth1, 198.18.20.0/24), with the UML's CPU use meanwhile.
-func measureUML(t *testing.T, pid int, srv, cli *umlNode, mode string) {
+// startPPPoE starts pppoe-server on srv (mode: its extra options, "" for
+// its default user-space relay) and pppd on cli, which returns once the
+// session is up (updetach), and returns how long that took. Pid files
+// have names of their own: both nodes see the UML's one /run.
+func startPPPoE(t *testing.T, srv, cli *umlNode, plugin, mode string) time.Duration {
 	t.Helper()
-	srv.must("iperf3 -s -D -1 -B 198.18.21.1 -p 5201 && iperf3 -s -D -B 198.18.20.1 -p 5202")
-	relay := "user-space relay"
-	if mode == "-k" {
-		relay = "kernel mode"
+	srv.must(`printf 'noauth\nmtu 1454\nmru 1454\nnoipv6\nlcp-echo-interval 5\nnodefaultroute\nlinkname rlsrv\n' >/etc/ppp/rl-uml-server-options && ` +
+		`pppoe-server ` + mode + ` -X /run/rl-pppoe-server.pid -I eth1 -L 198.18.21.1 -R 198.18.21.10 -N 4 -O /etc/ppp/rl-uml-server-options -C routerlab-uml`)
+	start := time.Now()
+	out, err := cli.run("pppd plugin " + plugin + " eth1 noauth nodefaultroute noipv6 mtu 1454 mru 1454 maxfail 1 updetach unit 0 linkname rlcli logfile /tmp/pppd-cli.log; rc=$?; cat /tmp/pppd-cli.log; exit $rc")
+	if err != nil {
+		t.Fatalf("cli: pppd: %v\n%s", err, out)
 	}
-	for _, c := range []struct{ what, target, port string }{
-		{"PPPoE session, pppoe-server " + relay + ", MTU 1454", "198.18.21.1", "5201"},
-		{"plain veth inside UML", "198.18.20.1", "5202"},
-	} {
-		cpu0, t0 := umlCPU(t, pid), time.Now()
-		out, err := cli.run("iperf3 -c " + c.target + " -p " + c.port + " -t 5 -J")
-		wall := time.Since(t0).Seconds()
-		cpu := umlCPU(t, pid) - cpu0
-		if err != nil {
-			t.Errorf("iperf3 over %s: %v\n%s", c.what, err, out)
-			continue
-		}
-		var r struct {
-			End struct {
-				SumReceived struct {
-					BitsPerSecond float64 `json:"bits_per_second"`
-				} `json:"sum_received"`
-			} `json:"end"`
-		}
-		if err := json.Unmarshal([]byte(out), &r); err != nil {
-			t.Errorf("iperf3 JSON: %v", err)
-			continue
-		}
-		t.Logf("MEASURE %s: %.1f Mbit/s received; UML used %.2f s of CPU in %.1f s (%.0f %% of one core)",
-			c.what, r.End.SumReceived.BitsPerSecond/1e6, cpu, wall, 100*cpu/wall)
+	return time.Since(start)
+}
+
+// stopPPPoE ends the session and the server, by their pid files.
+func stopPPPoE(t *testing.T, srv, cli *umlNode) {
+	t.Helper()
+	cli.must("kill $(head -1 /run/ppp-rlcli.pid); while [ -e /run/ppp-rlcli.pid ]; do sleep 0.2; done")
+	srv.must("kill $(head -1 /run/ppp-rlsrv.pid) $(head -1 /run/rl-pppoe-server.pid) 2>/dev/null; while [ -e /run/ppp-rlsrv.pid ]; do sleep 0.2; done; rm -f /run/rl-pppoe-server.pid")
+}
+
+// measureUML logs iperf3 throughput from cli to target:port (an iperf3
+// server on srv) with the UML's CPU use meanwhile: figures, no assertion.
+func measureUML(t *testing.T, pid int, cli *umlNode, what, target, port string) {
+	t.Helper()
+	cpu0, t0 := umlCPU(t, pid), time.Now()
+	out, err := cli.run("iperf3 -c " + target + " -p " + port + " -t 5 -J")
+	wall := time.Since(t0).Seconds()
+	cpu := umlCPU(t, pid) - cpu0
+	if err != nil {
+		t.Errorf("iperf3 over %s: %v\n%s", what, err, out)
+		return
 	}
+	var r struct {
+		End struct {
+			SumReceived struct {
+				BitsPerSecond float64 `json:"bits_per_second"`
+			} `json:"sum_received"`
+		} `json:"end"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Errorf("iperf3 JSON: %v", err)
+		return
+	}
+	t.Logf("MEASURE %s: %.1f Mbit/s received; UML used %.2f s of CPU in %.1f s (%.0f %% of one core)",
+		what, r.End.SumReceived.BitsPerSecond/1e6, cpu, wall, 100*cpu/wall)
 }
