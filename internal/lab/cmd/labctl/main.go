@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b] [-uml]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -28,7 +28,7 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b] [-uml]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
@@ -81,6 +81,7 @@ func cmdUp(ctx context.Context, args []string) error {
 	tfvarsFor := fs.String("tfvars-for", "", "with -tfvars: write only the variables the Terraform configuration in this directory declares (no warnings for undeclared ones)")
 	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
 	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); pppoe = seed 002's PPPoE server srv and client cli inside a UML kernel of their own (a kernel with PPP); empty = a — r — b, or -lans")
+	uml := fs.Bool("uml", false, "run the lab inside a user-mode-linux kernel of its own (a kernel with PPP, L2TP and ESP; -spec pppoe always does)")
 	direct := fs.String("direct", "", "also link these two hosts straight to each other, bypassing the router (seed 003's direct connection), e.g. a,b: 198.18.99.10/24 — 198.18.99.20/24 on their next free interface, shaped to -rate")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -106,6 +107,9 @@ func cmdUp(ctx context.Context, args []string) error {
 	}
 	s.MgmtNet = *mgmt
 	s.StateDir = *state
+	if *uml {
+		s.UML = true
+	}
 	if *rate == "none" {
 		*rate = ""
 	}
@@ -237,7 +241,9 @@ func printLab(w io.Writer, l *lab.Lab) {
 		fmt.Fprintf(w, "direct link: %s.%s %s — %s.%s %s (bypasses the router; %s; bridge in namespace %s)\n", d.A, d.AIf, d.AAddr, d.B, d.BIf, d.BAddr, shaped, d.Wire)
 	}
 	for _, n := range l.Nodes() {
-		if lab.Role(n.Role) != lab.RoleRouter {
+		if lab.Role(n.Role) != lab.RoleRouter || l.UML() != nil {
+			// A UML lab's sshd and charon PIDs are the UML kernel's: the
+			// host sees the kernel (uml: below), not them.
 			continue
 		}
 		if err := l.CharonRunning(n.Name); err != nil {
