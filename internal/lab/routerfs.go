@@ -217,7 +217,7 @@ func strongswanConf(node, logPath string, kernelESP bool) string {
 		"	}",
 		"	filelog {",
 		"		lab {",
-		"			path = " + logPath,
+		"			path = "+logPath,
 		"			time_format = %F %T",
 		"			append = yes",
 		"			flush_line = yes",

@@ -682,16 +682,16 @@ var (
 	inUMLVal  bool
 )
 
-// slow is the factor by which this package's waits are longer when it runs
-// inside a UML kernel (the agent), where every fork and exec goes through
-// ptrace: starting a node's sshd takes seconds there.
-func slow() time.Duration {
+// slowed stretches d by ten when this package runs inside a UML kernel
+// (the agent), where every fork and exec goes through ptrace: starting a
+// node's sshd takes seconds there.
+func slowed(d time.Duration) time.Duration {
 	inUMLOnce.Do(func() {
 		b, _ := os.ReadFile("/proc/cpuinfo")
 		inUMLVal = strings.Contains(string(b), "User Mode Linux")
 	})
 	if inUMLVal {
-		return 10
+		return d * time.Duration(10)
 	}
-	return 1
+	return d
 }

@@ -504,7 +504,7 @@ func (l *Lab) buildDirect(ctx context.Context, name string, lk LinkSpec) error {
 // linkwatch, up to a second or more after "ip link set up"; until then a
 // shaped link drops everything.
 func (l *Lab) waitLinksUp(ctx context.Context) error {
-	deadline := time.Now().Add(10 * time.Second * slow())
+	deadline := time.Now().Add(slowed(10 * time.Second))
 	for {
 		var down []string
 		for _, n := range l.st.Nodes {
