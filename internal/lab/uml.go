@@ -27,9 +27,9 @@ import (
 //   - the kernel, /usr/bin/linux.uml, started with setsid (so every helper
 //     process it forks is in its session), recorded by PID and start time
 //     (procRecord kind "uml") and stopped by PID: SIGTERM makes UML kill its
-//     helpers and remove its uml_dir (checked on 6.1.176), SIGKILL is the
-//     fallback, and then whatever is left of the session it leads is
-//     killed by PID (Down, killSession);
+//     helpers and remove its uml_dir (checked on 6.1.176); then whatever is
+//     left of the session it leads is stopped and killed by PID (Down,
+//     killSession);
 //   - a tap device, "<lab>uml0" (a root link, deleted by name), 198.19.M.253/30
 //     on the host and 198.19.M.254/30 inside (UML's vector transport on
 //     vec0), with the route to the management /24 through it, which goes with
@@ -595,36 +595,43 @@ func umlAgent(stateDir string) umlResult {
 }
 
 // killSession waits until the UML kernel p (which killProc signalled) has
-// gone, then SIGKILLs, by PID, every process left in the session it led
-// (setsid made it the leader): its helpers, should SIGTERM not have
-// reached them. An exiting kernel reads an empty cmdline before it is
-// gone, so procMatches no longer knows it: here it is known by PID and
-// start time.
+// gone, then kills, by PID, every process left in the session it led
+// (setsid made it the leader). An exiting kernel reads an empty cmdline
+// before it is gone, so procMatches no longer knows it: here it is known by
+// PID and start time, and its session's members by session id and a start
+// time no earlier than its own.
+//
+// SIGTERM makes UML end its helpers itself. A kernel that dies otherwise
+// (SIGKILL, a crash) leaves them behind, detached from the ptrace that
+// made them the guest's processes: a guest process then runs on the host's
+// kernel (seen on 6.1.176: init's "sleep 3600" carried on as a host
+// process after the kernel was SIGKILLed). So the session is stopped
+// (SIGSTOP) whole before it is killed, and a kernel that ignores SIGTERM
+// is killed with it, never alone.
 func killSession(p procRecord) error {
 	pid := p.PID
-	start := time.Now()
-	deadline := start.Add(10 * time.Second)
+	deadline := time.Now().Add(5 * time.Second)
 	for {
 		st, ok := procStat(pid)
 		if !ok || st.state == 'Z' || (p.StartTime != 0 && st.startTime != p.StartTime) {
 			break
 		}
-		if time.Since(start) > 5*time.Second {
-			_ = syscall.Kill(pid, syscall.SIGKILL) // SIGTERM did not end it
-		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("UML kernel (pid %d) did not exit", pid)
+			break // SIGTERM did not end it: it goes with its session
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	deadline = time.Now().Add(3 * time.Second)
+	deadline = time.Now().Add(5 * time.Second)
 	for {
-		alive := sessionMembers(pid)
-		for _, m := range alive {
-			_ = syscall.Kill(m, syscall.SIGKILL)
-		}
+		alive := sessionMembers(pid, p.StartTime)
 		if len(alive) == 0 {
 			return nil
+		}
+		for _, m := range alive {
+			_ = syscall.Kill(m, syscall.SIGSTOP)
+		}
+		for _, m := range alive {
+			_ = syscall.Kill(m, syscall.SIGKILL)
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("processes %v of the UML's session %d did not exit", alive, pid)
@@ -633,11 +640,11 @@ func killSession(p procRecord) error {
 	}
 }
 
-// sessionMembers lists the live processes of session sid that are the
-// UML kernel's: forks of it (same executable), or exiting ones whose
-// executable no longer reads. Session identity first; the executable
-// guards against a reused session id.
-func sessionMembers(sid int) []int {
+// sessionMembers lists the live processes of session sid (the UML
+// kernel's: setsid made it the leader) that started no earlier than since
+// (the kernel's start time; 0: unknown), so that a session id reused after
+// the kernel is long gone is not taken for it.
+func sessionMembers(sid int, since uint64) []int {
 	var out []int
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -645,10 +652,8 @@ func sessionMembers(sid int) []int {
 		if err != nil || p <= 1 || p == os.Getpid() {
 			continue
 		}
-		if s, state, ok := procSession(p); !ok || s != sid || state == 'Z' || state == 'X' {
-			continue
-		}
-		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", p)); err == nil && exe != umlKernel {
+		s, state, start, ok := procSession(p)
+		if !ok || s != sid || state == 'Z' || state == 'X' || start < since {
 			continue
 		}
 		out = append(out, p)
@@ -656,25 +661,30 @@ func sessionMembers(sid int) []int {
 	return out
 }
 
-// procSession returns field 6 (session) and the state of /proc/PID/stat.
-func procSession(pid int) (int, byte, bool) {
+// procSession returns field 6 (session), the state and field 22 (start
+// time) of /proc/PID/stat.
+func procSession(pid int) (sid int, state byte, start uint64, ok bool) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	i := strings.LastIndexByte(string(b), ')')
 	if i < 0 {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 4 || len(f[0]) != 1 {
-		return 0, 0, false
+	if len(f) < 20 || len(f[0]) != 1 {
+		return 0, 0, 0, false
 	}
-	sid, err := strconv.Atoi(f[3])
+	sid, err = strconv.Atoi(f[3])
 	if err != nil {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
-	return sid, f[0][0], true
+	start, err = strconv.ParseUint(f[19], 10, 64)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	return sid, f[0][0], start, true
 }
 
 var (

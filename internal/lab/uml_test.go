@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -431,4 +432,67 @@ func measureUML(t *testing.T, pid int, cli *umlNode, what, target, port string) 
 	}
 	t.Logf("MEASURE %s: %.1f Mbit/s received; UML used %.2f s of CPU in %.1f s (%.0f %% of one core)",
 		what, r.End.SumReceived.BitsPerSecond/1e6, cpu, wall, 100*cpu/wall)
+}
+
+// sessionOf lists the live processes of session sid.
+func sessionOf(sid int) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) > 3 && f[3] == strconv.Itoa(sid) && f[0] != "Z" {
+			out = append(out, fmt.Sprintf("%d %s", p, b[:i+1]))
+		}
+	}
+	return out
+}
+
+// TestUMLKilledKernel: a UML kernel that dies without SIGTERM's cleanup
+// (SIGKILL, as a crash) leaves its helper processes, and its guest
+// processes carry on as host processes; Down still leaves nothing of its
+// session, nor the tap or the state directory.
+func TestUMLKilledKernel(t *testing.T) {
+	requireUMLTier(t)
+	s := lab.PPPoESpec("lumlk")
+	s.MgmtNet = 214
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	l, err := lab.Up(ctx, s)
+	if err != nil {
+		t.Fatalf("lab up: %v", err)
+	}
+	t.Cleanup(func() { _ = l.Down(context.Background()) })
+	u := l.UML()
+	if n := len(sessionOf(u.PID)); n < 2 {
+		t.Fatalf("the UML's session has %d processes, want the kernel and its helpers", n)
+	}
+	if err := syscall.Kill(u.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	left := sessionOf(u.PID)
+	t.Logf("after SIGKILL of the kernel, its session holds %d processes", len(left))
+	dctx, dcancel := context.WithTimeout(context.Background(), time.Minute)
+	defer dcancel()
+	if err := l.Down(dctx); err != nil {
+		t.Fatalf("lab down: %v", err)
+	}
+	if left := sessionOf(u.PID); len(left) > 0 {
+		t.Errorf("after down, the UML's session still holds:\n%s", strings.Join(left, "\n"))
+	}
+	for _, what := range l.Leftovers() {
+		t.Errorf("left behind: %s", what)
+	}
+	if _, err := os.Stat(filepath.Join("/sys/class/net", u.Tap)); err == nil {
+		t.Errorf("tap %s still present", u.Tap)
+	}
 }
