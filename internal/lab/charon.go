@@ -107,7 +107,7 @@ func (l *Lab) startCharon(n *Node) error {
 		return err
 	}
 
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(slowed(10 * time.Second))
 	recorded := false
 	for {
 		select {

@@ -28,6 +28,20 @@ func (l *Lab) Down(ctx context.Context) error {
 	// 1. sshd and charon processes, by recorded PID (charon gets SIGTERM
 	// first and leaves cleanly).
 	for _, p := range l.st.Procs {
+		if p.Kind == "uml" {
+			// A UML kernel: SIGTERM, then its whole session (killSession),
+			// never the kernel alone.
+			if p.PID > 0 {
+				if procMatches(p) {
+					_ = syscall.Kill(p.PID, syscall.SIGTERM)
+				}
+				if err := killSession(p); err != nil {
+					errs = append(errs, err)
+				}
+				l.reaped(p.PID, time.Second)
+			}
+			continue
+		}
 		if err := l.killProc(ctx, p); err != nil {
 			errs = append(errs, err)
 		}
@@ -233,8 +247,27 @@ func (l *Lab) Leftovers() []string {
 			out = append(out, fmt.Sprintf("process %d (%s)", p.PID, strings.Join(p.Cmdline, " ")))
 		}
 	}
+	if u := l.st.UML; u != nil && u.PID > 0 {
+		if m := sessionMembers(u.PID, l.umlStartTime()); len(m) > 0 {
+			out = append(out, fmt.Sprintf("UML processes %v (session %d)", m, u.PID))
+		}
+		if _, err := os.Stat(filepath.Join("/sys/class/net", u.Tap)); err == nil {
+			out = append(out, "tap "+u.Tap)
+		}
+	}
 	if _, err := os.Stat(l.st.StateDir); err == nil {
 		out = append(out, "state dir "+l.st.StateDir)
 	}
 	return out
+}
+
+// umlStartTime is the recorded start time of the lab's UML kernel (0 when
+// unknown).
+func (l *Lab) umlStartTime() uint64 {
+	for _, p := range l.st.Procs {
+		if p.Kind == "uml" {
+			return p.StartTime
+		}
+	}
+	return 0
 }

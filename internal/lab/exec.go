@@ -35,6 +35,9 @@ func (l *Lab) nsArgv(node string, args []string) ([]string, error) {
 	if n == nil {
 		return nil, fmt.Errorf("lab exec: no node %q in lab %q", node, l.st.Name)
 	}
+	if l.st.UML != nil {
+		return l.sshArgv(n, args), nil
+	}
 	if n.SSHDPID <= 0 {
 		return nil, fmt.Errorf("lab exec: node %q has no sshd", node)
 	}
@@ -46,6 +49,22 @@ func (l *Lab) nsArgv(node string, args []string) ([]string, error) {
 		prefix = append(prefix, "-m")
 	}
 	return append(append(prefix, "--"), args...), nil
+}
+
+// sshArgv runs args on node n of a UML lab, whose namespaces are the UML
+// kernel's and cannot be entered from the host: over SSH to the node's
+// sshd, as root with the lab's client key, its host key verified against
+// the lab's known_hosts. Each argument is single-quoted for the node's
+// shell.
+func (l *Lab) sshArgv(n *Node, args []string) []string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return []string{"ssh", "-F", "none", "-i", l.st.ClientKey,
+		"-o", "UserKnownHostsFile=" + l.st.KnownHosts, "-o", "GlobalKnownHostsFile=none", "-o", "StrictHostKeyChecking=yes",
+		"-o", "BatchMode=yes", "-o", "IdentitiesOnly=yes", "-o", "ConnectTimeout=10", "-o", "LogLevel=ERROR",
+		"-p", strconv.Itoa(n.SSHPort), "root@" + n.MgmtAddr, "--", strings.Join(quoted, " ")}
 }
 
 // Exec runs a command inside the node's network and UTS namespaces (those of
@@ -89,5 +108,9 @@ func (l *Lab) procAlive(pid int) bool {
 // still the process the lab started).
 func (l *Lab) Alive(node string) bool {
 	n := l.Node(node)
+	if l.st.UML != nil {
+		// The node's sshd is the UML's; the host sees the kernel.
+		return n != nil && l.procAlive(l.st.UML.PID)
+	}
 	return n != nil && n.SSHDPID > 0 && l.procAlive(n.SSHDPID)
 }

@@ -10,7 +10,7 @@ import (
 
 // The per-router strongswan.conf, compared with a file written by hand.
 func TestStrongswanConfGolden(t *testing.T) {
-	got := strongswanConf("r1", "/run/routerlab-lab/lts/r1.charon.log")
+	got := strongswanConf("r1", "/run/routerlab-lab/lts/r1.charon.log", false)
 	want, err := os.ReadFile(filepath.Join("testdata", "strongswan.conf.golden"))
 	if err != nil {
 		t.Fatal(err)
@@ -92,5 +92,27 @@ func TestStateDirCharacters(t *testing.T) {
 	}
 	if err := SiteToSiteSpec("x").withDefaults().validate(); err != nil {
 		t.Errorf("SiteToSiteSpec: %v", err)
+	}
+}
+
+// With the kernel's ESP, only kernel-libipsec's switch and the header's
+// reason differ from the golden file.
+func TestStrongswanConfKernelESP(t *testing.T) {
+	lib := strongswanConf("r1", "/x/r1.charon.log", false)
+	kern := strongswanConf("r1", "/x/r1.charon.log", true)
+	if !strings.Contains(kern, "kernel-libipsec {\n\t\t\tload = no\n") || strings.Contains(kern, "load = yes") {
+		t.Errorf("kernel ESP: kernel-libipsec is not switched off:\n%s", kern)
+	}
+	strip := func(s string) string {
+		var out []string
+		for _, line := range strings.Split(s, "\n") {
+			if !strings.HasPrefix(line, "#") && !strings.Contains(line, "load = ") {
+				out = append(out, line)
+			}
+		}
+		return strings.Join(out, "\n")
+	}
+	if strip(lib) != strip(kern) {
+		t.Errorf("kernel ESP changes more than kernel-libipsec:\n%s\nvs\n%s", kern, lib)
 	}
 }

@@ -74,6 +74,34 @@ type Spec struct {
 	Nodes    []NodeSpec
 	Links    []LinkSpec
 	StateDir string // default /run/routerlab-lab/<Name>
+	// UML runs the lab inside a user-mode-linux kernel of its own (uml.go),
+	// for what the machine's kernel lacks: PPP, PPPoE, L2TP, kernel ESP.
+	// The host reaches each node's sshd at its management address through
+	// a tap device.
+	UML bool `json:",omitempty"`
+}
+
+// PPPoESpec returns seed 002's PPPoE shape, inside a UML kernel (the
+// machine's kernel may have no PPP): a server node srv, standing in for
+// the seed's CHR (pppoe-server), and a client node cli (the seed's ER-6P,
+// pppd with the rp-pppoe plugin), joined by one Ethernet link, eth1 on
+// both. The link carries addresses of its own (198.18.20.0/24), which
+// PPPoE does not use; the session's addresses are its own. Both are hosts
+// (no router files or charon: routerfs inside UML is a next step); node
+// order srv, cli: 198.19.<MgmtNet>.2 and .6.
+func PPPoESpec(name string) Spec {
+	return Spec{
+		Name:    name,
+		MgmtNet: DefaultMgmtNet,
+		UML:     true,
+		Nodes: []NodeSpec{
+			{Name: "srv", Role: RoleHost},
+			{Name: "cli", Role: RoleHost},
+		},
+		Links: []LinkSpec{
+			{A: "srv", AIf: "eth1", AAddr: "198.18.20.1/24", B: "cli", BIf: "eth1", BAddr: "198.18.20.2/24"},
+		},
+	}
 }
 
 // DefaultSpec returns the standard three-node lab: host a — router r — host b.
@@ -262,6 +290,13 @@ func (s Spec) validate() error {
 	}
 	if len(s.Nodes) > 63 {
 		return fmt.Errorf("lab %q has %d nodes; the management /24 holds at most 63", s.Name, len(s.Nodes))
+	}
+	if s.UML {
+		for _, l := range s.Links {
+			if l.Direct {
+				return fmt.Errorf("lab %q: a UML lab has no direct links yet", s.Name)
+			}
+		}
 	}
 	nodes := map[string]bool{}
 	roles := map[string]Role{}

@@ -103,7 +103,7 @@ func (l *Lab) startSSHD(n *Node, conf string) error {
 
 	// unshare, ip netns exec and sh exec without forking, so the PID we
 	// started becomes sshd. Verify that, and record its start time.
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(slowed(5 * time.Second))
 	for {
 		select {
 		case <-done:
@@ -132,7 +132,7 @@ func (l *Lab) startSSHD(n *Node, conf string) error {
 func (l *Lab) waitSSHD(ctx context.Context, n *Node) error {
 	addr := net.JoinHostPort(n.MgmtAddr, strconv.Itoa(n.SSHPort))
 	done := l.children[n.SSHDPID]
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(slowed(5 * time.Second))
 	var lastErr error
 	for time.Now().Before(deadline) {
 		if done != nil {

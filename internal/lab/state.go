@@ -49,8 +49,11 @@ type stateFile struct {
 	// DirectLinks are the host-to-host links that bypass the routers
 	// (Spec.WithDirectLink); absent in state files of labs without one.
 	DirectLinks []DirectLink `json:"direct_links,omitempty"`
-	KnownHosts  string       `json:"known_hosts_file"`
-	ClientKey   string       `json:"client_key_file"`
+	// UML is the lab's user-mode-linux kernel (uml.go); absent for a lab
+	// on the machine's own kernel.
+	UML        *umlRecord `json:"uml,omitempty"`
+	KnownHosts string     `json:"known_hosts_file"`
+	ClientKey  string     `json:"client_key_file"`
 }
 
 // Lab is a running (or partially built) lab.

@@ -57,6 +57,9 @@ func Up(ctx context.Context, s Spec) (*Lab, error) {
 	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("lab up: invalid spec: %w", err)
 	}
+	if s.UML {
+		return upUML(ctx, s)
+	}
 	if err := os.MkdirAll("/run/sshd", 0o755); err != nil { // sshd privilege separation dir
 		return nil, fmt.Errorf("lab up %s: create /run/sshd: %w", s.Name, err)
 	}
@@ -120,11 +123,17 @@ func preflight(ctx context.Context, s Spec) error {
 			return fmt.Errorf("network namespace %s already exists and is not recorded in %s; remove it yourself if it is stale", ns, s.StateDir)
 		}
 	}
+	return preflightMgmt(ctx, s.MgmtNet)
+}
+
+// preflightMgmt refuses a management /24 that an address of the root
+// namespace overlaps.
+func preflightMgmt(ctx context.Context, mgmtNet int) error {
 	out, err := run(ctx, "ip", "-4", "-o", "addr", "show")
 	if err != nil {
 		return err
 	}
-	mgmt := netip.PrefixFrom(netip.AddrFrom4([4]byte{198, 19, byte(s.MgmtNet), 0}), 24)
+	mgmt := netip.PrefixFrom(netip.AddrFrom4([4]byte{198, 19, byte(mgmtNet), 0}), 24)
 	for _, line := range strings.Split(out, "\n") {
 		f := strings.Fields(line)
 		for i := 0; i+1 < len(f); i++ {
@@ -495,7 +504,7 @@ func (l *Lab) buildDirect(ctx context.Context, name string, lk LinkSpec) error {
 // linkwatch, up to a second or more after "ip link set up"; until then a
 // shaped link drops everything.
 func (l *Lab) waitLinksUp(ctx context.Context) error {
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(slowed(10 * time.Second))
 	for {
 		var down []string
 		for _, n := range l.st.Nodes {

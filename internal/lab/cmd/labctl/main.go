@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -lans N] [-direct a,b]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b] [-uml]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -28,13 +28,15 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -lans N] [-direct a,b]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b] [-uml]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
 }
 
 func main() {
+	// Inside a UML lab's kernel, this executable is the agent (uml.go).
+	lab.RunUMLAgentIfAsked()
 	if len(os.Args) < 2 {
 		usage(os.Stderr)
 		os.Exit(2)
@@ -78,7 +80,8 @@ func cmdUp(ctx context.Context, args []string) error {
 	tfvars := fs.String("tfvars", "", "write a Terraform tfvars JSON file here")
 	tfvarsFor := fs.String("tfvars-for", "", "with -tfvars: write only the variables the Terraform configuration in this directory declares (no warnings for undeclared ones)")
 	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
-	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); empty = a — r — b, or -lans")
+	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); pppoe = seed 002's PPPoE server srv and client cli inside a UML kernel of their own (a kernel with PPP); empty = a — r — b, or -lans")
+	uml := fs.Bool("uml", false, "run the lab inside a user-mode-linux kernel of its own (a kernel with PPP, L2TP and ESP; -spec pppoe always does)")
 	direct := fs.String("direct", "", "also link these two hosts straight to each other, bypassing the router (seed 003's direct connection), e.g. a,b: 198.18.99.10/24 — 198.18.99.20/24 on their next free interface, shaped to -rate")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -88,17 +91,25 @@ func cmdUp(ctx context.Context, args []string) error {
 	}
 	s := lab.DefaultSpec(*name)
 	switch {
-	case *topo != "" && *topo != "s2s":
-		return fmt.Errorf("up: -spec %q: the only named topology is s2s", *topo)
-	case *topo == "s2s" && *lans > 0:
-		return errors.New("up: -spec s2s and -lans exclude each other")
+	case *topo != "" && *topo != "s2s" && *topo != "pppoe":
+		return fmt.Errorf("up: -spec %q: the named topologies are s2s and pppoe", *topo)
+	case *topo != "" && *lans > 0:
+		return fmt.Errorf("up: -spec %s and -lans exclude each other", *topo)
 	case *topo == "s2s":
 		s = lab.SiteToSiteSpec(*name)
+	case *topo == "pppoe":
+		if *direct != "" {
+			return errors.New("up: -spec pppoe has no direct links")
+		}
+		s = lab.PPPoESpec(*name)
 	case *lans > 0:
 		s = lab.RoutingSpec(*name, *lans)
 	}
 	s.MgmtNet = *mgmt
 	s.StateDir = *state
+	if *uml {
+		s.UML = true
+	}
 	if *rate == "none" {
 		*rate = ""
 	}
@@ -122,7 +133,11 @@ func cmdUp(ctx context.Context, args []string) error {
 		}
 		s = s.WithDirectLink(strings.TrimSpace(a), strings.TrimSpace(b), *rate)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	timeout := 60 * time.Second
+	if s.UML {
+		timeout = 3 * time.Minute // a kernel boots first
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	l, err := lab.Up(ctx, s)
 	if err != nil {
@@ -226,7 +241,9 @@ func printLab(w io.Writer, l *lab.Lab) {
 		fmt.Fprintf(w, "direct link: %s.%s %s — %s.%s %s (bypasses the router; %s; bridge in namespace %s)\n", d.A, d.AIf, d.AAddr, d.B, d.BIf, d.BAddr, shaped, d.Wire)
 	}
 	for _, n := range l.Nodes() {
-		if lab.Role(n.Role) != lab.RoleRouter {
+		if lab.Role(n.Role) != lab.RoleRouter || l.UML() != nil {
+			// A UML lab's sshd and charon PIDs are the UML kernel's: the
+			// host sees the kernel (uml: below), not them.
 			continue
 		}
 		if err := l.CharonRunning(n.Name); err != nil {
@@ -234,6 +251,10 @@ func printLab(w io.Writer, l *lab.Lab) {
 		} else {
 			fmt.Fprintf(w, "charon:      %s: pid %d (%s), files %s\n", n.Name, n.CharonPID, n.Charon, n.FilesDir)
 		}
+	}
+	if u := l.UML(); u != nil {
+		fmt.Fprintf(w, "uml:         pid %d, %s %s (modules %s), tap %s %s <-> %s, up in %.1f s; console %s\n", u.PID, u.Kernel, u.Version, u.ModulesDir, u.Tap, u.HostAddr, u.UMLAddr, u.BootSeconds, u.ConsoleLog)
+		fmt.Fprintf(w, "boot:        %s\n", strings.Join(u.Cmdline, " "))
 	}
 	fmt.Fprintf(w, "line rate:   %s\n", lineRate(l))
 	fmt.Fprintf(w, "private key: %s\n", l.ClientKeyPath())

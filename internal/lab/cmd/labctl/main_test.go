@@ -88,7 +88,9 @@ func TestUpSpecFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-spec", "star"}, `-spec "star": the only named topology is s2s`},
+		{[]string{"-spec", "star"}, `-spec "star": the named topologies are s2s and pppoe`},
+		{[]string{"-spec", "pppoe", "-lans", "2"}, "-spec pppoe and -lans exclude each other"},
+		{[]string{"-spec", "pppoe", "-direct", "a,b"}, "-spec pppoe has no direct links"},
 		{[]string{"-spec", "s2s", "-lans", "3"}, "-spec s2s and -lans exclude each other"},
 		{[]string{"-tfvars-for", "."}, "-tfvars-for needs -tfvars"},
 	} {
