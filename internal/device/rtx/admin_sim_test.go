@@ -23,6 +23,7 @@ import (
 // reference says SSH does) it never saw two at once either. The CPU poll,
 // which logs in without administrator, runs beside them unhindered.
 func TestSimAdministratorSessionsDoNotOverlap(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	t.Run("one administrator", func(t *testing.T) { adminOverlap(t, true) })
 	t.Run("several administrators", func(t *testing.T) { adminOverlap(t, false) })
 }

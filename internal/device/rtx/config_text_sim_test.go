@@ -38,6 +38,7 @@ import (
 //     `description lan1` after the lan1 lines (the simulator prints it
 //     first).
 func TestParseConfigEqualsSimulatedRouter(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	for _, f := range []string{"rtx810_whole.txt", "rtx810_whole_wrapped80.txt", "rtx810_echo_crlf.txt", "seed_001.txt", "seed_001_published.txt"} {
 		t.Run(f, func(t *testing.T) {
 			t.Parallel()

@@ -96,6 +96,7 @@ func assertSaved(t *testing.T, sim *rtxsim.Sim) {
 // reach the configuration; console lines an operator saved do not move
 // the digest either.
 func TestSimSnapshot(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	for _, lang := range []string{"ja", "en"} {
 		t.Run(lang, func(t *testing.T) {
 			drv, sim := simDriver(t, rtxsim.Options{Language: lang})
@@ -151,6 +152,7 @@ func TestSimSnapshot(t *testing.T) {
 // Every capability applied, read back and removed: each write ends with
 // save, and removing leaves the router's configuration as it was.
 func TestSimCapabilities(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	drv, sim := simDriver(t, rtxsim.Options{})
 	before := body(sim)
 	snap := snapshot(t, drv)
@@ -385,6 +387,7 @@ func ptrCopy[T any](p *T) *T { c := *p; return &c }
 // deletes remove them: the router's configuration, running and saved, is
 // as it was (globals.go).
 func TestSimTunnelGlobals(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	bare := slices.DeleteFunc(slices.Clone(baseConfig), func(l string) bool { return l == "ipsec auto refresh on" || l == "l2tp service on" })
 	drv, sim := simDriver(t, rtxsim.Options{Config: bare})
 	before := body(sim)
@@ -437,6 +440,7 @@ func seed001Tunnel() device.TunnelConfig {
 // no later write's save can persist them, and the startup one never had
 // them.
 func TestSimRefusedLine(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	for _, lang := range []string{"ja", "en"} {
 		t.Run(lang, func(t *testing.T) {
 			drv, sim := simDriver(t, rtxsim.Options{Language: lang})
@@ -482,6 +486,7 @@ func TestSimRefusedLine(t *testing.T) {
 // A wrong administrator password fails the login before any line of the
 // script, and the error does not show it.
 func TestSimWrongAdministratorPassword(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	sim := rtxsim.New(rtxsim.Options{AdminPassword: simAdminPassword, Config: baseConfig})
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	c := sshx.NewClient("rtx810", sshx.Config{Endpoint: dev.Endpoint(), Dialect: drivers.Dialect(device.RTX), EnablePassword: "wrong-admin-pw"}, nil)
@@ -499,6 +504,7 @@ func TestSimWrongAdministratorPassword(t *testing.T) {
 // administrator: it never takes the router's administrator session, and
 // still parses.
 func TestSimCPUPollUnprivileged(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	sim := rtxsim.New(rtxsim.Options{AdminPassword: simAdminPassword, Config: baseConfig, CPU: 37})
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	c := sshx.NewClient("rtx810", sshx.Config{Endpoint: dev.Endpoint(), Dialect: drivers.Dialect(device.RTX),
@@ -562,6 +568,7 @@ func (t *tripReader) Read(p []byte) (int, error) {
 // A write cut off part-way (the session ends with lines typed and applied)
 // is undone too, and nothing of it is saved (issue 23, point 3).
 func TestSimCutOffWriteUndone(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	sim := rtxsim.New(rtxsim.Options{AdminPassword: simAdminPassword, Config: baseConfig})
 	h := &cutOff{Sim: sim, trip: "pppoe use lan2"}
 	dev := devicesim.New(t, h, devicesim.Options{})

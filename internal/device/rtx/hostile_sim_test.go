@@ -40,6 +40,7 @@ import (
 // forgotten, added configuration lines are taken back with `no`), so
 // each value is judged on its own; TestHostileEffects checks it.
 func TestHostileValues(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	router := device.RouterConfig{
 		Interfaces: map[string]device.InterfaceConfig{
 			"lan1": {Addresses: []string{"198.18.100.1/24"}, MTU: intp(1400), Description: strp("inside LAN")},
@@ -154,6 +155,7 @@ func foreign(line string) bool {
 // reported and removed, a value carrying it whole is not, and the next
 // call starts clean.
 func TestHostileEffects(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	drv, sim, tg := hostileTarget(t)
 	before := body(sim)
 	if err := tg.Effects(); err != nil {

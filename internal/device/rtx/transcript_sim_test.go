@@ -65,6 +65,7 @@ func unredactRTX(s string) string { return strings.ReplaceAll(s, rtx.RedactedMar
 // The simulator answers as recorded; one answer altered makes the
 // comparison fail naming its command, and the replay reach another state.
 func TestTranscriptRecordReplay(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	ctx := ctxT(t)
 	var buf bytes.Buffer
 	rec := transcript.NewRecorder(clockedSim(t), &buf, transcript.SourceSimulated, rtx.RedactTranscript)
@@ -123,6 +124,7 @@ func TestTranscriptRecordReplay(t *testing.T) {
 // The shipped transcript (labelled simulated) still replays, and the
 // simulator still answers as it records.
 func TestShippedTranscript(t *testing.T) {
+	t.Parallel() // a simulator of its own: shares nothing
 	transcripttest.Shipped{
 		Path: shippedTranscript, Device: "rtx810", Redact: rtx.RedactTranscript,
 		Operation: func(ctx context.Context, r command.Runner) error {
