@@ -54,9 +54,9 @@ func UDPBitrate(fps float64, frame int) float64 {
 // MTU, 1500 on plain Ethernet): MinFrame to mtu + FrameOverMTU. attr names
 // the attribute for the message.
 func CheckFrame(attr string, frame, mtu int) error {
-	max := mtu + FrameOverMTU
-	if frame < MinFrame || frame > max {
-		return fmt.Errorf("%s %d: allowed are %d (the Ethernet minimum) to %d (MTU %d + 14 MAC header + 4 FCS)", attr, frame, MinFrame, max, mtu)
+	largest := mtu + FrameOverMTU
+	if frame < MinFrame || frame > largest {
+		return fmt.Errorf("%s %d: allowed are %d (the Ethernet minimum) to %d (MTU %d + 14 MAC header + 4 FCS)", attr, frame, MinFrame, largest, mtu)
 	}
 	return nil
 }

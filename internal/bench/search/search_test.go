@@ -32,8 +32,8 @@ func (d *device) trial(_ context.Context, rate float64, dur time.Duration) (Tria
 	if rate > d.floorFrom {
 		fwd = math.Round(sent * (1 - d.lossFloor))
 	}
-	if max := math.Floor((d.capacityBps*secs + d.bufferBits) / d.wireBits); fwd > max {
-		fwd = max
+	if most := math.Floor((d.capacityBps*secs + d.bufferBits) / d.wireBits); fwd > most {
+		fwd = most
 	}
 	return TrialResult{SentFrames: int64(sent), LostFrames: int64(sent - fwd)}, nil
 }
