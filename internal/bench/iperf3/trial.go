@@ -148,7 +148,10 @@ func UDPTrial(o UDPTrialOptions) (search.Trial, Pacing, error) {
 			return search.TrialResult{}, err
 		}
 		s := rep.Result()
-		return search.TrialResult{SentFrames: s.Packets, LostFrames: s.LostPackets}, nil
+		// Packets is the receiver's count of the datagrams sent (from their
+		// sequence numbers), so datagrams lost at the very end are missed.
+		return search.TrialResult{SentFrames: s.Packets, LostFrames: s.LostPackets,
+			OfferedFrames: int64(math.Round(fps * d.Seconds()))}, nil
 	}
 	return trial, pacing, nil
 }

@@ -90,7 +90,7 @@ func TestUDPTrialLocal(t *testing.T) {
 	if err != nil {
 		t.Fatalf("trial (pacing %s): %v", pacing, err)
 	}
-	if r.SentFrames < 780 || r.SentFrames > 850 || r.LostFrames < 0 || r.LostFrames > r.SentFrames {
+	if r.SentFrames < 780 || r.SentFrames > 850 || r.LostFrames < 0 || r.LostFrames > r.SentFrames || r.OfferedFrames != 813 {
 		t.Errorf("trial (pacing %s) counted %+v, want about 813 frames sent", pacing, r)
 	}
 }

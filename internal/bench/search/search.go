@@ -24,6 +24,19 @@ import (
 type TrialResult struct {
 	SentFrames int64
 	LostFrames int64
+	// OfferedFrames is how many frames the rate and duration ask for; 0 =
+	// not known. A trial that sent fewer than SenderShare of them measured
+	// the traffic generator, not the device: it fails, and the result
+	// says the sender limited it.
+	OfferedFrames int64
+}
+
+// SenderShare is the share of OfferedFrames a trial must have sent.
+const SenderShare = 0.99
+
+// SenderLimited: the sender fell short of the offered rate.
+func (r TrialResult) SenderLimited() bool {
+	return r.OfferedFrames > 0 && float64(r.SentFrames) < SenderShare*float64(r.OfferedFrames)
 }
 
 // LossPercent is the lost share of the sent frames, 0..100.
@@ -105,6 +118,11 @@ type Result struct {
 	// Reason explains a NoneFound outcome, or a search cut short by
 	// MaxTrials.
 	Reason string
+	// SenderLimited: a trial failed because its sender did not send what
+	// the rate asked for, so the result may be the traffic generator's
+	// limit rather than the device's (iperf3 on one core sends far fewer
+	// than 1.49 million 64-byte frames a second).
+	SenderLimited bool
 }
 
 // ShareOfLineRate is RateBps / LineRateBps, 0..1.
@@ -187,11 +205,20 @@ func Run(ctx context.Context, trial Trial, o Options) (Result, error) {
 		if tr.SentFrames <= 0 || tr.LostFrames < 0 || tr.LostFrames > tr.SentFrames {
 			return Record{}, fmt.Errorf("%s trial at %.0f bit/s for %s counted %d lost of %d frames sent", phase, rate, d, tr.LostFrames, tr.SentFrames)
 		}
-		r := Record{Phase: phase, RateBps: rate, Duration: d, TrialResult: tr, Passed: tr.LossPercent() <= o.LossPercent}
+		r := Record{Phase: phase, RateBps: rate, Duration: d, TrialResult: tr, Passed: tr.LossPercent() <= o.LossPercent && !tr.SenderLimited()}
 		res.Trials = append(res.Trials, r)
+		res.SenderLimited = res.SenderLimited || tr.SenderLimited()
 		return r, nil
 	}
-	forwarded := func(r Record) float64 { return r.RateBps * (1 - r.LossPercent()/100) }
+	// forwarded is the rate the device passed on in r: of what was offered,
+	// the share sent and not lost.
+	forwarded := func(r Record) float64 {
+		f := r.RateBps * (1 - r.LossPercent()/100)
+		if r.SenderLimited() {
+			f *= float64(r.SentFrames) / float64(r.OfferedFrames)
+		}
+		return f
+	}
 
 	lower, upper := 0.0, o.LineRateBps // lower 0: none passed yet
 	floor := o.PrecisionBps

@@ -154,6 +154,29 @@ func TestConfirmationFailsStepsDown(t *testing.T) {
 	}
 }
 
+func TestSenderLimited(t *testing.T) {
+	// A device that keeps up with anything behind a sender that manages
+	// only 300 Mbit/s: the search ends below 300 Mbit/s and says why.
+	const sender = 0.3 * gig
+	d := newDevice(gig)
+	limited := func(ctx context.Context, rate float64, dur time.Duration) (TrialResult, error) {
+		offered := int64(math.Round(rate * dur.Seconds() / d.wireBits))
+		r, err := d.trial(ctx, math.Min(rate, sender), dur)
+		r.OfferedFrames = offered
+		return r, err
+	}
+	res, err := Run(context.Background(), limited, Options{LineRateBps: gig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != Found || !res.SenderLimited || res.RateBps > sender/SenderShare || res.RateBps < sender-0.01*gig {
+		t.Errorf("sender-limited search: %.0f (%s, sender limited %v), want 290..303 Mbit/s (a 1 %% shortfall passes) flagged", res.RateBps, res.Outcome, res.SenderLimited)
+	}
+	if d, _ := Run(context.Background(), newDevice(gig).trial, Options{LineRateBps: gig}); d.SenderLimited {
+		t.Error("a search whose trials do not know the offered frames is flagged sender-limited")
+	}
+}
+
 func TestBoundedTrials(t *testing.T) {
 	// Passes and fails in turn whatever the rate: the search must stop.
 	n := 0
