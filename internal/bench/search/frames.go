@@ -53,9 +53,8 @@ func FrameSizes(ctx context.Context, frames []int, build TrialsFor, o Options) (
 		fr := FrameResult{Frame: f, Pacing: pacing, Result: res, WireMbps: res.RateBps / 1e6}
 		fr.FramesPerSecond = res.RateBps / (float64(f+linerate.FrameGap) * 8)
 		fr.PayloadMbps = linerate.UDPBitrate(fr.FramesPerSecond, f) / 1e6
-		if line := linerate.FramesPerSecond(o.LineRateBps, f); line > 0 {
-			fr.LineRatePercent = math.Min(100, 100*fr.FramesPerSecond/line)
-		}
+		// fps / line fps = rate / link speed, both over the same wire bytes.
+		fr.LineRatePercent = math.Min(100, 100*res.RateBps/o.LineRateBps)
 		out = append(out, fr)
 	}
 	return out, nil
