@@ -46,6 +46,11 @@ type ClientOptions struct {
 	Direction  bench.Direction
 	Protocol   bench.Protocol
 	UDPBitrate string // -b for UDP ("100M", "1G", "0" = unlimited); ignored for TCP
+	// FQRate is --fq-rate (UDP only): the socket's SO_MAX_PACING_RATE, which
+	// the kernel's fq qdisc enforces per packet instead of iperf3's bursts
+	// of -b per pacing-timer slot (1 ms); "" = not set. Needs an iperf3 with
+	// "socket pacing" among its features ([Features]).
+	FQRate string
 	// ConnectTimeout bounds the control connection setup
 	// (--connect-timeout); 0 = DefaultConnectTimeout.
 	ConnectTimeout time.Duration
@@ -88,7 +93,7 @@ func wholeSeconds(name string, d time.Duration) (int, error) {
 
 // ClientCommand builds
 //
-//	iperf3 -c TARGET -p PORT -J -t N -O N [-M MSS] [-P N] [-R | --bidir] [-u -b RATE] --connect-timeout MS
+//	iperf3 -c TARGET -p PORT -J -t N -O N [-M MSS] [-l LEN] [-P N] [-R | --bidir] [-u -b RATE [--fq-rate RATE]] --connect-timeout MS
 //
 // after validating every option; the result is safe to hand to sh.
 func ClientCommand(o ClientOptions) (string, error) {
@@ -151,6 +156,9 @@ func ClientCommand(o ClientOptions) (string, error) {
 	}
 	switch o.Protocol {
 	case "", bench.TCP:
+		if o.FQRate != "" {
+			return "", fmt.Errorf("iperf3 --fq-rate %q is set for UDP trials only here, not TCP", o.FQRate)
+		}
 	case bench.UDP:
 		if o.MSS != 0 {
 			return "", fmt.Errorf("iperf3 MSS %d applies to TCP only, not UDP", o.MSS)
@@ -162,6 +170,12 @@ func ClientCommand(o ClientOptions) (string, error) {
 			return "", fmt.Errorf("iperf3 UDP bitrate %q is not a number with an optional K/M/G/T suffix", o.UDPBitrate)
 		}
 		args = append(args, "-u", "-b", o.UDPBitrate)
+		if o.FQRate != "" {
+			if !bitrateRE.MatchString(o.FQRate) {
+				return "", fmt.Errorf("iperf3 --fq-rate %q is not a number with an optional K/M/G/T suffix", o.FQRate)
+			}
+			args = append(args, "--fq-rate", o.FQRate)
+		}
 	default:
 		return "", fmt.Errorf("iperf3 protocol %q is not %q or %q", o.Protocol, bench.TCP, bench.UDP)
 	}

@@ -344,17 +344,6 @@ func parseVersion(text string) (string, error) {
 
 // Version returns the iperf3 version on h, e.g. "3.12".
 func Version(ctx context.Context, h command.Runner) (string, error) {
-	out, err := h.Run(ctx, "iperf3 --version")
-	if err != nil {
-		return "", fmt.Errorf("iperf3 --version on %s: %w", h.Name(), err)
-	}
-	text := out.Stdout + "\n" + out.Stderr
-	if looksNotInstalled(text, out.ExitStatus) {
-		return "", notInstalled(h.Name())
-	}
-	v, err := parseVersion(out.Stdout)
-	if err != nil {
-		return "", fmt.Errorf("iperf3 on %s: %w", h.Name(), err)
-	}
-	return v, nil
+	f, err := HostFeatures(ctx, h)
+	return f.Version, err
 }

@@ -1,0 +1,77 @@
+package runner
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/iperf3"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/search"
+	"github.com/routerlab/terraform-provider-routerlab/internal/command"
+)
+
+func searchPlan(port int) bench.Plan {
+	return bench.Plan{
+		Pairs:    []bench.Pair{{Name: "lo", Client: bench.LocalHost, Server: bench.LocalHost, Target: "127.0.0.1", Port: port}},
+		Duration: time.Second, Protocol: bench.UDP, LinkMbps: 20,
+	}
+}
+
+func TestValidateSearch(t *testing.T) {
+	if err := ValidateSearch(searchPlan(5201), SearchOptions{}); err != nil {
+		t.Errorf("a valid search: %v", err)
+	}
+	for _, c := range []struct {
+		f    func(*bench.Plan, *SearchOptions)
+		want string
+	}{
+		{func(p *bench.Plan, _ *SearchOptions) { p.Protocol = bench.TCP }, `protocol "tcp": a throughput search needs "udp"`},
+		{func(_ *bench.Plan, o *SearchOptions) { o.FrameSizes = []int{32} }, "search.frame_sizes 32: allowed are 64"},
+		{func(p *bench.Plan, _ *SearchOptions) { p.LinkMTU = 1400 }, "search.frame_sizes (default, RFC 2544) 1518: allowed are 64 (the Ethernet minimum) to 1418"},
+		{func(_ *bench.Plan, o *SearchOptions) { o.LossPercent = 100 }, "search.loss_percent 100"},
+		{func(p *bench.Plan, _ *SearchOptions) { p.Pairs[0].Target = "203.0.113.7" }, "pair lo target 203.0.113.7 is outside the private and benchmarking ranges"},
+		{func(p *bench.Plan, _ *SearchOptions) { p.Pairs = append(p.Pairs, p.Pairs[0]) }, "one pair, not 2"},
+		{func(p *bench.Plan, _ *SearchOptions) { p.Directions = []bench.Direction{bench.Bidirectional} }, "one direction"},
+		{func(p *bench.Plan, _ *SearchOptions) { p.LinkMbps = 0 }, "needs the link speed"},
+		{func(_ *bench.Plan, o *SearchOptions) { o.TrialDuration = 1500 * time.Millisecond }, "whole seconds"},
+		{func(_ *bench.Plan, o *SearchOptions) { o.PrecisionMbps = 20 }, "precision"},
+	} {
+		p, o := searchPlan(5201), SearchOptions{}
+		c.f(&p, &o)
+		if err := ValidateSearch(p, o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ValidateSearch = %v, want %q", err, c.want)
+		}
+	}
+	p := searchPlan(5201)
+	p.Pairs[0].Target = "203.0.113.7"
+	if err := ValidateSearch(p, SearchOptions{AllowPublicTargets: true}); err != nil {
+		t.Errorf("allowed public target: %v", err)
+	}
+}
+
+// TestSearchLocal searches 1518-byte frames over loopback on a 20 Mbit/s
+// "link": loopback keeps up, so the first 1 s trial at the line rate and
+// the 1 s confirmation pass (1625 frames each).
+func TestSearchLocal(t *testing.T) {
+	env := localEnv(t)
+	res, err := Search(context.Background(), searchPlan(5481), SearchOptions{FrameSizes: []int{1518}}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 {
+		t.Fatalf("%d results, want 1", len(res))
+	}
+	r := res[0]
+	if r.Outcome != search.Found || r.WireMbps != 20 || r.LineRatePercent != 100 || len(r.Trials) != 2 {
+		t.Errorf("result %+v, want the line rate after 2 trials", r)
+	}
+	f, err := iperf3.HostFeatures(context.Background(), command.Local())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[bool]iperf3.Pacing{true: iperf3.PacingFQ, false: iperf3.PacingTimer}[f.SocketPacing]; r.Pacing != string(want) {
+		t.Errorf("pacing %q, want %q (socket pacing: %v)", r.Pacing, want, f.SocketPacing)
+	}
+}

@@ -1,0 +1,241 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// device is a test double of the device under test (not of iperf3): it
+// forwards frames of wireBits each up to a capacity and drops the rest.
+// lossFloor is a share it drops at every rate above floorFrom (a device
+// with a small constant loss, e.g. a policer's rounding), and bufferBits
+// is a buffer that absorbs a burst, so a short trial sees more capacity
+// than a long one.
+type device struct {
+	capacityBps float64
+	wireBits    float64 // bits per frame on the wire: (64 + 20) × 8
+	lossFloor   float64 // 0..1
+	floorFrom   float64 // bit/s
+	bufferBits  float64
+	trials      int
+}
+
+func (d *device) trial(_ context.Context, rate float64, dur time.Duration) (TrialResult, error) {
+	d.trials++
+	secs := dur.Seconds()
+	sent := math.Round(rate * secs / d.wireBits)
+	fwd := sent
+	if rate > d.floorFrom {
+		fwd = math.Round(sent * (1 - d.lossFloor))
+	}
+	if most := math.Floor((d.capacityBps*secs + d.bufferBits) / d.wireBits); fwd > most {
+		fwd = most
+	}
+	return TrialResult{SentFrames: int64(sent), LostFrames: int64(sent - fwd)}, nil
+}
+
+const gig = 1e9
+
+func newDevice(capacity float64) *device {
+	return &device{capacityBps: capacity, wireBits: 84 * 8, floorFrom: math.Inf(1)}
+}
+
+func TestFindsCapacityWithinPrecision(t *testing.T) {
+	for _, capacity := range []float64{1, 12e6, 0.3 * gig, 0.61 * gig, 0.98 * gig} {
+		d := newDevice(capacity)
+		res, err := Run(context.Background(), d.trial, Options{LineRateBps: gig, Duration: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if capacity < 0.01*gig {
+			if res.Outcome != NoneFound || res.RateBps != 0 {
+				t.Errorf("capacity %.0f below the lowest rate tried: %+v", capacity, res)
+			}
+			continue
+		}
+		if res.Outcome != Found || res.RateBps > capacity || res.RateBps < capacity-0.01*gig {
+			t.Errorf("capacity %.0f: found %.0f (%s), want within 1 %% of the line rate below it; trials %+v", capacity, res.RateBps, res.Outcome, res.Trials)
+		}
+		last := res.Trials[len(res.Trials)-1]
+		if last.Phase != PhaseConfirm || last.Duration != 10*time.Second || !last.Passed || res.Confirmation.LostFrames != 0 {
+			t.Errorf("capacity %.0f: the last trial %+v is no passing 10 s confirmation", capacity, last)
+		}
+		confirming := false
+		for _, r := range res.Trials {
+			confirming = confirming || r.Phase == PhaseConfirm
+			if (confirming && (r.Phase != PhaseConfirm || r.Duration != 10*time.Second)) || (!confirming && r.Duration != time.Second) {
+				t.Errorf("capacity %.0f: trial %+v: want 1 s search trials, then 10 s confirmations", capacity, r)
+			}
+		}
+		if n := len(res.Trials); n > 12 {
+			t.Errorf("capacity %.0f: %d trials, want at most 12", capacity, n)
+		}
+	}
+}
+
+func TestLineRateDevice(t *testing.T) {
+	d := newDevice(gig)
+	res, err := Run(context.Background(), d.trial, Options{LineRateBps: gig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != Found || res.RateBps != gig || len(res.Trials) != 2 || res.ShareOfLineRate(gig) != 1 {
+		t.Errorf("a device that keeps up: %+v, want the line rate after one search and one confirmation trial", res)
+	}
+}
+
+func TestNDRAndPDR(t *testing.T) {
+	// Loses nothing up to 400 Mbit/s, 0.2 % above it, and what exceeds
+	// 800 Mbit/s above that.
+	model := func() *device {
+		d := newDevice(0.8 * gig)
+		d.lossFloor, d.floorFrom = 0.002, 0.4*gig
+		return d
+	}
+	ndr, err := Run(context.Background(), model().trial, Options{LineRateBps: gig, LossPercent: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ndr.Outcome != Found || ndr.RateBps > 0.4*gig || ndr.RateBps < 0.39*gig {
+		t.Errorf("NDR = %.0f (%s), want 390..400 Mbit/s", ndr.RateBps, ndr.Outcome)
+	}
+	pdr, err := Run(context.Background(), model().trial, Options{LineRateBps: gig, LossPercent: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Above 800 Mbit/s the loss is 1 − 0.8 G/r; ≤ 0.5 % up to 0.8 G/0.995 = 804.02 Mbit/s.
+	want := 0.8 * gig / 0.995
+	if pdr.Outcome != Found || pdr.RateBps > want || pdr.RateBps < want-0.01*gig {
+		t.Errorf("PDR(0.5 %%) = %.0f (%s), want %.0f − 10 Mbit/s .. %.0f", pdr.RateBps, pdr.Outcome, want, want)
+	}
+	if pdr.Confirmation.LossPercent() > 0.5 || pdr.Confirmation.LossPercent() == 0 {
+		t.Errorf("PDR confirmation lost %.3f %%, want between 0 and 0.5 %%", pdr.Confirmation.LossPercent())
+	}
+}
+
+func TestLosesAtEveryRate(t *testing.T) {
+	d := newDevice(0.9 * gig)
+	d.lossFloor, d.floorFrom = 0.01, 0
+	res, err := Run(context.Background(), d.trial, Options{LineRateBps: gig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != NoneFound || res.RateBps != 0 || !strings.Contains(res.Reason, "lowest rate tried, 10000000 bit/s") {
+		t.Errorf("a device that loses at every rate: %+v", res)
+	}
+	if len(res.Trials) > 12 {
+		t.Errorf("%d trials to give up, want at most 12 (exponential descent to 1 %%)", len(res.Trials))
+	}
+	for _, r := range res.Trials {
+		if r.Phase != PhaseSearch {
+			t.Errorf("a confirmation trial %+v with nothing that passed", r)
+		}
+	}
+}
+
+func TestConfirmationFailsStepsDown(t *testing.T) {
+	// A 4 Mbit buffer in front of 500 Mbit/s: 1 s trials pass up to
+	// 504 Mbit/s, a 10 s trial only up to 500.4 Mbit/s.
+	d := newDevice(0.5 * gig)
+	d.bufferBits = 4e6
+	res, err := Run(context.Background(), d.trial, Options{LineRateBps: gig, Duration: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != Found || res.RateBps > 0.5004*gig || res.RateBps < 0.49*gig {
+		t.Errorf("found %.0f (%s), want 490..500.4 Mbit/s", res.RateBps, res.Outcome)
+	}
+	if n := countPhase(res.Trials, PhaseConfirm); n != 2 {
+		t.Errorf("%d confirmation trials, want 2 (one failed, one passed): %+v", n, res.Trials)
+	}
+}
+
+func TestSenderLimited(t *testing.T) {
+	// A device that keeps up with anything behind a sender that manages
+	// only 300 Mbit/s: the search ends below 300 Mbit/s and says why.
+	const sender = 0.3 * gig
+	d := newDevice(gig)
+	limited := func(ctx context.Context, rate float64, dur time.Duration) (TrialResult, error) {
+		offered := int64(math.Round(rate * dur.Seconds() / d.wireBits))
+		r, err := d.trial(ctx, math.Min(rate, sender), dur)
+		r.OfferedFrames = offered
+		return r, err
+	}
+	res, err := Run(context.Background(), limited, Options{LineRateBps: gig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != Found || !res.SenderLimited || res.RateBps > sender/SenderShare || res.RateBps < sender-0.01*gig {
+		t.Errorf("sender-limited search: %.0f (%s, sender limited %v), want 290..303 Mbit/s (a 1 %% shortfall passes) flagged", res.RateBps, res.Outcome, res.SenderLimited)
+	}
+	if d, _ := Run(context.Background(), newDevice(gig).trial, Options{LineRateBps: gig}); d.SenderLimited {
+		t.Error("a search whose trials do not know the offered frames is flagged sender-limited")
+	}
+}
+
+func TestBoundedTrials(t *testing.T) {
+	// Passes and fails in turn whatever the rate: the search must stop.
+	n := 0
+	flaky := func(_ context.Context, rate float64, _ time.Duration) (TrialResult, error) {
+		n++
+		return TrialResult{SentFrames: 1000, LostFrames: int64(n % 2)}, nil
+	}
+	res, err := Run(context.Background(), flaky, Options{LineRateBps: gig, PrecisionBps: 1, MaxTrials: 10, MaxConfirmations: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > 12 || len(res.Trials) != n {
+		t.Errorf("%d trials, want at most 10 + 2", n)
+	}
+	if !strings.Contains(res.Reason, "stopped after 10 search trials") {
+		t.Errorf("reason %q does not say the search was cut short", res.Reason)
+	}
+	// Every confirmation fails: NoneFound after MaxConfirmations.
+	d := newDevice(0.5 * gig)
+	d.bufferBits = 400e6 // 1 s trials pass at the line rate, 10 s ones far below
+	res, err = Run(context.Background(), d.trial, Options{LineRateBps: gig, Duration: 10 * time.Second, MaxConfirmations: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != NoneFound || res.RateBps != 0 || !strings.Contains(res.Reason, "no confirmation trial of 10s passed (1 tried") {
+		t.Errorf("every confirmation failing: %+v", res)
+	}
+}
+
+func TestTrialErrorsAndOptions(t *testing.T) {
+	boom := errors.New("iperf3 died")
+	_, err := Run(context.Background(), func(context.Context, float64, time.Duration) (TrialResult, error) {
+		return TrialResult{}, boom
+	}, Options{LineRateBps: gig})
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "search trial at 1000000000 bit/s for 1s") {
+		t.Errorf("trial error: %v", err)
+	}
+	_, err = Run(context.Background(), func(context.Context, float64, time.Duration) (TrialResult, error) {
+		return TrialResult{}, nil
+	}, Options{LineRateBps: gig})
+	if err == nil || !strings.Contains(err.Error(), "0 lost of 0 frames") {
+		t.Errorf("a trial that sent nothing: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, newDevice(gig).trial, Options{LineRateBps: gig}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{}, "line rate 0 bit/s"},
+		{Options{LineRateBps: gig, LossPercent: 100}, "loss_percent 100: allowed are 0 (NDR) up to but not including 100"},
+		{Options{LineRateBps: gig, LossPercent: -1}, "loss_percent -1"},
+		{Options{LineRateBps: gig, PrecisionBps: gig}, "precision"},
+	} {
+		if _, err := Run(context.Background(), newDevice(gig).trial, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Run(%+v) = %v, want %q", c.o, err, c.want)
+		}
+	}
+}
