@@ -72,6 +72,7 @@ func (s *warningServer) PlanResourceChange(ctx context.Context, req *tfprotov6.P
 // real driver's /proc/stat loop, which the simulator streams); the pair
 // runs iperf3 on this machine over loopback.
 func TestAccBenchmark_simDUTConfigChangeReruns(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 	sim := newSimTarget(t)

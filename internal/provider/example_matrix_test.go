@@ -74,6 +74,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // four variants applied, benchmarked, asserted on and archived, then
 // compared.
 func TestAccExample_conntrackMatrix(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	labtest.RequireRoot(t)
 	s := lab.DefaultSpec("accct").WithRate("1gbit")
@@ -93,6 +94,7 @@ func TestAccExample_conntrackMatrix(t *testing.T) {
 // each applied, benchmarked (against the ESP line rate), asserted on and
 // archived, then compared.
 func TestAccExample_ipsecSuites(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	labtest.RequireRoot(t)
 	s := lab.SiteToSiteSpec("accsu").WithRate("1gbit")

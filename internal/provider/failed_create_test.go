@@ -15,6 +15,7 @@ import (
 // and log do not stay on the router, where no destroy would ever remove
 // them (issue 18). The first server, which state holds, is untouched.
 func TestAccTunnel_failedCreateLeavesNothing(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	tg := newSimTarget(t)
 	server := func(name, local, remote string) string {

@@ -155,6 +155,7 @@ func TestPowerMeterErrorHidesCommand(t *testing.T) {
 // configuration at apply, the results carry its watts, and neither the
 // plan nor the state holds it. A new command_wo_version runs again.
 func TestAccBenchmark_powerMeterWriteOnly(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	testenv.RequireCommand(t, "iperf3", "apt-get install iperf3, or bash .ci/install-deps")
 	const addr = "routerlab_benchmark_run.wo"

@@ -45,11 +45,12 @@ func readmeOwnConfiguration(t *testing.T) string {
 // `make lab-up LAB_TFVARS=…` writes it, then init, apply and a plan that
 // must be empty (issue 20: the README's example failed `terraform init`).
 func TestAccReadme_ownConfiguration(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	labtest.RequireRoot(t)
 	hcl := readmeOwnConfiguration(t)
 	spec := lab.DefaultSpec("accrm").WithRate("1gbit") // as make lab-up shapes
-	spec.MgmtNet = 232
+	spec.MgmtNet = 241
 	l := labtest.Start(t, spec)
 
 	home, work := t.TempDir(), t.TempDir()

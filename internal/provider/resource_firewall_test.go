@@ -28,6 +28,7 @@ resource "routerlab_firewall" "f" {
 // a re-create, import, and destroy leaving the router as it was; on the
 // simulated router and on the real lab (nftables).
 func TestAccFirewall_lifecycle(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "accfw", 240, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		const addr = "routerlab_firewall.f"

@@ -29,6 +29,7 @@ func ethtoolFeature(t *testing.T, tg routerTarget, long string) string {
 // switched back by hand planned as an update, import, and destroy putting
 // back what was found.
 func TestAccOffload_lifecycle(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "accof", 246, func(t *testing.T, tg routerTarget) {
 		gro0, gso0 := ethtoolFeature(t, tg, "generic-receive-offload"), ethtoolFeature(t, tg, "generic-segmentation-offload")
 		flip := map[string]string{"on": "false", "off": "true"}
@@ -89,6 +90,7 @@ resource "routerlab_offload" "o" {
 // DUT's configuration digest changes with the switch, so the benchmark
 // runs again; both runs must have carried traffic and sampled the CPU.
 func TestAccOffload_groOnOff(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	l := startLab(t, "accgro", 222)
 	cfg := func(gro bool) string {
 		return labProvider(l) + fmt.Sprintf(`

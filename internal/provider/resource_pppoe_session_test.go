@@ -79,6 +79,7 @@ func TestAccPPP_noKernelSupport(t *testing.T) {
 // change by hand planned as an update, deleted by hand planned as a
 // re-create, import, and destroy leaving the router as it was.
 func TestAccPPP_lifecycle(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	cases := []struct {
 		name, addr, config, id string

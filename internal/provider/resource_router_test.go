@@ -74,6 +74,7 @@ func dig(v any, path []string) any {
 // hand-made change as drift, imports it, and proves destroy puts the
 // router back exactly as it was.
 func TestAccRouter_lifecycle(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "accr", 230, testRouterLifecycle)
 }
 
@@ -198,6 +199,7 @@ func testRouterLifecycle(t *testing.T, tg routerTarget) {
 // plan re-creates exactly it (the other owned route is left as it is) and
 // the apply puts it back on the device.
 func TestAccRouter_ownedRouteDeleted(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "acco", 234, func(t *testing.T, tg routerTarget) {
 		const addr = "routerlab_router.r"
 		cfg := tg.provider() + `
@@ -239,6 +241,7 @@ resource "routerlab_router" "r" {
 // deleted by hand after routerlab managed it blocks neither the update that
 // stops managing it (a warning says its settings are dropped) nor destroy.
 func TestAccRouter_restoreAlwaysPossible(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "accv", 235, func(t *testing.T, tg routerTarget) {
 		tg.setHostname(t, "lab_r1")
 		before := snapshotText(t, tg)
@@ -285,6 +288,7 @@ resource "routerlab_router" "r" {
 // (tainted) with the originals, so destroy puts the router back byte for
 // byte, as it was before the create.
 func TestAccRouter_failedApplyKeepsOriginals(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "accf", 236, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		resource.Test(t, resource.TestCase{
@@ -351,6 +355,7 @@ resource "routerlab_router" "r" {
 // TestAccRouter_hostKeyMismatch pins the wrong host key: the plan fails with
 // both fingerprints and the router is untouched.
 func TestAccRouter_hostKeyMismatch(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "acck", 231, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		prov, wantFP, presentedFP := tg.pinnedWrongKey(t)
@@ -384,6 +389,7 @@ func fingerprintOf(t *testing.T, line string) string {
 
 // TestAccRouter_unknownInterface fails at plan, listing the interfaces.
 func TestAccRouter_unknownInterface(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "acci", 232, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		resource.Test(t, resource.TestCase{
@@ -408,6 +414,7 @@ resource "routerlab_router" "r" {
 // resources on 3 opens exactly 3 SSH connections in each Terraform
 // operation, counted by the provider and by TCP proxies in front of sshd.
 func TestAccProvider_connectionsPerOperation(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	l := startLab(t, "accc", 233)
 	proxies := map[string]*countingProxy{}
 	for _, n := range []string{"a", "r", "b"} {

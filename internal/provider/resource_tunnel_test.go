@@ -124,6 +124,7 @@ resource "routerlab_tunnel" "t" {
 // leaving the router's configuration as it was; on the simulated router
 // and on the real lab.
 func TestAccTunnel_lifecycle(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	forEachTarget(t, "acctu", 247, func(t *testing.T, tg routerTarget) {
 		for _, tc := range tunnelCases() {
 			t.Run(tc.typ, func(t *testing.T) { testTunnelLifecycle(t, tg, tc) })

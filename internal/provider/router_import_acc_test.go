@@ -13,7 +13,8 @@ import (
 // null and must not plan as a change (it planned "" -> null on every
 // interface, issue 20 point 5).
 func TestAccRouter_importGeneratedConfigPlansEmpty(t *testing.T) {
-	l := startLab(t, "accim", 231)
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
+	l := startLab(t, "accim", 242)
 	w := newImportWorkdir(t, labProvider(l)+importBlocks([]importTarget{{"routerlab_router.r", "r"}}))
 	out, generated := w.generateConfig("router.tf", `eth1 = {`, `eth2 = {`, `addresses   = ["198.18.1.1/24"]`)
 	if !strings.Contains(out, "Session Interface Not Adopted") || !strings.Contains(out, "interface mgmt0 carries routerlab's SSH session") {

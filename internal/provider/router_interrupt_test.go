@@ -36,6 +36,7 @@ func (s *slowWrites) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer)
 // state with what was written; the next apply continues from there, and
 // destroy leaves the router byte for byte as before the first apply.
 func TestAccRouter_interruptedApply(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	r := linuxsim.New(linuxsim.Options{})
 	slow := &slowWrites{r: r, applied: make(chan struct{}, 1)}

@@ -88,6 +88,7 @@ func measured(addr string) []statecheck.StateCheck {
 // refresh both ends report the tunnel established. (All four ESP suites of
 // seed 001 run in TestAccExample_ipsecSuites.)
 func TestAccTunnel_siteToSite(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	l := startSiteToSiteLab(t, "accs2s", 253)
 	ipsec := func(esp string) string {
 		return labProvider(l) + fmt.Sprintf(`

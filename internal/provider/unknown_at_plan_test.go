@@ -18,6 +18,7 @@ import (
 // before anything is written (issue 18). terraform_data stands for any
 // other resource's output: a peer's address, a key another provider made.
 func TestAccUnknownAtPlan(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	requireAcc(t)
 	tg := newSimTarget(t)
 	wgPub, _ := wireguardPublicKey(testWGKeyR2)
