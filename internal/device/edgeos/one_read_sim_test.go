@@ -68,7 +68,9 @@ func TestSimOneReadPerWrite(t *testing.T) {
 			if er, ok := drv.(*edgeos.Driver); ok {
 				fw := device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"eth0"}, Masquerade: []string{"eth0"}}
 				ops = append(ops,
-					op{"firewall create", func(ctx context.Context, snap *device.Snapshot) error { return er.ApplyFirewall(ctx, fw, snap.Firewall) }},
+					op{"firewall create", func(ctx context.Context, snap *device.Snapshot) error {
+						return er.ApplyFirewall(ctx, fw, snap.Firewall)
+					}},
 					op{"firewall delete", func(ctx context.Context, snap *device.Snapshot) error { return er.DeleteFirewall(ctx, snap.Firewall) }},
 					op{"offload apply", func(ctx context.Context, _ *device.Snapshot) error {
 						return er.ApplyOffload(ctx, device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}})
