@@ -167,7 +167,9 @@ func splitSections(out string) map[string]string {
 // was an exec of its own before the commit's session, closing no gap to
 // a change made beside routerlab.
 func (d *Driver) tree(ctx context.Context) (*Tree, error) {
-	if snap := device.SnapshotFrom(ctx); snap != nil && snap.Facts.Platform == d.flavour.platform() {
+	// Parsed's type is this package's: only an EdgeOS or VyOS snapshot
+	// has it, and a driver is one device's (drivers.New), so one flavour.
+	if snap := device.SnapshotFrom(ctx); snap != nil {
 		if t, ok := snap.Parsed.(*Tree); ok {
 			return t, nil
 		}

@@ -71,7 +71,8 @@ func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
 // before the write's (readConfig), so it closed no gap to a change made
 // beside routerlab. It is also what a failed write is undone to (write).
 func snapshotConfig(ctx context.Context) *Config {
-	if snap := device.SnapshotFrom(ctx); snap != nil && snap.Facts.Platform == device.RTX {
+	// Parsed's type is this package's: only an RTX snapshot has it.
+	if snap := device.SnapshotFrom(ctx); snap != nil {
 		if c, ok := snap.Parsed.(*Config); ok {
 			return c
 		}
