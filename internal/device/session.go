@@ -126,3 +126,34 @@ func (t *Tx) Snapshot() (*Snapshot, error) { return t.s.Snapshot(t.ctx) }
 
 // Wrote marks the cached snapshot stale after a step changed the device.
 func (t *Tx) Wrote() { t.s.invalidate() }
+
+// snapshotKey is the context key of WithSnapshot.
+type snapshotKey struct{}
+
+// WithSnapshot returns ctx carrying snap, the snapshot the operation read
+// (Tx.Snapshot) and a write is rendered from: a driver whose write needs
+// the configuration (RTX, EdgeOS, VyOS: numbers, owned lines, what a
+// failed write is undone to) takes it from snap.Parsed instead of reading
+// the device again, so a write reads the configuration once
+// (TestSimOneReadPerWrite). Without it, or with a snapshot of another
+// platform, the driver reads.
+//
+// The snapshot is current for the write: device.Session reads it under
+// the device's write lock and drops it after every write (Tx.Wrote), so
+// within an operation nothing of routerlab's changed the device since.
+// A change made beside routerlab between the read and the write is no
+// safer with a second read: the read and the write were two sessions
+// (RTX: two console logins; EdgeOS: a read exec, then a configuration
+// session), with the same gap between them.
+func WithSnapshot(ctx context.Context, snap *Snapshot) context.Context {
+	if snap == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, snapshotKey{}, snap)
+}
+
+// SnapshotFrom returns the snapshot WithSnapshot put in ctx, or nil.
+func SnapshotFrom(ctx context.Context) *Snapshot {
+	snap, _ := ctx.Value(snapshotKey{}).(*Snapshot)
+	return snap
+}

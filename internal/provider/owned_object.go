@@ -35,7 +35,7 @@ var (
 // read back and the object in it; ok is false when there is nothing to
 // store (the errors are in diags).
 func (k ownedKind[S]) write(ctx context.Context, dev *Device, name string, update bool, summary string,
-	check func(snap *device.Snapshot) error, apply func(observed *S) error, undo func() error, diags *diag.Diagnostics) (snap *device.Snapshot, st S, ok bool) {
+	check func(snap *device.Snapshot) error, apply func(ctx context.Context, observed *S) error, undo func() error, diags *diag.Diagnostics) (snap *device.Snapshot, st S, ok bool) {
 	wrote := false
 	err := dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
@@ -54,7 +54,9 @@ func (k ownedKind[S]) write(ctx context.Context, dev *Device, name string, updat
 		}
 		tx.Wrote()
 		wrote = true
-		err = apply(observed)
+		// The write renders from the snapshot just read (one read per
+		// operation); undo runs after it wrote, so it gets none.
+		err = apply(device.WithSnapshot(ctx, snap), observed)
 		if err != nil && observed == nil {
 			// A failed create removes what it wrote (files, secrets,
 			// processes, rules): nothing in state would ever destroy it,
@@ -100,7 +102,7 @@ func (k ownedKind[S]) read(ctx context.Context, dev *Device, name string) (snap 
 // remove deletes the object under the device's write lock; gone is what
 // to hand del when the device no longer reports it, so that whatever the
 // kind's rules left behind is still removed.
-func (k ownedKind[S]) remove(ctx context.Context, dev *Device, name string, gone S, del func(S) error) error {
+func (k ownedKind[S]) remove(ctx context.Context, dev *Device, name string, gone S, del func(context.Context, S) error) error {
 	return dev.Write(ctx, func(tx *device.Tx) error {
 		snap, err := tx.Snapshot()
 		if err != nil {
@@ -111,7 +113,7 @@ func (k ownedKind[S]) remove(ctx context.Context, dev *Device, name string, gone
 			observed = gone
 		}
 		tx.Wrote()
-		return del(observed)
+		return del(device.WithSnapshot(ctx, snap), observed)
 	})
 }
 

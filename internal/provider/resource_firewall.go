@@ -161,7 +161,7 @@ func (r *firewallResource) apply(ctx context.Context, action string, plan firewa
 		}
 		tx.Wrote()
 		wrote = true
-		return fc.ApplyFirewall(ctx, desired, snap.Firewall)
+		return fc.ApplyFirewall(device.WithSnapshot(ctx, snap), desired, snap.Firewall)
 	})
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
@@ -226,7 +226,7 @@ func (r *firewallResource) Delete(ctx context.Context, req resource.DeleteReques
 			return err
 		}
 		tx.Wrote()
-		return fc.DeleteFirewall(ctx, snap.Firewall)
+		return fc.DeleteFirewall(device.WithSnapshot(ctx, snap), snap.Firewall)
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete Firewall", fmt.Sprintf("device %q: %s", dev.Name, err))

@@ -220,11 +220,13 @@ func (r *offloadResource) write(ctx context.Context, action string, plan offload
 		captured = true
 		tx.Wrote()
 		if len(released.Settings) > 0 {
-			if err := oc.ApplyOffload(ctx, released); err != nil {
+			if err := oc.ApplyOffload(device.WithSnapshot(ctx, snap), released); err != nil {
 				return err
 			}
+			// The snapshot is stale after that write: the driver reads.
+			return oc.ApplyOffload(ctx, plan.toDevice())
 		}
-		return oc.ApplyOffload(ctx, plan.toDevice())
+		return oc.ApplyOffload(device.WithSnapshot(ctx, snap), plan.toDevice())
 	})
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
@@ -302,7 +304,7 @@ func (r *offloadResource) Delete(ctx context.Context, req resource.DeleteRequest
 			return nil
 		}
 		tx.Wrote()
-		return oc.ApplyOffload(ctx, original)
+		return oc.ApplyOffload(device.WithSnapshot(ctx, snap), original)
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete Offload Settings", fmt.Sprintf("device %q: %s", dev.Name, err))

@@ -243,7 +243,7 @@ func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeMode
 	check := func(snap *device.Snapshot) error {
 		return applyCheck(func() error { return pc.ValidatePPPoE(desired) }, func(snap *device.Snapshot) error { return pc.CheckPPPoE(desired, snap) }, snap)
 	}
-	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, check, func(observed *device.PPPoEState) error {
+	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, check, func(ctx context.Context, observed *device.PPPoEState) error {
 		return pc.ApplyPPPoE(ctx, desired, observed)
 	}, func() error { return pc.DeletePPPoE(ctx, device.PPPoEState{PPPoEConfig: desired}) }, diags)
 	if ok {
@@ -290,7 +290,7 @@ func (r *pppoeResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	}
 	name := state.Name.ValueString()
 	gone := device.PPPoEState{PPPoEConfig: device.PPPoEConfig{Name: name, Role: state.Role.ValueString(), Interface: state.Interface.ValueString()}}
-	err = pppoeKind.remove(ctx, dev, name, gone, func(observed device.PPPoEState) error { return pc.DeletePPPoE(ctx, observed) })
+	err = pppoeKind.remove(ctx, dev, name, gone, func(ctx context.Context, observed device.PPPoEState) error { return pc.DeletePPPoE(ctx, observed) })
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete PPPoE Session", fmt.Sprintf("device %q, session %q: %s", dev.Name, name, err))
 	}

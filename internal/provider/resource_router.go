@@ -354,7 +354,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 		captured = true
 		if !released.IsZero() {
 			tx.Wrote()
-			warnings, err := rs.RestoreRouter(ctx, released, snap.Router)
+			warnings, err := rs.RestoreRouter(device.WithSnapshot(ctx, snap), released, snap.Router)
 			addWarnings(diags, "Setting Not Restored", dev.Name, warnings)
 			if err != nil {
 				return err
@@ -364,7 +364,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 			}
 		}
 		tx.Wrote()
-		return rs.ApplyRouter(ctx, desired, snap.Router)
+		return rs.ApplyRouter(device.WithSnapshot(ctx, snap), desired, snap.Router)
 	})
 	if err != nil {
 		diags.AddError(summary, fmt.Sprintf("device %q: %s", dev.Name, err))
@@ -426,7 +426,7 @@ func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest,
 			return err
 		}
 		tx.Wrote()
-		warnings, err := rs.RestoreRouter(ctx, original, snap.Router)
+		warnings, err := rs.RestoreRouter(device.WithSnapshot(ctx, snap), original, snap.Router)
 		addWarnings(&resp.Diagnostics, "Setting Not Restored", dev.Name, warnings)
 		return err
 	})

@@ -276,7 +276,7 @@ func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelMo
 	check := func(snap *device.Snapshot) error {
 		return applyCheck(func() error { return tc.ValidateTunnel(desired) }, func(snap *device.Snapshot) error { return tc.CheckTunnel(desired, snap) }, snap)
 	}
-	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, check, func(observed *device.TunnelState) error {
+	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, check, func(ctx context.Context, observed *device.TunnelState) error {
 		return tc.ApplyTunnel(ctx, desired, observed)
 	}, func() error { return tc.DeleteTunnel(ctx, device.TunnelState{TunnelConfig: desired}) }, diags)
 	if ok {
@@ -328,7 +328,7 @@ func (r *tunnelResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	name := state.Name.ValueString()
 	gone := device.TunnelState{TunnelConfig: device.TunnelConfig{Name: name, Type: device.TunnelType(state.Type.ValueString())}}
-	err = tunnelKind.remove(ctx, dev, name, gone, func(observed device.TunnelState) error { return tc.DeleteTunnel(ctx, observed) })
+	err = tunnelKind.remove(ctx, dev, name, gone, func(ctx context.Context, observed device.TunnelState) error { return tc.DeleteTunnel(ctx, observed) })
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Delete Tunnel", fmt.Sprintf("device %q, tunnel %q: %s", dev.Name, name, err))
 	}

@@ -157,9 +157,23 @@ func splitSections(out string) map[string]string {
 	return sec
 }
 
-// tree reads and parses the configuration: for a write that needs more of
-// it than a Snapshot keeps (the firewall's attachments).
+// tree is the configuration a write renders from, for a write that needs
+// more of it than a Snapshot's sections keep (the firewall's attachments,
+// a tunnel's lines, DHCP scopes): the tree of the snapshot in ctx
+// (device.WithSnapshot) when the caller passed one, else read and parsed
+// now. Taking the snapshot's is issue 27's one read per operation: it is
+// as current as a second read, since device.Session reads it under the
+// device's write lock and drops it after every write, and a second read
+// was an exec of its own before the commit's session, closing no gap to
+// a change made beside routerlab.
 func (d *Driver) tree(ctx context.Context) (*Tree, error) {
+	// Parsed's type is this package's: only an EdgeOS or VyOS snapshot
+	// has it, and a driver is one device's (drivers.New), so one flavour.
+	if snap := device.SnapshotFrom(ctx); snap != nil {
+		if t, ok := snap.Parsed.(*Tree); ok {
+			return t, nil
+		}
+	}
 	sec, err := d.read(ctx, configScript, "commands")
 	if err != nil {
 		return nil, err

@@ -160,6 +160,9 @@ func readConfig(commands string, f Flavour) (configRead, error) {
 		Firewall: ParseFirewall(t),
 		Offload:  ParseOffload(t),
 		PPPoE:    ParsePPPoE(t),
+		// The writes render from it (Driver.tree): a write reads the
+		// configuration once, in the operation's snapshot.
+		Parsed: t,
 	}
 	s.Facts.Hostname = s.Router.Hostname
 	s.Text = Normalise(t)

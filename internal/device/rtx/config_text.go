@@ -67,6 +67,9 @@ func readConfig(showConfig string) (*configPart, error) {
 		Firewall: ParseFirewall(c),
 		Offload:  ParseOffload(c),
 		PPPoE:    ParsePPPoE(c),
+		// The writes render from it (snapshotConfig): a write reads
+		// the configuration once, in the operation's snapshot.
+		Parsed: c,
 	}
 	s.Text = c.Normalise()
 	sum := sha256.Sum256([]byte(s.Text))

@@ -44,9 +44,14 @@ func (d *Driver) Snapshot(ctx context.Context) (*device.Snapshot, error) {
 	return ParseSnapshot(env, cfg)
 }
 
-// readConfig reads and parses `show config`, for a write that needs more
-// of the configuration than a Snapshot keeps (numbers, owned lines).
+// readConfig is the configuration a write renders from, for a write that
+// needs more of it than a Snapshot's sections keep (numbers, owned
+// lines): the operation's snapshot's (snapshotConfig) when the caller
+// passed it, else `show config` read and parsed now.
 func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
+	if c := snapshotConfig(ctx); c != nil {
+		return c, nil
+	}
 	var c *Config
 	err := d.holding(ctx, func() error {
 		var err error
@@ -54,6 +59,25 @@ func (d *Driver) readConfig(ctx context.Context) (*Config, error) {
 		return err
 	})
 	return c, err
+}
+
+// snapshotConfig is the parsed `show config` of the snapshot in ctx
+// (device.WithSnapshot), or nil. A write takes it instead of reading
+// again (issue 27: one read per operation; before, every write logged in
+// and entered administrator once more to read what the snapshot had just
+// read). It is as current as a second read: device.Session reads the
+// snapshot under the device's write lock and drops it after every write,
+// and the second read was a console session of its own too, released
+// before the write's (readConfig), so it closed no gap to a change made
+// beside routerlab. It is also what a failed write is undone to (write).
+func snapshotConfig(ctx context.Context) *Config {
+	// Parsed's type is this package's: only an RTX snapshot has it.
+	if snap := device.SnapshotFrom(ctx); snap != nil {
+		if c, ok := snap.Parsed.(*Config); ok {
+			return c
+		}
+	}
+	return nil
 }
 
 // readConfigHeld is readConfig inside a hold of the administrator
@@ -83,7 +107,7 @@ var failedLineRE = regexp.MustCompile(`line (\d+): `)
 // does), so state records what is there either way.
 //
 // before is the configuration cmds were rendered from (read in this
-// operation); nil reads it here.
+// operation: readConfig, snapshotConfig); nil reads it here.
 func (d *Driver) write(ctx context.Context, what string, before *Config, cmds []Cmd) error {
 	if len(cmds) == 0 {
 		return nil
@@ -214,14 +238,14 @@ func (d *Driver) ApplyRouter(ctx context.Context, desired device.RouterConfig, o
 	if err != nil {
 		return err
 	}
-	return d.write(ctx, "applying router config", nil, cmds)
+	return d.write(ctx, "applying router config", snapshotConfig(ctx), cmds)
 }
 
 // RestoreRouter implements device.RouterSettings: originals are not held
 // to today's validation, and what vanished is dropped with a warning.
 func (d *Driver) RestoreRouter(ctx context.Context, original device.RouterConfig, observed device.RouterState) ([]string, error) {
 	original, warnings := dropVanished(original, observed)
-	return warnings, d.write(ctx, "restoring router config", nil, renderRouter(original, observed))
+	return warnings, d.write(ctx, "restoring router config", snapshotConfig(ctx), renderRouter(original, observed))
 }
 
 // dropVanished is device.DropVanished for RTX: a route into ppN or

@@ -319,6 +319,7 @@ func sortedLeaves(c *config) []leaf {
 func (d *Device) opWrapper(args []string, out, errw io.Writer) int {
 	switch strings.Join(args, " ") {
 	case "show configuration commands":
+		d.configReads.Add(1)
 		for _, l := range d.running.lines(d.quote) {
 			fmt.Fprintln(out, l)
 		}

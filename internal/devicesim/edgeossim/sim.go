@@ -40,6 +40,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
 )
@@ -148,9 +149,12 @@ type Device struct {
 	running   *config
 	boot      *config // what `save` wrote (/config/config.boot)
 	commits   int
-	cpuReads  uint64
-	files     map[string]*simFile
-	dirs      map[string]bool
+	// configReads counts `show configuration commands` run through the
+	// op wrapper (ConfigReads): instrumentation, no device behaviour.
+	configReads atomic.Int64
+	cpuReads    uint64
+	files       map[string]*simFile
+	dirs        map[string]bool
 	// sas is the state of each site-to-site peer's SAs, by peer tag
 	// (`show vpn ipsec sa`); a peer not in it is down.
 	sas map[string]saState
@@ -395,6 +399,12 @@ func (d *Device) BootConfig() string {
 	defer d.mu.Unlock()
 	return strings.Join(d.boot.lines(d.quote), "\n") + "\n"
 }
+
+// ConfigReads counts the `show configuration commands` the op wrapper
+// ran (a configuration read by the driver), as linuxsim's Snapshots does
+// for the Linux snapshot: what a test of how often a write reads asserts
+// on.
+func (d *Device) ConfigReads() int64 { return d.configReads.Load() }
 
 // Commits counts the successful commits.
 func (d *Device) Commits() int {
