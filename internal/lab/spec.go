@@ -81,25 +81,36 @@ type Spec struct {
 	UML bool `json:",omitempty"`
 }
 
-// PPPoESpec returns seed 002's PPPoE shape, inside a UML kernel (the
-// machine's kernel may have no PPP): a server node srv, standing in for
-// the seed's CHR (pppoe-server), and a client node cli (the seed's ER-6P,
-// pppd with the rp-pppoe plugin), joined by one Ethernet link, eth1 on
-// both. The link carries addresses of its own (198.18.20.0/24), which
-// PPPoE does not use; the session's addresses are its own. Both are hosts
-// (no router files or charon: routerfs inside UML is a next step); node
-// order srv, cli: 198.19.<MgmtNet>.2 and .6.
+// PPPoESpec returns seed 002's PPPoE lab, inside a UML kernel (the
+// machine's kernel may have no PPP): host a behind router cli, the PPPoE
+// client (the seed's ER-6P), which dials router srv, the PPPoE server
+// (standing in for the seed's CHR), behind which host b sits.
+//
+//	a.eth1   198.18.1.10/24 — cli.eth2 198.18.1.1/24   (a's LAN)
+//	cli.eth1 198.18.20.2/24 — srv.eth1 198.18.20.1/24  (the PPPoE Ethernet)
+//	srv.eth2 198.18.2.1/24  — b.eth1   198.18.2.10/24  (b's LAN)
+//
+// PPPoE does not use the Ethernet link's addresses; the session's are its
+// own. The routers forward but route nothing for each other: cli reaches
+// b only through the session (its default route), so traffic from a to b
+// crosses PPPoE, as in the seed (which also masquerades on the session).
+// Both routers get a filesystem and a charon of their own (routerfs.go).
+// Node order a, cli, srv, b: 198.19.<MgmtNet>.2, .6, .10 and .14.
 func PPPoESpec(name string) Spec {
 	return Spec{
 		Name:    name,
 		MgmtNet: DefaultMgmtNet,
 		UML:     true,
 		Nodes: []NodeSpec{
-			{Name: "srv", Role: RoleHost},
-			{Name: "cli", Role: RoleHost},
+			{Name: "a", Role: RoleHost},
+			{Name: "cli", Role: RoleRouter},
+			{Name: "srv", Role: RoleRouter},
+			{Name: "b", Role: RoleHost},
 		},
 		Links: []LinkSpec{
-			{A: "srv", AIf: "eth1", AAddr: "198.18.20.1/24", B: "cli", BIf: "eth1", BAddr: "198.18.20.2/24"},
+			{A: "a", AIf: "eth1", AAddr: "198.18.1.10/24", B: "cli", BIf: "eth2", BAddr: "198.18.1.1/24"},
+			{A: "cli", AIf: "eth1", AAddr: "198.18.20.2/24", B: "srv", BIf: "eth1", BAddr: "198.18.20.1/24"},
+			{A: "srv", AIf: "eth2", AAddr: "198.18.2.1/24", B: "b", BIf: "eth1", BAddr: "198.18.2.10/24"},
 		},
 	}
 }

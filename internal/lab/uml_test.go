@@ -259,7 +259,14 @@ func TestUMLPPPoE(t *testing.T) {
 	// plugin on cli at seed 002's MTU 1454.
 	mode := "-k"
 	if !strings.Contains(srv.must("pppoe-server -h 2>&1 || true"), "\n   -k") {
-		mode = "-q " + u.PPPoEKernelPPPD
+		// A router's /run is its own (routerfs.go), which hides the state
+		// directory's copy: srv gets one in its /etc.
+		wrapper, err := os.ReadFile(u.PPPoEKernelPPPD)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.must("cat >/etc/ppp/routerlab-kernel-pppd <<'ROUTERLAB_EOF'\n" + string(wrapper) + "ROUTERLAB_EOF\nchmod 755 /etc/ppp/routerlab-kernel-pppd")
+		mode = "-q /etc/ppp/routerlab-kernel-pppd"
 		t.Logf("pppoe-server has no kernel mode (-k) here: %s hands its sessions to the kernel's PPPoE", u.PPPoEKernelPPPD)
 	}
 	plugin := cli.must(`for p in rp-pppoe.so pppoe.so; do ls /usr/lib/pppd/*/$p >/dev/null 2>&1 && { echo $p; break; }; done`)
