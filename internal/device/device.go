@@ -18,6 +18,13 @@ import (
 // resource whose Read meets it is removed from state.
 var ErrNotFound = errors.New("not found on device")
 
+// ErrInterfaceAbsent means a configuration names an interface the device
+// does not have now, on a platform that matches interfaces by name when
+// they appear (nftables' iifname/oifname): a PPP session's or a tunnel's
+// interface that the same apply creates is such a name. Plan warns; the
+// check before the write refuses it if it is still absent then.
+var ErrInterfaceAbsent = errors.New("interface not on the device now")
+
 // ErrUnsupported means the platform cannot do what was asked. Wrapped errors
 // name the platform and the feature.
 var ErrUnsupported = errors.New("not supported by this platform")

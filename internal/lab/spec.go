@@ -49,6 +49,10 @@ const DefaultRate = "1gbit"
 type NodeSpec struct {
 	Name string // [a-z][a-z0-9]{0,3}
 	Role Role
+	// Setup are commands (argv, no shell) run inside the node's network
+	// namespace once its links and routes are up: what a lab needs that
+	// routerlab itself does not configure there (PPPoESpec's masquerade).
+	Setup [][]string `json:",omitempty"`
 }
 
 // LinkSpec describes one point-to-point veth link between two nodes.
@@ -93,7 +97,7 @@ type Spec struct {
 // PPPoE does not use the Ethernet link's addresses; the session's are its
 // own. The routers forward but route nothing for each other: cli reaches
 // b only through the session (its default route), so traffic from a to b
-// crosses PPPoE, as in the seed (which also masquerades on the session).
+// crosses PPPoE, as in the seed, masqueraded as in the seed (Setup).
 // Both routers get a filesystem and a charon of their own (routerfs.go).
 // Node order a, cli, srv, b: 198.19.<MgmtNet>.2, .6, .10 and .14.
 func PPPoESpec(name string) Spec {
@@ -103,7 +107,15 @@ func PPPoESpec(name string) Spec {
 		UML:     true,
 		Nodes: []NodeSpec{
 			{Name: "a", Role: RoleHost},
-			{Name: "cli", Role: RoleRouter},
+			// The seed's "nat rule 5010 masquerade" on the session: routerlab_firewall
+			// cannot run here, as Debian's UML kernel has nftables for the bridge
+			// family only (CONFIG_NF_TABLES_INET and _IPV4 unset in its config.gz),
+			// so the lab sets it with iptables-legacy, which that kernel has. It
+			// rewrites a's traffic to b to cli's PPP address, which srv knows as
+			// the session's peer: srv needs no route back to a's LAN.
+			{Name: "cli", Role: RoleRouter, Setup: [][]string{
+				{"iptables-legacy", "-t", "nat", "-A", "POSTROUTING", "-s", "198.18.1.0/24", "-d", "198.18.2.0/24", "-j", "MASQUERADE"},
+			}},
 			{Name: "srv", Role: RoleRouter},
 			{Name: "b", Role: RoleHost},
 		},

@@ -278,6 +278,15 @@ func (l *Lab) build(ctx context.Context, s Spec) error {
 		}
 	}
 
+	// Fixtures of the spec's own.
+	for _, n := range s.Nodes {
+		for _, argv := range n.Setup {
+			if _, err := run(ctx, append([]string{"ip", "netns", "exec", namespaceName(name, n.Name)}, argv...)...); err != nil {
+				return stepErr("setup of "+n.Name, err)
+			}
+		}
+	}
+
 	// sshd per node.
 	for _, n := range l.st.Nodes {
 		if err := l.startSSHD(n, confs[n.Name]); err != nil {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"strings"
@@ -136,7 +137,13 @@ func planCheck(ctx context.Context, dev *Device, title, subject string, validate
 		return nil
 	}
 	warnDevice(diags, dev, snap)
-	if err := check(snap); err != nil {
+	if err := check(snap); errors.Is(err, device.ErrInterfaceAbsent) {
+		// An interface that a PPP session or tunnel of this apply will
+		// create: the check before the write decides.
+		diags.AddWarning("Interface Not On Device Yet", where+": "+strings.TrimSuffix(err.Error(), ": "+device.ErrInterfaceAbsent.Error())+
+			". If a PPP session or tunnel of this configuration creates it, make this resource depend on it; "+
+			"the apply is refused, before anything is written, if the interface is still missing then.")
+	} else if err != nil {
 		diags.AddError(title+" Not Possible On Device", where+": "+err.Error())
 		return nil
 	}

@@ -400,9 +400,12 @@ var built struct {
 	err  error
 }
 
-// TestMain removes the provider binary buildProvider built, once every
+// TestMain lets this test binary be the agent inside a UML lab's kernel
+// (the UML tier: lab.RunUMLAgentIfAsked, the UML's init runs a copy of
+// it), and removes the provider binary buildProvider built, once every
 // test has run.
 func TestMain(m *testing.M) {
+	lab.RunUMLAgentIfAsked()
 	code := m.Run()
 	if built.dir != "" {
 		_ = os.RemoveAll(built.dir)

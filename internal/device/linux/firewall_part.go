@@ -201,7 +201,8 @@ func ValidateFirewall(c device.FirewallConfig) error {
 }
 
 // CheckFirewall implements device.FirewallSettings: nftables must be
-// installed and every interface named must exist.
+// installed and every interface named must exist (device.ErrInterfaceAbsent
+// when one does not).
 func (d *Driver) CheckFirewall(desired device.FirewallConfig, snap *device.Snapshot) error {
 	if err := checkDeviceSupport("routerlab_firewall", []string{"nft"}, false, snap.Facts.Missing); err != nil {
 		return err
@@ -213,7 +214,11 @@ func (d *Driver) CheckFirewall(desired device.FirewallConfig, snap *device.Snaps
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("routerlab_firewall: interface %s not found on the device; it has: %s", strings.Join(missing, ", "), strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "))
+		// nftables matches names (iifname/oifname), so a rule may name an
+		// interface that a PPP session or tunnel of the same apply brings
+		// up: ErrInterfaceAbsent makes this a warning at plan, an error
+		// before the write.
+		return fmt.Errorf("routerlab_firewall: interface %s not found on the device; it has: %s: %w", strings.Join(missing, ", "), strings.Join(device.SortedKeys(snap.Router.Interfaces), ", "), device.ErrInterfaceAbsent)
 	}
 	return nil
 }

@@ -60,10 +60,14 @@ func (d *Driver) OffloadKeys() []string { return OffloadKeys() }
 
 // offloadPart prints one "##ethtool <interface>" section per interface
 // (entries of /sys/class/net without ifindex, like bonding_masters, are
-// not interfaces); nothing without ethtool.
+// not interfaces); nothing without ethtool. A PPP interface (type 512,
+// ARPHRD_PPP) exists only while its session is up (isSessionLink): its
+// offloads are no configuration, and with them a router's digest changed
+// whenever a peer's session came or went (a PPPoE server's ppp0 for each
+// client), so a benchmark through it planned a re-run.
 var offloadPart = snapshotPart{
 	script: `if command -v ethtool >/dev/null 2>&1; then
-for p in /sys/class/net/*; do [ -e "$p/ifindex" ] || continue; echo "##ethtool ${p##*/}"; ethtool -k "${p##*/}" 2>/dev/null || true; done
+for p in /sys/class/net/*; do [ -e "$p/ifindex" ] || continue; [ "$(cat "$p/type" 2>/dev/null)" != 512 ] || continue; echo "##ethtool ${p##*/}"; ethtool -k "${p##*/}" 2>/dev/null || true; done
 fi
 `,
 	parse: func(sec map[string]string, snap *device.Snapshot) ([]string, error) {

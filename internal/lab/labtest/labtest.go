@@ -20,12 +20,18 @@ func RequireRoot(t testing.TB) {
 	testenv.RequireRoot(t, "the real-lab tier (network namespaces, sshd)")
 }
 
-// Start brings up s (60s timeout), registers Down as cleanup and, in that
+// Start brings up s (60 s timeout; 4 min for a spec inside UML, whose
+// boot takes 12 s on a quiet machine and up to a minute on a loaded one),
+// registers Down as cleanup and, in that
 // cleanup, verifies that nothing of the lab remains.
 func Start(t testing.TB, s lab.Spec) *lab.Lab {
 	t.Helper()
 	RequireRoot(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	within := 60 * time.Second
+	if s.UML {
+		within = 4 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), within)
 	defer cancel()
 	l, err := lab.Up(ctx, s)
 	if err != nil {

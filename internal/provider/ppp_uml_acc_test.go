@@ -1,0 +1,218 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
+	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
+	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
+)
+
+// The UML tier: labs inside a user-mode-linux kernel of their own
+// (internal/lab/uml.go), whose kernel has the PPP, PPPoE, L2TP and ESP
+// modules that the machines here lack. The provider reaches the nodes over
+// SSH through the UML's tap, exactly as it reaches a router on a network.
+
+// requireUMLTier ends the test unless the UML tier can run here (root,
+// TF_ACC, the UML kernel and the tools named); in CI it fails instead.
+func requireUMLTier(t *testing.T, tools ...string) {
+	t.Helper()
+	requireAcc(t)
+	labtest.RequireRoot(t)
+	why := lab.UMLAvailable()
+	testenv.Require(t, why == "", "the UML tier cannot run: "+why, "make deps (.ci/install-deps installs user-mode-linux and kmod)")
+	for _, tool := range tools {
+		testenv.RequireCommand(t, tool, "make deps")
+	}
+}
+
+// nodeEndpoint is how a test reaches node of l over SSH, host key verified.
+func nodeEndpoint(l *lab.Lab, node string) sshx.Endpoint {
+	n := l.Node(node)
+	return sshx.Endpoint{
+		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
+		Auth:           sshx.Auth{PrivateKey: l.ClientKeyPEM()},
+		KnownHostsFile: l.KnownHostsPath(),
+	}
+}
+
+// nodeState is what a destroy must give back byte for byte on a lab
+// router: the driver's normalised text, and the raw files, rules, routes
+// and processes routerlab's PPP resources touch, read by a connection of
+// the test's own.
+func nodeState(t *testing.T, l *lab.Lab, node string) string {
+	t.Helper()
+	c := sshx.NewClient(node, sshx.Config{Endpoint: nodeEndpoint(l, node)}, nil)
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	snap, err := linux.New(c).Snapshot(ctx)
+	if err != nil {
+		t.Fatalf("snapshot of %s: %v", node, err)
+	}
+	raw := labExec(t, l, node, "sh", "-c", `cd /etc && find ppp routerlab swanctl xl2tpd -type f 2>/dev/null | sort | xargs -r sha256sum; `+
+		`nft list ruleset; ip -4 route; ip -o -4 addr; ls /sys/class/net; ps -e -o comm= | grep -E 'ppp|xl2tp' | sort`)
+	return snap.Text + "\n--- raw\n" + raw
+}
+
+// checkPPPoELab is a CheckDestroy: both routers as they were.
+func checkPPPoELab(t *testing.T, l *lab.Lab, before map[string]string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for node, was := range before {
+			if now := nodeState(t, l, node); now != was {
+				return fmt.Errorf("%s not as before after destroy:\n--- before\n%s\n--- after\n%s", node, was, now)
+			}
+		}
+		return nil
+	}
+}
+
+// pppoeUMLConfig is seed 002 on the UML lab (lab.PPPoESpec): srv serves
+// PPPoE at MTU 1454 (standing in for the seed's CHR), cli dials it with its
+// default route through the session (the lab masquerades a's LAN on it, as
+// the seed's ER-6P does); a to b is benchmarked through both routers
+// against PPPoE's line rate. No routerlab_firewall and no mss_clamp: both
+// are nftables rules of table inet, and Debian's UML kernel has nftables
+// for the bridge family only (the namespace lab and the simulated tier
+// cover them).
+func pppoeUMLConfig(l *lab.Lab, clientMTU int) string {
+	return labProvider(l) + fmt.Sprintf(`
+resource "routerlab_pppoe_session" "srv" {
+  device        = "srv"
+  name          = "bras0"
+  role          = "server"
+  interface     = "eth1"
+  local_address = "198.18.21.1"
+  remote_pool   = "198.18.21.10-198.18.21.19"
+  mtu           = 1454
+  mru           = 1454
+  users         = [{ name = "bench", password = "lab-pw-not-secret" }]
+}
+
+resource "routerlab_pppoe_session" "cli" {
+  device        = "cli"
+  name          = "wan0"
+  role          = "client"
+  interface     = "eth1"
+  user          = "bench"
+  password      = "lab-pw-not-secret"
+  mtu           = %d
+  mru           = 1454
+  default_route = true
+  depends_on    = [routerlab_pppoe_session.srv]
+}
+
+resource "routerlab_benchmark_run" "through" {
+  name = "PPPoE MTU 1454"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
+  dut              = ["cli", "srv"]
+  directions       = ["upload", "download"]
+  duration_seconds = 3
+  omit_seconds     = 1
+  link_speed       = "1gbit"
+  encapsulation {
+    pppoe = true
+  }
+  depends_on = [routerlab_pppoe_session.cli]
+}
+`, clientMTU)
+}
+
+// TestAccPPP_pppoeUML: seed 002's PPPoE through routerlab resources on a
+// kernel with PPP: the server (pppoe-server, each session in the kernel's
+// PPPoE) and the client come up established with the pool's first
+// address, a reaches b across the session (masqueraded, a full-size DF
+// packet fits MTU 1454), a benchmark in both directions is measured
+// against PPPoE's line rate, a change by hand is planned as an update, a
+// session deleted by hand as a re-create, import reads it back, and
+// destroy leaves both routers byte for byte as they were.
+func TestAccPPP_pppoeUML(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
+	requireUMLTier(t, "pppoe-server", "pppd", "iptables-legacy")
+	s := lab.PPPoESpec("accppp").WithRate("1gbit")
+	s.MgmtNet = 243
+	l := labtest.Start(t, s)
+	before := map[string]string{"cli": nodeState(t, l, "cli"), "srv": nodeState(t, l, "srv")}
+
+	const cli, srv, bench = "routerlab_pppoe_session.cli", "routerlab_pppoe_session.srv", "routerlab_benchmark_run.through"
+	cfg := pppoeUMLConfig(l, 1454)
+	across := func(*terraform.State) error {
+		// a reaches b through cli, the session and srv; cli's PPP end
+		// carries a full 1454-byte packet with DF set.
+		if out, err := l.Exec(context.Background(), "a", "ping", "-c", "2", "-W", "5", "198.18.2.10"); err != nil {
+			return fmt.Errorf("a cannot reach b across the PPPoE session: %v\n%s", err, out)
+		}
+		if out, err := l.Exec(context.Background(), "cli", "ping", "-c", "1", "-W", "5", "-M", "do", "-s", "1426", "198.18.21.1"); err != nil {
+			return fmt.Errorf("a 1454-byte DF packet does not cross the session: %v\n%s", err, out)
+		}
+		// The server's session is the kernel's (the driver's wrapper
+		// gives it to the rp-pppoe plugin), not pppoe-server's relay.
+		ps := labExec(t, l, "srv", "ps", "axww", "-o", "args")
+		if !strings.Contains(ps, "rp_pppoe_sess") || strings.Contains(ps, "pppoe -n") {
+			return fmt.Errorf("srv's session is not in the kernel's PPPoE:\n%s", ps)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy:             checkPPPoELab(t, l, before),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: append(measured(bench),
+					statecheck.ExpectKnownValue(srv, tfjsonpath.New("status"), knownvalue.StringExact("established")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("status"), knownvalue.StringExact("established")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("ppp_interface"), knownvalue.StringExact("wan0")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("local_ppp_address"), knownvalue.StringExact("198.18.21.10")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("remote_ppp_address"), knownvalue.StringExact("198.18.21.1")),
+				),
+				Check:            resource.ComposeTestCheckFunc(across, logMarkdown(t, bench)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: func() {
+					labExec(t, l, "cli", "sed", "-i", "s/^mtu 1454$/mtu 1400/", "/etc/routerlab/pppoe/wan0.options")
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cli, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(srv, plancheck.ResourceActionNoop),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("status"), knownvalue.StringExact("established")),
+				},
+			},
+			{
+				PreConfig: func() {
+					labExec(t, l, "srv", "sh", "-e", "-c", "kill $(cat /run/routerlab/pppoe-server-bras0.pid); rm /etc/routerlab/pppoe/bras0.server-options")
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(srv, plancheck.ResourceActionCreate),
+				}},
+			},
+			{ResourceName: cli, ImportState: true, ImportStateId: "cli/wan0", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"password", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
+			{ResourceName: srv, ImportState: true, ImportStateId: "srv/bras0", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"users", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
+		},
+	})
+}
