@@ -102,15 +102,17 @@ func renderPPPoEStop(name string) string {
 	for p in $pids; do if grep -qs '^State:[[:space:]]*[^Z[:space:]]' "/proc/$p/status"; then kill -9 "$p" 2>/dev/null || true; fi; done
 fi
 `)
-	// Only a server wrote a block, and only its options file says the
-	// block is ours; a block without its end line is never cut to the end
-	// of the file.
+	// Only a server of this name writes a block marked with it (names
+	// are unique on a device); it goes even when the server's options
+	// file went first (a server deleted by hand), or a re-create would
+	// append a second one. A block without its end line is never cut to
+	// the end of the file.
 	begin, end := pppoeChapBegin(name), pppoeChapEnd(name)
-	fmt.Fprintf(&b, `if [ -f %[1]s ] && [ -f %[2]s ] && grep -qxF %[3]s %[2]s; then
-	grep -qxF %[4]s %[2]s || { echo %[5]s >&2; exit 1; }
-	sed -i %[6]s %[2]s
+	fmt.Fprintf(&b, `if [ -f %[1]s ] && grep -qxF %[2]s %[1]s; then
+	grep -qxF %[3]s %[1]s || { echo %[4]s >&2; exit 1; }
+	sed -i %[5]s %[1]s
 fi
-`, pppoeServerOptions(name), pppoeChapFile, shell.Quote(begin), shell.Quote(end),
+`, pppoeChapFile, shell.Quote(begin), shell.Quote(end),
 		shell.Quote(fmt.Sprintf("%s has %q without %q: fix the block by hand", pppoeChapFile, begin, end)),
 		shell.Quote("/^"+begin+"$/,/^"+end+"$/d"))
 	// An emptied table stays: other parts of routerlab keep chains in it.
