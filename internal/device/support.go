@@ -188,7 +188,8 @@ var SupportTable = []Feature{
 		EdgeOS:   no(clampOnFirewall + " (firewall options mss-clamp)"),
 		VyOS:     no("routerlab has no routerlab_firewall on VyOS yet: clamp on the other end of the tunnel")}},
 	{Resource: ResTunnel, Attr: "routes", When: "type=" + string(TunnelL2TPIPsec), On: map[Platform]Cell{
-		RouterOS: yes(), RTX: yes(),
+		RouterOS: yes(),
+		RTX:    no("routerlab routes nothing into RTX's L2TP server (its clients get addresses from l2tp_ipsec.remote_pool); leave routes empty"),
 		Linux:  no("pppd adds no routes of its own; route to the peer's PPP address with routerlab_router instead"),
 		EdgeOS: no("EdgeOS's L2TP server has no interface of its own (each client session gets an l2tpN that comes and goes); leave routes unset")}},
 	{Resource: ResTunnel, Attr: "l2tp_ipsec.role", Value: RoleClient, Note: "the L2TP client (LAC)", On: map[Platform]Cell{
@@ -398,4 +399,23 @@ func CompareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+var elementStep = regexp.MustCompile(`\[[^\]]*\]`)
+
+// Uses builds the uses of a configuration from "path" or "path=value"
+// specs (`static_routes["198.18.4.0/24"].metric`, "type=wireguard"), for
+// tests and callers outside Terraform.
+func Uses(specs ...string) []Use {
+	out := make([]Use, 0, len(specs))
+	for _, s := range specs {
+		path, value, _ := strings.Cut(s, "=")
+		if i := strings.LastIndex(s, "]"); i >= 0 && strings.Contains(s[:i], "=") {
+			// "=" inside a key: the value starts after the last "]".
+			path, value, _ = strings.Cut(s[i:], "=")
+			path = s[:i] + path
+		}
+		out = append(out, Use{Path: path, Pattern: elementStep.ReplaceAllString(path, ".*"), Value: value})
+	}
+	return out
 }

@@ -311,8 +311,9 @@ func TestWireGuardReadBack(t *testing.T) {
 	if !reflect.DeepEqual(got.TunnelConfig, want) {
 		t.Errorf("read back\n%+v\nwant\n%+v", *got.WireGuard, *want.WireGuard)
 	}
-	snap := &device.Snapshot{Facts: device.Facts{Firmware: "6.49.10 (long-term)"}}
-	if err := CheckTunnel(want, snap); err == nil || !strings.Contains(err.Error(), "WireGuard needs RouterOS 7; this router runs 6.49.10") {
+	// v6 has no WireGuard: the support table refuses it at plan.
+	uses := []device.Use{{Path: "type", Pattern: "type", Value: "wireguard"}}
+	if err := device.CheckSupport(device.ResTunnel, device.RouterOS, uses, func() (string, error) { return "6.49.10 (long-term)", nil }); err == nil || !strings.Contains(err.Error(), `type = "wireguard" needs RouterOS 7 or later; this router runs 6.49.10`) {
 		t.Errorf("v6: %v", err)
 	}
 }
@@ -372,9 +373,9 @@ func TestSeed003OVPNServer(t *testing.T) {
 	if err := CheckTunnel(device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &udp}, v6); err == nil || !strings.Contains(err.Error(), "runs OpenVPN over TCP only") {
 		t.Errorf("UDP on v6: %v", err)
 	}
-	static := sent
-	static.Certificate, static.User, static.Password = "", "", ""
-	if err := ValidateTunnel(device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &static}); err == nil || !strings.Contains(err.Error(), "has no static-key mode") {
+	// A static key is the support table's to refuse, at plan.
+	uses := []device.Use{{Path: "type", Pattern: "type", Value: "openvpn"}, {Path: "openvpn.static_key", Pattern: "openvpn.static_key", Value: "secret"}}
+	if err := device.CheckSupport(device.ResTunnel, device.RouterOS, uses, nil); err == nil || !strings.Contains(err.Error(), "has no static-key mode") || strings.Contains(err.Error(), "secret") {
 		t.Errorf("static key: %v", err)
 	}
 	if del := RenderTunnelDelete(got, Version{6, 49}); !strings.Contains(del[0], "enabled=no") {
