@@ -189,9 +189,9 @@ var SupportTable = []Feature{
 		VyOS:     no("routerlab has no routerlab_firewall on VyOS yet: clamp on the other end of the tunnel")}},
 	{Resource: ResTunnel, Attr: "routes", When: "type=" + string(TunnelL2TPIPsec), On: map[Platform]Cell{
 		RouterOS: yes(),
-		RTX:    no("routerlab routes nothing into RTX's L2TP server (its clients get addresses from l2tp_ipsec.remote_pool); leave routes empty"),
-		Linux:  no("pppd adds no routes of its own; route to the peer's PPP address with routerlab_router instead"),
-		EdgeOS: no("EdgeOS's L2TP server has no interface of its own (each client session gets an l2tpN that comes and goes); leave routes unset")}},
+		RTX:      no("routerlab routes nothing into RTX's L2TP server (its clients get addresses from l2tp_ipsec.remote_pool); leave routes empty"),
+		Linux:    no("pppd adds no routes of its own; route to the peer's PPP address with routerlab_router instead"),
+		EdgeOS:   no("EdgeOS's L2TP server has no interface of its own (each client session gets an l2tpN that comes and goes); leave routes unset")}},
 	{Resource: ResTunnel, Attr: "l2tp_ipsec.role", Value: RoleClient, Note: "the L2TP client (LAC)", On: map[Platform]Cell{
 		Linux: yes(), RouterOS: yes(),
 		EdgeOS: no("routerlab runs EdgeOS as the L2TP server only (vpn l2tp remote-access); EdgeOS's CLI has no L2TP client, so run the client on another platform"),
