@@ -270,6 +270,9 @@ func CheckSupport(resource string, p Platform, uses []Use, version func() (strin
 			if c.Min == "" {
 				continue
 			}
+			if ver == nil && version == nil {
+				ver = new(string) // no way to read it: unknown
+			}
 			if ver == nil {
 				v, err := version()
 				if err != nil {
