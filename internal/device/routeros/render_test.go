@@ -163,7 +163,6 @@ func TestRouterValidation(t *testing.T) {
 		want string
 	}{
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {MTU: intp(70000)}}}, `interface "ether1": mtu 70000 is out of range: RouterOS allows 64 to 65535`},
-		{device.RouterConfig{DHCPServers: map[string]*device.DHCPServer{"LAN": {}}}, `platform "routeros": routerlab_router.dhcp_servers`},
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"198.18.1.1"}}}}, `interfaces["ether1"].addresses: address "198.18.1.1" is not`},
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"2001:DB8::1/64"}}}}, `addresses: address "2001:DB8::1/64": write it in canonical form "2001:db8::1/64"`},
 		{device.RouterConfig{Routes: map[string]*device.Route{"198.18.9.1/24": {Gateway: "198.18.1.2"}}}, `route destination "198.18.9.1/24": write it as the network prefix "198.18.9.0/24"`},
@@ -172,6 +171,10 @@ func TestRouterValidation(t *testing.T) {
 		if err := ValidateRouter(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ValidateRouter = %v, want %q", err, c.want)
 		}
+	}
+	// DHCP scopes are the support table's to refuse.
+	if err := device.CheckSupport(device.ResRouter, device.RouterOS, device.Uses("dhcp_servers"), nil); err == nil || !strings.Contains(err.Error(), "dhcp_servers is not supported on RouterOS: routerlab configures DHCP scopes on EdgeOS and VyOS only") {
+		t.Errorf("dhcp_servers: %v", err)
 	}
 	_, observed := routerFixture()
 	if _, err := RenderRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether9": {}}}, observed); err == nil || !strings.Contains(err.Error(), "interface ether9 not found on the device; it has: ether1, ether2, ether3") {
