@@ -131,8 +131,8 @@ var SupportTable = []Feature{
 	{Resource: ResRouter, Attr: "dhcp_servers", On: map[Platform]Cell{
 		EdgeOS: yes(), VyOS: since("1.3", "routerlab writes DHCP scopes for VyOS 1.3 and later"),
 		RouterOS: no("routerlab configures DHCP scopes on EdgeOS and VyOS only in this release; leave dhcp_servers unset"),
-		Linux: no("routerlab runs no DHCP daemon on Linux; leave dhcp_servers unset"),
-		RTX:   no("routerlab does not configure RTX's DHCP server (dhcp scope) yet; leave dhcp_servers unset")}},
+		Linux:    no("routerlab runs no DHCP daemon on Linux; leave dhcp_servers unset"),
+		RTX:      no("routerlab does not configure RTX's DHCP server (dhcp scope) yet; leave dhcp_servers unset")}},
 	{Resource: ResRouter, Attr: "ipv4_forwarding", Value: "false", On: onAll(yes(), map[Platform]Cell{
 		EdgeOS: no("EdgeOS always forwards IPv4 (it is a router); leave ipv4_forwarding unset or true"),
 		VyOS:   no("VyOS always forwards IPv4 (it is a router); leave ipv4_forwarding unset or true"),
