@@ -14,6 +14,7 @@ import (
 
 // Generate the documentation: schema descriptions, templates/ and examples/
 // become docs/ (run `make generate`).
+//go:generate go run ./internal/device/cmd/supportdoc
 //go:generate go tool tfplugindocs generate --provider-name routerlab
 
 // version is set by goreleaser.

@@ -328,7 +328,7 @@ resource "routerlab_tunnel" "ovpn" {
 }
 `, testStaticKey()),
 		PlanOnly:    true,
-		ExpectError: wrapTolerant(`type "openvpn" is not supported on VyOS by routerlab`),
+		ExpectError: wrapTolerant(`type = "openvpn" is not supported on VyOS: VyOS 1.4 keeps OpenVPN static keys in its PKI tree`),
 	})
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,

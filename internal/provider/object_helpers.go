@@ -95,8 +95,9 @@ func backtickList(values []string) string {
 	return strings.Join(q, ", ")
 }
 
-// planCheck is the plan-time check every config resource makes: desired
-// against the platform (validate, no I/O), then against the device as it
+// planCheck is the plan-time check every config resource makes: the
+// attributes the configuration uses against the support table
+// (device.CheckSupport), desired against the platform (validate, no I/O), then against the device as it
 // is (check, on the session's one snapshot). Failures become diagnostics
 // titled "Invalid <Title>" and "<Title> Not Possible On Device", naming
 // the device, its platform and subject (e.g. `tunnel "s2s"`; "" for a
@@ -115,17 +116,27 @@ func knownAtPlan(cfg tfsdk.Config) bool { return cfg.Raw.IsFullyKnown() }
 // sequence and before its first write, for a configuration that was not
 // known at plan (and again for one that was: the device may have changed
 // since).
-func applyCheck(validate func() error, check func(*device.Snapshot) error, snap *device.Snapshot) error {
+func applyCheck(dev *Device, su supportUse, validate func() error, check func(*device.Snapshot) error, snap *device.Snapshot) error {
+	if err := su.check(dev, func() (*device.Snapshot, error) { return snap, nil }); err != nil {
+		return err
+	}
 	if err := validate(); err != nil {
 		return err
 	}
 	return check(snap)
 }
 
-func planCheck(ctx context.Context, dev *Device, title, subject string, validate func() error, check func(*device.Snapshot) error, diags *diag.Diagnostics) *device.Snapshot {
+func planCheck(ctx context.Context, dev *Device, title, subject string, su supportUse, validate func() error, check func(*device.Snapshot) error, diags *diag.Diagnostics) *device.Snapshot {
 	where := fmt.Sprintf("device %q (platform %s)", dev.Name, dev.Platform)
 	if subject != "" {
 		where += ", " + subject
+	}
+	// The support table first: what the platform does not take at all is
+	// refused before the driver looks at values (the device is read here
+	// only when a row needs its version).
+	if err := su.check(dev, func() (*device.Snapshot, error) { return dev.Snapshot(ctx) }); err != nil {
+		addSupportError(diags, dev, subject, err)
+		return nil
 	}
 	if err := validate(); err != nil {
 		diags.AddError("Invalid "+title, where+": "+err.Error())

@@ -115,7 +115,7 @@ func (r *firewallResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	desired := plan.toDevice()
-	snap := planCheck(ctx, dev, "Firewall", "", func() error { return fc.ValidateFirewall(desired) },
+	snap := planCheck(ctx, dev, "Firewall", "", usedAttributes(device.ResFirewall, req.Config), func() error { return fc.ValidateFirewall(desired) },
 		func(snap *device.Snapshot) error { return fc.CheckFirewall(desired, snap) }, &resp.Diagnostics)
 	if snap == nil {
 		return
@@ -130,7 +130,7 @@ func (r *firewallResource) Create(ctx context.Context, req resource.CreateReques
 	var plan firewallModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if !resp.Diagnostics.HasError() {
-		r.apply(ctx, "Create", plan, &resp.State, &resp.Diagnostics)
+		r.apply(ctx, "Create", plan, usedAttributes(device.ResFirewall, req.Config), &resp.State, &resp.Diagnostics)
 	}
 }
 
@@ -138,11 +138,11 @@ func (r *firewallResource) Update(ctx context.Context, req resource.UpdateReques
 	var plan firewallModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if !resp.Diagnostics.HasError() {
-		r.apply(ctx, "Update", plan, &resp.State, &resp.Diagnostics)
+		r.apply(ctx, "Update", plan, usedAttributes(device.ResFirewall, req.Config), &resp.State, &resp.Diagnostics)
 	}
 }
 
-func (r *firewallResource) apply(ctx context.Context, action string, plan firewallModel, state stateSetter, diags *diagnostics) {
+func (r *firewallResource) apply(ctx context.Context, action string, plan firewallModel, su supportUse, state stateSetter, diags *diagnostics) {
 	summary := "Unable to " + action + " Firewall"
 	dev, fc, err := firewallCapability(r.inv, plan.Device.ValueString())
 	if err != nil {
@@ -156,7 +156,7 @@ func (r *firewallResource) apply(ctx context.Context, action string, plan firewa
 			return err
 		}
 		desired := plan.toDevice()
-		if err := applyCheck(func() error { return fc.ValidateFirewall(desired) }, func(snap *device.Snapshot) error { return fc.CheckFirewall(desired, snap) }, snap); err != nil {
+		if err := applyCheck(dev, su, func() error { return fc.ValidateFirewall(desired) }, func(snap *device.Snapshot) error { return fc.CheckFirewall(desired, snap) }, snap); err != nil {
 			return err
 		}
 		tx.Wrote()

@@ -141,7 +141,7 @@ func (r *offloadResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		return
 	}
 	desired := plan.toDevice()
-	if planCheck(ctx, dev, "Offload Settings", "", func() error { return oc.ValidateOffload(desired) },
+	if planCheck(ctx, dev, "Offload Settings", "", usedAttributes(device.ResOffload, req.Config), func() error { return oc.ValidateOffload(desired) },
 		func(snap *device.Snapshot) error { return oc.CheckOffload(desired, snap) }, &resp.Diagnostics) == nil {
 		return
 	}
@@ -175,7 +175,7 @@ func (r *offloadResource) Create(ctx context.Context, req resource.CreateRequest
 	var plan offloadModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if !resp.Diagnostics.HasError() {
-		r.write(ctx, "Create", plan, device.OffloadConfig{}, &resp.State, &resp.Diagnostics)
+		r.write(ctx, "Create", plan, usedAttributes(device.ResOffload, req.Config), device.OffloadConfig{}, &resp.State, &resp.Diagnostics)
 	}
 }
 
@@ -191,13 +191,13 @@ func (r *offloadResource) Update(ctx context.Context, req resource.UpdateRequest
 		resp.Diagnostics.AddAttributeError(path.Root("restore_values"), "Unable to Update Offload Settings", err.Error())
 		return
 	}
-	r.write(ctx, "Update", plan, saved, &resp.State, &resp.Diagnostics)
+	r.write(ctx, "Update", plan, usedAttributes(device.ResOffload, req.Config), saved, &resp.State, &resp.Diagnostics)
 }
 
 // write saves the originals of every newly managed key before anything
 // is written, puts back the keys no longer managed, applies plan and
 // stores what the device reports, as routerlab_router does.
-func (r *offloadResource) write(ctx context.Context, action string, plan offloadModel, saved device.OffloadConfig, state stateSetter, diags *diagnostics) {
+func (r *offloadResource) write(ctx context.Context, action string, plan offloadModel, su supportUse, saved device.OffloadConfig, state stateSetter, diags *diagnostics) {
 	summary := "Unable to " + action + " Offload Settings"
 	dev, oc, err := offloadCapability(r.inv, plan.Device.ValueString())
 	if err != nil {
@@ -212,7 +212,7 @@ func (r *offloadResource) write(ctx context.Context, action string, plan offload
 			return err
 		}
 		desired := plan.toDevice()
-		if err := applyCheck(func() error { return oc.ValidateOffload(desired) }, func(snap *device.Snapshot) error { return oc.CheckOffload(desired, snap) }, snap); err != nil {
+		if err := applyCheck(dev, su, func() error { return oc.ValidateOffload(desired) }, func(snap *device.Snapshot) error { return oc.CheckOffload(desired, snap) }, snap); err != nil {
 			return err
 		}
 		var released device.OffloadConfig

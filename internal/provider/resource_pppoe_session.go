@@ -201,7 +201,7 @@ func (r *pppoeResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		addDeviceError(&resp.Diagnostics, dev, err)
 		return
 	}
-	snap := planCheck(ctx, dev, "PPPoE Session", fmt.Sprintf("session %q", desired.Name), func() error { return pc.ValidatePPPoE(desired) },
+	snap := planCheck(ctx, dev, "PPPoE Session", fmt.Sprintf("session %q", desired.Name), usedAttributes(device.ResPPPoE, req.Config), func() error { return pc.ValidatePPPoE(desired) },
 		func(snap *device.Snapshot) error { return pc.CheckPPPoE(desired, snap) }, &resp.Diagnostics)
 	if snap == nil {
 		return
@@ -218,7 +218,7 @@ func (r *pppoeResource) Create(ctx context.Context, req resource.CreateRequest, 
 	wo, diags := readPasswordWO(ctx, req.Config.GetAttribute)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {
-		r.apply(ctx, "Create", plan, wo, false, &resp.State, &resp.Diagnostics)
+		r.apply(ctx, "Create", plan, wo, usedAttributes(device.ResPPPoE, req.Config), false, &resp.State, &resp.Diagnostics)
 	}
 }
 
@@ -228,11 +228,11 @@ func (r *pppoeResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	wo, diags := readPasswordWO(ctx, req.Config.GetAttribute)
 	resp.Diagnostics.Append(diags...)
 	if !resp.Diagnostics.HasError() {
-		r.apply(ctx, "Update", plan, wo, true, &resp.State, &resp.Diagnostics)
+		r.apply(ctx, "Update", plan, wo, usedAttributes(device.ResPPPoE, req.Config), true, &resp.State, &resp.Diagnostics)
 	}
 }
 
-func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeModel, wo string, update bool, state stateSetter, diags *diagnostics) {
+func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeModel, wo string, su supportUse, update bool, state stateSetter, diags *diagnostics) {
 	summary := "Unable to " + action + " PPPoE Session"
 	dev, pc, err := pppoeCapability(r.inv, plan.Device.ValueString())
 	if err != nil {
@@ -241,7 +241,7 @@ func (r *pppoeResource) apply(ctx context.Context, action string, plan pppoeMode
 	}
 	desired := plan.toDevice(wo)
 	check := func(snap *device.Snapshot) error {
-		return applyCheck(func() error { return pc.ValidatePPPoE(desired) }, func(snap *device.Snapshot) error { return pc.CheckPPPoE(desired, snap) }, snap)
+		return applyCheck(dev, su, func() error { return pc.ValidatePPPoE(desired) }, func(snap *device.Snapshot) error { return pc.CheckPPPoE(desired, snap) }, snap)
 	}
 	snap, st, ok := pppoeKind.write(ctx, dev, desired.Name, update, summary, check, func(ctx context.Context, observed *device.PPPoEState) error {
 		return pc.ApplyPPPoE(ctx, desired, observed)

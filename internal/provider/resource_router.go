@@ -219,6 +219,10 @@ func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	desired := toDevice(plan)
+	if err := usedAttributes(device.ResRouter, req.Config).check(dev, func() (*device.Snapshot, error) { return dev.Snapshot(ctx) }); err != nil {
+		addSupportError(&resp.Diagnostics, dev, "", err)
+		return
+	}
 	if err := rs.ValidateRouter(desired); err != nil {
 		resp.Diagnostics.AddError("Invalid Router Configuration", fmt.Sprintf("device %q (platform %s): %s", dev.Name, dev.Platform, err))
 		return
@@ -264,7 +268,7 @@ func (r *routerResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	// Nothing was managed before: every managed key's original is read
 	// from the device now.
-	r.write(ctx, "Create", plan, device.RouterConfig{}, &resp.State, &resp.Diagnostics)
+	r.write(ctx, "Create", plan, usedAttributes(device.ResRouter, req.Config), device.RouterConfig{}, &resp.State, &resp.Diagnostics)
 }
 
 func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -321,7 +325,7 @@ func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest,
 		resp.Diagnostics.AddAttributeError(path.Root("restore_values"), "Unable to Update Router", err.Error())
 		return
 	}
-	r.write(ctx, "Update", plan, saved, &resp.State, &resp.Diagnostics)
+	r.write(ctx, "Update", plan, usedAttributes(device.ResRouter, req.Config), saved, &resp.State, &resp.Diagnostics)
 }
 
 // write applies plan to the device in one device.Session write sequence:
@@ -331,7 +335,7 @@ func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest,
 // originals were captured, they and what the device now reports are still
 // stored, so a failed create stays in state (tainted) and destroy can put
 // the device back.
-func (r *routerResource) write(ctx context.Context, action string, plan routerModel, saved device.RouterConfig, state stateSetter, diags *diag.Diagnostics) {
+func (r *routerResource) write(ctx context.Context, action string, plan routerModel, su supportUse, saved device.RouterConfig, state stateSetter, diags *diag.Diagnostics) {
 	summary := "Unable to " + action + " Router"
 	dev, rs, err := r.routerDevice(plan.Device.ValueString())
 	if err != nil {
@@ -346,7 +350,7 @@ func (r *routerResource) write(ctx context.Context, action string, plan routerMo
 		if err != nil {
 			return err
 		}
-		if err := applyCheck(func() error { return rs.ValidateRouter(desired) }, func(snap *device.Snapshot) error { return rs.CheckRouter(desired, snap) }, snap); err != nil {
+		if err := applyCheck(dev, su, func() error { return rs.ValidateRouter(desired) }, func(snap *device.Snapshot) error { return rs.CheckRouter(desired, snap) }, snap); err != nil {
 			return err
 		}
 		var released device.RouterConfig

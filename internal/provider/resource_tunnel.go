@@ -230,7 +230,7 @@ func (r *tunnelResource) ModifyPlan(ctx context.Context, req resource.ModifyPlan
 		addDeviceError(&resp.Diagnostics, dev, err)
 		return
 	}
-	snap := planCheck(ctx, dev, "Tunnel", fmt.Sprintf("tunnel %q", desired.Name), func() error { return tc.ValidateTunnel(desired) },
+	snap := planCheck(ctx, dev, "Tunnel", fmt.Sprintf("tunnel %q", desired.Name), usedAttributes(device.ResTunnel, req.Config), func() error { return tc.ValidateTunnel(desired) },
 		func(snap *device.Snapshot) error { return tc.CheckTunnel(desired, snap) }, &resp.Diagnostics)
 	if snap == nil {
 		return
@@ -251,7 +251,7 @@ func (r *tunnelResource) Create(ctx context.Context, req resource.CreateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, "Create", plan, secrets, false, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, "Create", plan, secrets, usedAttributes(device.ResTunnel, req.Config), false, &resp.State, &resp.Diagnostics)
 }
 
 func (r *tunnelResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -262,10 +262,10 @@ func (r *tunnelResource) Update(ctx context.Context, req resource.UpdateRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, "Update", plan, secrets, true, &resp.State, &resp.Diagnostics)
+	r.apply(ctx, "Update", plan, secrets, usedAttributes(device.ResTunnel, req.Config), true, &resp.State, &resp.Diagnostics)
 }
 
-func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelModel, secrets tunnelSecrets, update bool, state stateSetter, diags *diagnostics) {
+func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelModel, secrets tunnelSecrets, su supportUse, update bool, state stateSetter, diags *diagnostics) {
 	summary := "Unable to " + action + " Tunnel"
 	dev, tc, err := tunnelCapability(r.inv, plan.Device.ValueString())
 	if err != nil {
@@ -274,7 +274,7 @@ func (r *tunnelResource) apply(ctx context.Context, action string, plan tunnelMo
 	}
 	desired := plan.toDevice(secrets)
 	check := func(snap *device.Snapshot) error {
-		return applyCheck(func() error { return tc.ValidateTunnel(desired) }, func(snap *device.Snapshot) error { return tc.CheckTunnel(desired, snap) }, snap)
+		return applyCheck(dev, su, func() error { return tc.ValidateTunnel(desired) }, func(snap *device.Snapshot) error { return tc.CheckTunnel(desired, snap) }, snap)
 	}
 	snap, st, ok := tunnelKind.write(ctx, dev, desired.Name, update, summary, check, func(ctx context.Context, observed *device.TunnelState) error {
 		return tc.ApplyTunnel(ctx, desired, observed)

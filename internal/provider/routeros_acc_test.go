@@ -432,7 +432,7 @@ func TestAccRouterOS_planErrors(t *testing.T) {
     private_key = "eF1aXvwVJ0PLs4N5yY0bXXsLiXDnX6dyZo4nG7bI4Ec="
     peers = [{ public_key = "hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo=", allowed_ips = ["198.18.60.0/24"] }]
   }
-}`, `WireGuard needs RouterOS 7; this router runs ` + regexp.QuoteMeta(version)})
+}`, `type = "wireguard" needs RouterOS 7 or later; this router runs ` + regexp.QuoteMeta(version)})
 	}
 	cases = append(cases, planError{`resource "routerlab_offload" "o" {
   device   = "rb"

@@ -84,7 +84,7 @@ func TestPlanValidationTunnels(t *testing.T) {
     private_key = "eF1aXvwVJ0PLs4N5yY0bXXsLiXDnX6dyZo4nG7bI4Ec="
     peers = [{ public_key = "hSDwCYkwp1R0i33ctD73Wg2/Og0mOBr066SpjqqbTmo=", allowed_ips = ["198.18.60.0/24"] }]
   }
-}`, `(?s)tunnel "wg0": type "wireguard" is not supported on RTX; RTX has "ipsec"`},
+}`, `(?s)tunnel "wg0": type = "wireguard" is not\s+supported on RTX: RTX has no WireGuard \(type on RTX: "ipsec", "l2tp_ipsec"\)`},
 		{"openvpn AEAD cipher with a static key",
 			providerWith(okDevice) + `resource "routerlab_tunnel" "t" {
   device = "r"
@@ -110,7 +110,7 @@ func TestPlanValidationTunnels(t *testing.T) {
 			providerWith(okDevice) + `resource "routerlab_router" "r" {
   device       = "r"
   dhcp_servers = { LAN1 = { subnet = "198.18.1.0/24", range_start = "198.18.1.2", range_stop = "198.18.1.199" } }
-}`, `(?s)dhcp_servers: not supported on platform "linux": routerlab runs no DHCP daemon there`},
+}`, `(?s)dhcp_servers is not supported on Linux:\s+routerlab runs no DHCP daemon on Linux`},
 		{"pppoe mtu above 1492",
 			providerWith(okDevice) + `resource "routerlab_pppoe_session" "p" {
   device    = "r"

@@ -28,3 +28,26 @@ func TestNew(t *testing.T) {
 		t.Errorf("New(junos) = %v", err)
 	}
 }
+
+// The support table's resource rows say what the drivers' capabilities
+// do: a platform takes a resource exactly when its driver implements it.
+func TestSupportTableMatchesCapabilities(t *testing.T) {
+	for _, name := range device.Platforms() {
+		p := device.Platform(name)
+		drv, err := New(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := map[string]bool{}
+		_, has[device.ResRouter] = drv.(device.RouterSettings)
+		_, has[device.ResFirewall] = drv.(device.FirewallSettings)
+		_, has[device.ResOffload] = drv.(device.OffloadSettings)
+		_, has[device.ResTunnel] = drv.(device.TunnelEndpoints)
+		_, has[device.ResPPPoE] = drv.(device.PPPoESessions)
+		for _, res := range device.SupportResources() {
+			if table := device.Supports(res, "", "", p, ""); table != has[res] {
+				t.Errorf("%s %s: the support table says %v, the driver %v", p, res, table, has[res])
+			}
+		}
+	}
+}

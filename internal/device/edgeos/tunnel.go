@@ -20,10 +20,6 @@ import (
 
 // tunnelType is one tunnel type. All functions are pure.
 type tunnelType struct {
-	// flavours are the CLIs routerlab runs the type on; why says why
-	// not on the others.
-	flavours []Flavour
-	why      string
 	// validate adds the type's rules to device.ValidateTunnelShape.
 	validate func(t device.TunnelConfig, f Flavour) error
 	// owned lists the roots of have that tunnel name owns (deleted
@@ -52,24 +48,31 @@ var tunnelTypes = map[device.TunnelType]tunnelType{
 // tunnelOrder fixes the order of parsing (and of messages).
 var tunnelOrder = []device.TunnelType{device.TunnelIPsec, device.TunnelL2TPIPsec, device.TunnelOpenVPN, device.TunnelWireGuard}
 
+// typeOn reports whether routerlab runs tunnel type typ on flavour f:
+// the support table says (VyOS has WireGuard only).
+func typeOn(typ device.TunnelType, f Flavour) bool {
+	return device.Supports(device.ResTunnel, "type", string(typ), f.platform(), "")
+}
+
 // TunnelTypes lists the tunnel types routerlab runs on flavour f.
 func TunnelTypes(f Flavour) []string {
 	var out []string
 	for _, typ := range tunnelOrder {
-		if slices.Contains(tunnelTypes[typ].flavours, f) {
+		if typeOn(typ, f) {
 			out = append(out, string(typ))
 		}
 	}
 	return out
 }
 
-// ValidateTunnel checks t against what flavour f can configure: the type
-// first (a block of a type the platform lacks is not worth checking),
-// then the shape every platform requires, then the type's own rules.
+// ValidateTunnel checks t against what flavour f can configure: the
+// shape every platform requires, then the type's own rules. A type the
+// flavour lacks is the support table's to refuse at plan; here it is a
+// guard.
 func ValidateTunnel(t device.TunnelConfig, f Flavour) error {
 	impl, ok := tunnelTypes[t.Type]
-	if ok && !slices.Contains(impl.flavours, f) || !ok && slices.Contains(device.TunnelTypes(), string(t.Type)) {
-		return fmt.Errorf("tunnel %q: type %q is not supported on %s by routerlab (%s); supported: %s", t.Name, t.Type, platformName(f), impl.why, strings.Join(TunnelTypes(f), ", "))
+	if ok && !typeOn(t.Type, f) || !ok && slices.Contains(device.TunnelTypes(), string(t.Type)) {
+		return fmt.Errorf("tunnel %q: type %q on %s: %w", t.Name, t.Type, platformName(f), device.ErrUnsupported)
 	}
 	if err := device.ValidateTunnelShape(t); err != nil {
 		return err
@@ -133,7 +136,7 @@ func RenderTunnelDelete(have *Tree, observed device.TunnelState, f Flavour) Chan
 func deleteOwned(have *Tree, name string, f Flavour) []string {
 	var roots [][]string
 	for _, typ := range tunnelOrder {
-		if slices.Contains(tunnelTypes[typ].flavours, f) {
+		if typeOn(typ, f) {
 			roots = append(roots, tunnelTypes[typ].owned(have, name, f)...)
 		}
 	}
@@ -163,7 +166,7 @@ func ParseTunnels(t *Tree, f Flavour) map[string]device.TunnelState {
 	out := map[string]device.TunnelState{}
 	for _, typ := range tunnelOrder {
 		impl := tunnelTypes[typ]
-		if !slices.Contains(impl.flavours, f) {
+		if !typeOn(typ, f) {
 			continue
 		}
 		for name, st := range impl.parse(t, f) {

@@ -56,8 +56,6 @@ var (
 // site-to-site peers by name and writes their addresses, IDs and groups in
 // another syntax than EdgeOS's.
 var ipsecType = tunnelType{
-	flavours: []Flavour{EdgeOS},
-	why:      "VyOS 1.4 writes site-to-site peers in another syntax than EdgeOS's",
 	validate: func(t device.TunnelConfig, _ Flavour) error { return validateIPsecEdge(t) },
 	owned:    func(have *Tree, name string, _ Flavour) [][]string { return ipsecOwned(have, name) },
 	render: func(t device.TunnelConfig, have *Tree, _ Flavour) (*Tree, []FileWrite, error) {
@@ -84,12 +82,6 @@ func ValidateIPsec(t device.TunnelConfig) error {
 // validateIPsecEdge is ValidateIPsec after the shape.
 func validateIPsecEdge(t device.TunnelConfig) error {
 	c := t.IPsec
-	if t.MTU != nil {
-		return fmt.Errorf("tunnel %q: mtu is not supported for ipsec on EdgeOS: a site-to-site peer is policy-based IPsec, with no tunnel interface to set an MTU on; use routerlab_firewall's mss_clamp to keep TCP segments inside the path MTU", t.Name)
-	}
-	if t.MSSClamp != nil {
-		return fmt.Errorf("tunnel %q: mss_clamp is not supported for ipsec on EdgeOS: EdgeOS clamps per interface type, not per policy; set mss_clamp on routerlab_firewall (`firewall options mss-clamp`)", t.Name)
-	}
 	if strings.ContainsRune(c.PSK, '\'') {
 		// The error must not show the secret.
 		return fmt.Errorf("tunnel %q: ipsec.psk contains a single quote, which EdgeOS prints unescaped inside single quotes (it would not read back); choose a key without it", t.Name)

@@ -148,14 +148,11 @@ func TestIPsecPSKRedacted(t *testing.T) {
 }
 
 func TestIPsecValidationErrors(t *testing.T) {
-	mtu := 1400
 	for _, tc := range []struct {
 		name string
 		mod  func(*device.TunnelConfig)
 		want string
 	}{
-		{"mtu", func(c *device.TunnelConfig) { c.MTU = &mtu }, "mss_clamp"},
-		{"mss", func(c *device.TunnelConfig) { c.MSSClamp = &device.MSSClamp{ToPMTU: true} }, "routerlab_firewall"},
 		{"routes", func(c *device.TunnelConfig) { c.Routes = []string{"198.18.30.0/24"} }, "traffic selectors"},
 		{"curve", func(c *device.TunnelConfig) { c.IPsec.IKEProposals = []string{"aes128-sha256-curve25519"} }, `DH group "curve25519" is not supported on EdgeOS; allowed are ecp256`},
 		{"gcm", func(c *device.TunnelConfig) { c.IPsec.ESPProposals = []string{"aes128gcm16"} }, `encryption "aes128gcm16" is not supported on EdgeOS; allowed are 3des, aes128, aes256`},

@@ -49,8 +49,6 @@ var (
 var l2tpRoot = []string{"vpn", "l2tp", "remote-access"}
 
 var l2tpType = tunnelType{
-	flavours: []Flavour{EdgeOS},
-	why:      "VyOS 1.4's L2TP server (accel-ppp) configures pools and IPsec in another syntax",
 	validate: validateL2TPEdge,
 	owned: func(have *Tree, name string, _ Flavour) [][]string {
 		if d, _ := have.Value(at(l2tpRoot, "description")...); d == ownerDescription(name) {
@@ -64,20 +62,8 @@ var l2tpType = tunnelType{
 
 func validateL2TPEdge(t device.TunnelConfig, _ Flavour) error {
 	c := t.L2TP
-	if c.Role != device.RoleServer {
-		return fmt.Errorf("tunnel %q: l2tp_ipsec.role %q: routerlab runs EdgeOS as the L2TP server only (vpn l2tp remote-access); EdgeOS's CLI has no L2TP client, so run the client on another platform", t.Name, c.Role)
-	}
 	if t.MTU != nil {
 		return fmt.Errorf("tunnel %q: set the MTU of an l2tp_ipsec tunnel with l2tp_ipsec.mtu (EdgeOS's `vpn l2tp remote-access mtu`); the top-level mtu is not used for this type", t.Name)
-	}
-	if c.MRU != nil {
-		return fmt.Errorf("tunnel %q: l2tp_ipsec.mru: EdgeOS's L2TP server has no MRU setting (it negotiates the MTU for both); leave mru unset", t.Name)
-	}
-	if t.MSSClamp != nil {
-		return fmt.Errorf("tunnel %q: mss_clamp is not supported for l2tp_ipsec on EdgeOS: clamp with routerlab_firewall's mss_clamp (firewall options mss-clamp)", t.Name)
-	}
-	if len(t.Routes) > 0 {
-		return fmt.Errorf("tunnel %q: routes: EdgeOS's L2TP server has no interface of its own (each client session gets an l2tpN that comes and goes); leave routes unset", t.Name)
 	}
 	if c.LocalAddress != L2TPServerAddress {
 		return fmt.Errorf("tunnel %q: l2tp_ipsec.local_address %q: EdgeOS's L2TP server always takes %s as its PPP address (no setting changes it); write local_address = %q", t.Name, c.LocalAddress, L2TPServerAddress, L2TPServerAddress)

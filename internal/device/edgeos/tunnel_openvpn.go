@@ -44,8 +44,6 @@ var (
 const ovpnMTUOption = "--tun-mtu "
 
 var openvpnType = tunnelType{
-	flavours: []Flavour{EdgeOS},
-	why:      "VyOS 1.4 keeps OpenVPN static keys in its PKI tree, not in a key file",
 	validate: validateOpenVPNEdge,
 	owned:    func(have *Tree, name string, f Flavour) [][]string { return ifaceOwned(have, "openvpn", name, f) },
 	render:   renderOpenVPN,
@@ -66,9 +64,6 @@ func ifaceOwned(have *Tree, kind, name string, f Flavour) [][]string {
 
 func validateOpenVPNEdge(t device.TunnelConfig, _ Flavour) error {
 	c := t.OpenVPN
-	if c.StaticKey == "" {
-		return fmt.Errorf("tunnel %q: openvpn.static_key is required on EdgeOS: routerlab runs its OpenVPN in site-to-site mode with a static key", t.Name)
-	}
 	for _, a := range []struct{ what, addr string }{{"openvpn.local_address", c.LocalAddress}, {"openvpn.remote_address", c.RemoteAddress}, {"openvpn.remote", c.Remote}} {
 		if a.addr == "" {
 			continue
@@ -88,9 +83,6 @@ func validateOpenVPNEdge(t device.TunnelConfig, _ Flavour) error {
 	}
 	if _, ok := ovpnEncryptions[c.Cipher]; !ok {
 		return fmt.Errorf("tunnel %q: openvpn.cipher %q is not supported on EdgeOS; allowed are %s", t.Name, c.Cipher, strings.Join(device.SortedKeys(ovpnEncryptions), ", "))
-	}
-	if t.MSSClamp != nil {
-		return fmt.Errorf("tunnel %q: mss_clamp is not supported for openvpn on EdgeOS: clamp with routerlab_firewall's mss_clamp (firewall options mss-clamp, which covers vtun interfaces)", t.Name)
 	}
 	return validateRoutes(t)
 }

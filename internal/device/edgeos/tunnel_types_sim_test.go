@@ -228,7 +228,7 @@ func TestWireGuardAgainstSimulator(t *testing.T) {
 	// VyOS runs WireGuard only.
 	vy, _ := simTunnels(t, edgeossim.Options{Flavour: edgeossim.VyOS})
 	err := vy.ValidateTunnel(device.TunnelConfig{Name: "s", Type: device.TunnelIPsec, IPsec: &device.IPsecConfig{}})
-	if err == nil || !strings.Contains(err.Error(), "not supported on VyOS") {
+	if err == nil || !strings.Contains(err.Error(), "on VyOS: not supported") {
 		t.Errorf("vyos ipsec: %v", err)
 	}
 }

@@ -40,7 +40,6 @@ import (
 // route-allowed-ips is off: what is routed into the tunnel is its routes.
 
 var wireguardType = tunnelType{
-	flavours: []Flavour{EdgeOS, VyOS},
 	validate: validateWireGuardVyatta,
 	owned:    func(have *Tree, name string, f Flavour) [][]string { return ifaceOwned(have, "wireguard", name, f) },
 	render:   renderWireGuard,
@@ -49,9 +48,6 @@ var wireguardType = tunnelType{
 
 func validateWireGuardVyatta(t device.TunnelConfig, f Flavour) error {
 	w := t.WireGuard
-	if t.MSSClamp != nil {
-		return fmt.Errorf("tunnel %q: mss_clamp is not supported for wireguard on %s: clamp with routerlab_firewall's mss_clamp where the platform has it", t.Name, platformName(f))
-	}
 	if t.MTU != nil {
 		if err := device.ValidateMTU("tunnel "+t.Name, *t.MTU, device.MinTunnelMTU, maxMTU); err != nil {
 			return err

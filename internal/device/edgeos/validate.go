@@ -80,21 +80,12 @@ func ValidateRouter(desired device.RouterConfig) error {
 		if r.Gateway == "" {
 			return fmt.Errorf("route %s: gateway is required on EdgeOS (routerlab marks its routes on the next hop: protocols static route <dst> next-hop <gateway> description routerlab)", dst)
 		}
-		if r.Interface != "" {
-			return fmt.Errorf("route %s: interface %q: EdgeOS routes routerlab owns go through a gateway only; leave interface unset", dst, r.Interface)
-		}
 		if err := device.ValidateGateway(dst, r.Gateway); err != nil {
 			return fmt.Errorf("route %s: %w", dst, err)
 		}
 		if r.Metric != nil && (*r.Metric < 1 || *r.Metric > maxDistance) {
 			return fmt.Errorf("route %s: metric %d: EdgeOS distance is 1 to %d", dst, *r.Metric, maxDistance)
 		}
-	}
-	if v := desired.IPv4Forwarding; v != nil && !*v {
-		return fmt.Errorf("ipv4_forwarding = false: EdgeOS always forwards IPv4 (it is a router); leave ipv4_forwarding unset or true")
-	}
-	if v := desired.ConnectionTracking; v != nil && !*v {
-		return fmt.Errorf("connection_tracking = false: EdgeOS has no switch to turn connection tracking off (system conntrack only tunes it); leave connection_tracking unset or true")
 	}
 	return nil
 }
@@ -164,15 +155,12 @@ func ValidateFirewall(desired device.FirewallConfig) error {
 			}
 		}
 	}
-	if len(desired.NotrackInterfaces) > 0 {
-		return fmt.Errorf("notrack_interfaces: EdgeOS's firewall has no notrack rule; leave notrack_interfaces empty")
-	}
 	if n := len(desired.Masquerade); n > NATRuleLast-NATRuleFirst+1 {
 		return fmt.Errorf("masquerade: %d interfaces, at most %d (NAT rules %d-%d)", n, NATRuleLast-NATRuleFirst+1, NATRuleFirst, NATRuleLast)
 	}
 	if m := desired.MSSClamp; m != nil {
-		if m.ToPMTU {
-			return fmt.Errorf("mss_clamp \"pmtu\": EdgeOS's firewall options mss-clamp takes a number of bytes (e.g. 1452 behind PPPoE)")
+		if m.ToPMTU { // a guard: the support table refuses "pmtu" at plan
+			return fmt.Errorf("mss_clamp \"pmtu\": %w", device.ErrUnsupported)
 		}
 		if m.Value < device.MinMSS || m.Value > maxMSSClamp {
 			return fmt.Errorf("mss_clamp %d is out of range: EdgeOS allows %d to %d bytes", m.Value, device.MinMSS, maxMSSClamp)
@@ -196,9 +184,6 @@ func PPPoEUnit(name string) (int, error) {
 
 // ValidatePPPoE checks a PPPoE client for EdgeOS.
 func ValidatePPPoE(desired device.PPPoEConfig) error {
-	if desired.Role == device.RoleServer {
-		return fmt.Errorf("pppoe %s: role \"server\" is not supported on EdgeOS by routerlab (only clients: interfaces ethernet ethX pppoe N); run the server on another platform", desired.Name)
-	}
 	if err := device.ValidatePPPoEShape(desired, device.ValidateInterfaceName); err != nil {
 		return err
 	}
@@ -207,12 +192,6 @@ func ValidatePPPoE(desired device.PPPoEConfig) error {
 	}
 	if !ethName.MatchString(desired.Interface) {
 		return fmt.Errorf("pppoe %s: interface %q: EdgeOS PPPoE clients run on an Ethernet interface ethN", desired.Name, desired.Interface)
-	}
-	if desired.MRU != nil {
-		return fmt.Errorf("pppoe %s: mru: EdgeOS's PPPoE client has no mru setting; leave it unset", desired.Name)
-	}
-	if desired.MSSClamp != nil {
-		return fmt.Errorf("pppoe %s: mss_clamp: on EdgeOS clamp with routerlab_firewall's mss_clamp (firewall options mss-clamp)", desired.Name)
 	}
 	if err := CheckWord("user", desired.User); err != nil {
 		return fmt.Errorf("pppoe %s: %w", desired.Name, err)
@@ -255,10 +234,8 @@ func ValidateOffload(desired device.OffloadConfig) error {
 // marks them as routerlab's on VyOS). DHCP scopes are written in the
 // release's syntax (dhcp.go), so the release is checked at plan with the
 // snapshot (checkVyOSRouterVersion).
+// (Static routes are refused on VyOS by the support table.)
 func ValidateVyOSRouter(desired device.RouterConfig) error {
-	if len(desired.Routes) > 0 {
-		return fmt.Errorf("static_routes: not supported on VyOS yet (its static routes carry no description to mark routerlab's own); leave static_routes unset")
-	}
 	return ValidateRouter(desired)
 }
 
@@ -288,11 +265,11 @@ func checkVyOSTunnelVersion(t device.TunnelConfig, v Version) error {
 	if t.Type != device.TunnelWireGuard {
 		return nil
 	}
-	switch {
-	case !vyosModelled(v):
+	// Before 1.4 (no key inline) the support table refuses it at plan;
+	// ApplyTunnel checks again here, so nothing is written in words the
+	// release lacks.
+	if !vyosModelled(v) || !device.Supports(device.ResTunnel, "type", string(t.Type), device.VyOS, v.String()) {
 		return fmt.Errorf("tunnel %q: type \"wireguard\": the router runs VyOS %s; routerlab writes WireGuard for VyOS 1.4 and 1.5 only", t.Name, v)
-	case !v.AtLeast(1, 4):
-		return fmt.Errorf("tunnel %q: wireguard.private_key: VyOS %s takes no private key in the configuration (its interfaces wireguard private-key names a key pair generated on the router under /config/auth/wireguard); routerlab writes the key inline, which VyOS 1.4 and 1.5 take: upgrade the router to 1.4 or later, or use another platform for this tunnel", t.Name, v)
 	}
 	return nil
 }

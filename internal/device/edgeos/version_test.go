@@ -278,7 +278,7 @@ func TestVyOSReleaseRefusedAtPlan(t *testing.T) {
 		}
 	}
 	for fw, want := range map[string]string{
-		"VyOS 1.3.8":    `tunnel "wg": wireguard.private_key: VyOS 1.3 takes no private key in the configuration`,
+		"VyOS 1.3.8":    `tunnel "wg": type "wireguard": the router runs VyOS 1.3; routerlab writes WireGuard for VyOS 1.4 and 1.5 only`, // the guard: the table refuses it first (TestSupportTableEdgeOS)
 		"VyOS 1.2.9-S1": `tunnel "wg": type "wireguard": the router runs VyOS 1.2; routerlab writes WireGuard for VyOS 1.4 and 1.5 only`,
 		"":              `tunnel "wg": type "wireguard": the router runs VyOS unknown`,
 	} {

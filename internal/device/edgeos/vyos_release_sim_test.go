@@ -22,7 +22,13 @@ func TestVyOS13WireGuardRefusedAgainstSimulator(t *testing.T) {
 	if s.Facts.Firmware != "VyOS 1.3.8" {
 		t.Fatalf("firmware %q", s.Facts.Firmware)
 	}
-	want := `tunnel "wg": wireguard.private_key: VyOS 1.3 takes no private key in the configuration`
+	// At plan the support table refuses it, from the snapshot's version.
+	if err := device.CheckSupport(device.ResTunnel, device.VyOS, device.Uses("type=wireguard"), func() (string, error) { return s.Facts.Firmware, nil }); err == nil ||
+		!strings.Contains(err.Error(), `type = "wireguard" needs VyOS 1.4 or later; this router runs VyOS 1.3.8 (VyOS 1.3 takes no private key in the configuration`) {
+		t.Errorf("table on 1.3: %v", err)
+	}
+	// The driver's guard, at plan and again at apply.
+	want := `tunnel "wg": type "wireguard": the router runs VyOS 1.3; routerlab writes WireGuard for VyOS 1.4 and 1.5 only`
 	if err := drv.CheckTunnel(wgSim(priv), s); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("plan on 1.3: %v", err)
 	}

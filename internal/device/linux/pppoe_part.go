@@ -117,9 +117,6 @@ func ValidatePPPoE(c device.PPPoEConfig) error {
 		}
 		return nil
 	}
-	if c.MSSClamp != nil {
-		return fmt.Errorf("pppoe %s: mss_clamp on a Linux PPPoE server is not supported: each session gets an interface pppd names at connect time (ppp0, ppp1, ...), which routerlab cannot tell from other PPP links; clamp on the client, or use routerlab_firewall's mss_clamp", c.Name)
-	}
 	local, err := pppoeLocalIP(c.LocalAddress)
 	if err != nil {
 		return fmt.Errorf("pppoe %s: %w", c.Name, err)

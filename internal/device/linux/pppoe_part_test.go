@@ -409,7 +409,6 @@ func TestValidatePPPoE(t *testing.T) {
 		{"user twice", func(c *device.PPPoEConfig) {
 			c.Users = append(c.Users, device.PPPUser{Name: "ppp1", Password: "other"})
 		}, `user "ppp1" is listed twice`},
-		{"clamp on a server", func(c *device.PPPoEConfig) { c.MSSClamp = &device.MSSClamp{Value: 1414} }, "mss_clamp on a Linux PPPoE server is not supported"},
 	} {
 		c := pppoeSeed002Server()
 		tc.edit(&c)

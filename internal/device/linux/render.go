@@ -23,9 +23,6 @@ func ValidateRouter(desired device.RouterConfig) error {
 	if err := device.ValidateRouterValues(desired); err != nil {
 		return err
 	}
-	if len(desired.DHCPServers) > 0 {
-		return fmt.Errorf("dhcp_servers: not supported on platform \"linux\": routerlab runs no DHCP daemon there")
-	}
 	if desired.Hostname != nil {
 		if err := device.ValidateHostname(*desired.Hostname); err != nil {
 			return err

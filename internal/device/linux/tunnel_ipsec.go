@@ -75,9 +75,6 @@ func mssChainName(name string) string      { return "tunnel_" + name + "_mss" }
 // validateIPsecLinux adds what Linux and strongSwan require.
 func validateIPsecLinux(t device.TunnelConfig) error {
 	c := t.IPsec
-	if t.MTU != nil {
-		return fmt.Errorf("tunnel %q: mtu is not supported for ipsec on Linux: strongSwan installs policy-based IPsec (XFRM policies), which has no tunnel interface to set an MTU on; use mss_clamp to keep TCP segments inside the path MTU", t.Name)
-	}
 	if c.LocalAddress != "" {
 		if err := plainAddress("ipsec.local_address", c.LocalAddress); err != nil {
 			return err

@@ -257,13 +257,11 @@ func TestIPsecSeed001Suites(t *testing.T) {
 }
 
 func TestValidateIPsecLinux(t *testing.T) {
-	mtu := 1438
 	for _, tc := range []struct {
 		name string
 		edit func(*device.TunnelConfig)
 		want string
 	}{
-		{"mtu", func(c *device.TunnelConfig) { c.MTU = &mtu }, "mtu is not supported for ipsec on Linux"},
 		{"initiate any", func(c *device.TunnelConfig) { c.IPsec.RemoteAddress = "%any" }, "initiate needs a remote_address"},
 		{"ikev1 subnets", func(c *device.TunnelConfig) {
 			c.IPsec.IKEVersion = 1

@@ -66,9 +66,6 @@ func ovpnCommand(name string) string {
 // validateOpenVPNLinux adds what the rendered file needs beyond the shape.
 func validateOpenVPNLinux(t device.TunnelConfig) error {
 	c := t.OpenVPN
-	if c.Certificate != "" {
-		return fmt.Errorf("tunnel %q: openvpn.certificate: routerlab runs Linux's OpenVPN with a static key (openvpn.static_key); TLS with certificates and accounts is RouterOS's mode", t.Name)
-	}
 	for _, a := range []struct{ what, addr string }{{"openvpn.local_address", c.LocalAddress}, {"openvpn.remote_address", c.RemoteAddress}} {
 		if ip, err := device.ParseIP(a.addr); err != nil || !ip.Is4() {
 			return fmt.Errorf("%s %q: OpenVPN's point-to-point addresses (ifconfig) are IPv4 addresses", a.what, a.addr)

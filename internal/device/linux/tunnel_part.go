@@ -118,9 +118,6 @@ func ValidateTunnel(t device.TunnelConfig) error {
 	if !ok {
 		return device.Unsupported(device.Linux, fmt.Sprintf("tunnel type %q", t.Type))
 	}
-	if len(t.Routes) > 0 && !routedTypes[t.Type] {
-		return fmt.Errorf("routes on a %s tunnel: not supported on Linux (pppd adds no routes of its own); route to the peer's PPP address with routerlab_router instead", t.Type)
-	}
 	return impl.validate(t)
 }
 

@@ -163,7 +163,6 @@ func TestRouterValidation(t *testing.T) {
 		want string
 	}{
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {MTU: intp(70000)}}}, `interface "ether1": mtu 70000 is out of range: RouterOS allows 64 to 65535`},
-		{device.RouterConfig{DHCPServers: map[string]*device.DHCPServer{"LAN": {}}}, `platform "routeros": routerlab_router.dhcp_servers`},
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"198.18.1.1"}}}}, `interfaces["ether1"].addresses: address "198.18.1.1" is not`},
 		{device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether1": {Addresses: []string{"2001:DB8::1/64"}}}}, `addresses: address "2001:DB8::1/64": write it in canonical form "2001:db8::1/64"`},
 		{device.RouterConfig{Routes: map[string]*device.Route{"198.18.9.1/24": {Gateway: "198.18.1.2"}}}, `route destination "198.18.9.1/24": write it as the network prefix "198.18.9.0/24"`},
@@ -172,6 +171,10 @@ func TestRouterValidation(t *testing.T) {
 		if err := ValidateRouter(c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ValidateRouter = %v, want %q", err, c.want)
 		}
+	}
+	// DHCP scopes are the support table's to refuse.
+	if err := device.CheckSupport(device.ResRouter, device.RouterOS, device.Uses("dhcp_servers"), nil); err == nil || !strings.Contains(err.Error(), "dhcp_servers is not supported on RouterOS: routerlab configures DHCP scopes on EdgeOS and VyOS only") {
+		t.Errorf("dhcp_servers: %v", err)
 	}
 	_, observed := routerFixture()
 	if _, err := RenderRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"ether9": {}}}, observed); err == nil || !strings.Contains(err.Error(), "interface ether9 not found on the device; it has: ether1, ether2, ether3") {
@@ -311,8 +314,9 @@ func TestWireGuardReadBack(t *testing.T) {
 	if !reflect.DeepEqual(got.TunnelConfig, want) {
 		t.Errorf("read back\n%+v\nwant\n%+v", *got.WireGuard, *want.WireGuard)
 	}
-	snap := &device.Snapshot{Facts: device.Facts{Firmware: "6.49.10 (long-term)"}}
-	if err := CheckTunnel(want, snap); err == nil || !strings.Contains(err.Error(), "WireGuard needs RouterOS 7; this router runs 6.49.10") {
+	// v6 has no WireGuard: the support table refuses it at plan.
+	uses := []device.Use{{Path: "type", Pattern: "type", Value: "wireguard"}}
+	if err := device.CheckSupport(device.ResTunnel, device.RouterOS, uses, func() (string, error) { return "6.49.10 (long-term)", nil }); err == nil || !strings.Contains(err.Error(), `type = "wireguard" needs RouterOS 7 or later; this router runs 6.49.10`) {
 		t.Errorf("v6: %v", err)
 	}
 }
@@ -372,9 +376,9 @@ func TestSeed003OVPNServer(t *testing.T) {
 	if err := CheckTunnel(device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &udp}, v6); err == nil || !strings.Contains(err.Error(), "runs OpenVPN over TCP only") {
 		t.Errorf("UDP on v6: %v", err)
 	}
-	static := sent
-	static.Certificate, static.User, static.Password = "", "", ""
-	if err := ValidateTunnel(device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, OpenVPN: &static}); err == nil || !strings.Contains(err.Error(), "has no static-key mode") {
+	// A static key is the support table's to refuse, at plan.
+	uses := []device.Use{{Path: "type", Pattern: "type", Value: "openvpn"}, {Path: "openvpn.static_key", Pattern: "openvpn.static_key", Value: "secret"}}
+	if err := device.CheckSupport(device.ResTunnel, device.RouterOS, uses, nil); err == nil || !strings.Contains(err.Error(), "has no static-key mode") || strings.Contains(err.Error(), "secret") {
 		t.Errorf("static key: %v", err)
 	}
 	if del := RenderTunnelDelete(got, Version{6, 49}); !strings.Contains(del[0], "enabled=no") {

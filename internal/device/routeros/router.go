@@ -77,11 +77,9 @@ func ParseRouter(exp *Export, rows []Row) device.RouterState {
 	return st
 }
 
-// ValidateRouter checks what RouterOS cannot take, before any I/O.
+// ValidateRouter checks what RouterOS cannot take, before any I/O
+// (dhcp_servers is the support table's to refuse).
 func ValidateRouter(c device.RouterConfig) error {
-	if c.DHCPServers != nil {
-		return device.Unsupported(device.RouterOS, "routerlab_router.dhcp_servers (DHCP scopes are configured on EdgeOS only in this release)")
-	}
 	if h := c.Hostname; h != nil {
 		// RouterOS's identity is free text, not an RFC 1123 name (names.go).
 		if err := ValidateIdentity(*h); err != nil {

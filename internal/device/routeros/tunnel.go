@@ -12,10 +12,10 @@ import (
 // mode), and wireguard on RouterOS 7.
 
 // ValidateTunnel checks what RouterOS cannot take, without the device.
+// What it does not take at all (a static key, WireGuard before 7, an
+// ipsec mtu, a WireGuard mss_clamp) is device.SupportTable's, checked
+// before.
 func ValidateTunnel(t device.TunnelConfig) error {
-	if t.Type == device.TunnelOpenVPN && t.OpenVPN != nil && t.OpenVPN.Certificate == "" {
-		return fmt.Errorf("tunnel %q: RouterOS's OpenVPN has no static-key mode: give openvpn.certificate (the name of a certificate on the router, seed 003's cert1), user and password instead of static_key", t.Name)
-	}
 	if err := device.ValidateTunnelShape(t); err != nil {
 		return err
 	}
@@ -32,13 +32,11 @@ func ValidateTunnel(t device.TunnelConfig) error {
 	return fmt.Errorf("tunnel %q: type %q is not supported on RouterOS", t.Name, t.Type)
 }
 
-// CheckTunnel checks desired against the device: WireGuard needs
-// RouterOS 7, RouterOS has one L2TP server, names must be free, and
-// values that are the version's defaults (IPsec DPD) are refused.
+// CheckTunnel checks desired against the device: RouterOS has one L2TP
+// server, names must be free, and values that are the version's defaults
+// (IPsec DPD) are refused. (WireGuard needs RouterOS 7: the support
+// table says so.)
 func CheckTunnel(t device.TunnelConfig, snap *device.Snapshot) error {
-	if t.Type == device.TunnelWireGuard && MajorVersion(snap.Facts.Firmware) < 7 {
-		return fmt.Errorf("tunnel %q: WireGuard needs RouterOS 7; this router runs %s", t.Name, snap.Facts.Firmware)
-	}
 	if t.Type == device.TunnelOpenVPN {
 		if err := checkOpenVPN(t, snap); err != nil {
 			return err

@@ -210,9 +210,6 @@ func validateIPsec(t device.TunnelConfig) error {
 	if _, err := translateIPsec(c); err != nil {
 		return fmt.Errorf("tunnel %q: %w", t.Name, err)
 	}
-	if t.MTU != nil {
-		return fmt.Errorf("tunnel %q: RouterOS's policy-based IPsec has no tunnel interface whose mtu could be set; clamp TCP with mss_clamp on routerlab_firewall instead", t.Name)
-	}
 	for attr, v := range map[string]struct{ got, def int }{
 		"ipsec.ike_lifetime": {c.IKELifetime, ipsecDefaultIKELifetime}, "ipsec.child_lifetime": {c.ChildLifetime, ipsecDefaultChildLifetime},
 	} {

@@ -12,9 +12,6 @@ import (
 // tunnel, its peers, addresses and routes commented routerlab:<name>.
 
 func validateWireGuard(t device.TunnelConfig) error {
-	if m := t.MSSClamp; m != nil {
-		return fmt.Errorf("tunnel %q: mss_clamp on a RouterOS WireGuard tunnel: clamp with routerlab_firewall's mss_clamp instead", t.Name)
-	}
 	for _, p := range t.WireGuard.Peers {
 		if p.Endpoint != "" {
 			if _, _, err := splitEndpoint(p.Endpoint); err != nil {

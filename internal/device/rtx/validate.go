@@ -71,13 +71,10 @@ func hide(r rune, secret bool) string {
 }
 
 // ValidateRouter checks desired against what routerlab writes on RTX.
+// What RTX does not take at all (hostname, dhcp_servers, a route's
+// metric, forwarding or connection tracking off) is device.SupportTable's,
+// checked before.
 func ValidateRouter(desired device.RouterConfig) error {
-	if desired.Hostname != nil {
-		return fmt.Errorf("hostname: RTX has no host name (its prompt is a console setting); leave hostname unset")
-	}
-	if len(desired.DHCPServers) > 0 {
-		return fmt.Errorf("dhcp_servers: routerlab does not configure RTX's DHCP server (dhcp scope) yet; leave dhcp_servers unset")
-	}
 	for _, name := range device.SortedKeys(desired.Interfaces) {
 		if !isLANInterface(name) {
 			return fmt.Errorf("interface %q: the RTX interfaces routerlab_router manages are lanN (lan1, lan2, ...), tagged VLANs lanN/M (lan1/1 ... lan1/%d) and the LAN division's vlanN (vlan1, ...); switch ports such as lan1.3 carry no address", name, maxVLANSub)
@@ -116,9 +113,6 @@ func ValidateRouter(desired device.RouterConfig) error {
 		} else if c != dst || !strings.Contains(dst, ".") {
 			return fmt.Errorf("route %s: write the destination as an IPv4 network prefix (%s)", dst, c)
 		}
-		if r.Metric != nil {
-			return fmt.Errorf("route %s: metric is not supported on RTX by routerlab; leave it unset", dst)
-		}
 		switch {
 		case r.Gateway != "" && r.Interface != "":
 			return fmt.Errorf("route %s: set gateway or interface, not both (RTX: `gateway <address>` or `gateway pp N`/`gateway tunnel N`)", dst)
@@ -132,11 +126,6 @@ func ValidateRouter(desired device.RouterConfig) error {
 			}
 		default:
 			return fmt.Errorf("route %s: a gateway or an interface (ppN, tunnelN) is required", dst)
-		}
-	}
-	for what, v := range map[string]*bool{"ipv4_forwarding": desired.IPv4Forwarding, "ipv6_forwarding": desired.IPv6Forwarding, "connection_tracking": desired.ConnectionTracking} {
-		if v != nil && !*v {
-			return fmt.Errorf("%s = false: routerlab cannot switch this off on RTX; leave %s unset or true", what, what)
 		}
 	}
 	return nil
@@ -163,9 +152,6 @@ func ValidateFirewall(desired device.FirewallConfig) error {
 			}
 		}
 	}
-	if len(desired.NotrackInterfaces) > 0 {
-		return fmt.Errorf("notrack_interfaces: RTX has no notrack rule; leave notrack_interfaces empty")
-	}
 	if m := desired.MSSClamp; m != nil && !m.ToPMTU && (m.Value < minMSS || m.Value > maxMSS) {
 		return fmt.Errorf("mss_clamp %d is out of range: RTX's tcp mss limit allows %d to %d bytes, or \"pmtu\" (auto)", m.Value, minMSS, maxMSS)
 	}
@@ -184,9 +170,6 @@ func ValidateOffload(desired device.OffloadConfig) error {
 
 // ValidatePPPoE checks a PPPoE client for RTX.
 func ValidatePPPoE(desired device.PPPoEConfig) error {
-	if desired.Role == device.RoleServer {
-		return fmt.Errorf("pppoe %s: role \"server\" is not supported on RTX by routerlab (only clients: pp select N, pppoe use lanN); run the server on another platform", desired.Name)
-	}
 	if err := device.ValidatePPPoEShape(desired, device.ValidateInterfaceName); err != nil {
 		return err
 	}
@@ -216,10 +199,9 @@ func ValidatePPPoE(desired device.PPPoEConfig) error {
 // ValidateTunnel checks a tunnel against what routerlab configures on
 // RTX: ipsec (site-to-site, route-based) and l2tp_ipsec (server).
 func ValidateTunnel(t device.TunnelConfig) error {
-	switch t.Type {
-	case device.TunnelIPsec, device.TunnelL2TPIPsec:
-	default:
-		return fmt.Errorf("tunnel %q: type %q is not supported on RTX; RTX has %q (site-to-site) and %q (server)", t.Name, t.Type, device.TunnelIPsec, device.TunnelL2TPIPsec)
+	// A guard: the support table refuses the other types at plan.
+	if !device.Supports(device.ResTunnel, "type", string(t.Type), device.RTX, "") {
+		return fmt.Errorf("tunnel %q: type %q: %w", t.Name, t.Type, device.ErrUnsupported)
 	}
 	if err := device.ValidateTunnelShape(t); err != nil {
 		return err
@@ -298,18 +280,12 @@ func validateIPsec(t device.TunnelConfig) error {
 func validateL2TP(t device.TunnelConfig) error {
 	c := t.L2TP
 	wrap := func(err error) error { return fmt.Errorf("tunnel %q: %w", t.Name, err) }
-	if c.Role != device.RoleServer {
-		return wrap(fmt.Errorf("l2tp_ipsec.role %q: routerlab configures RTX as an L2TP/IPsec server only (pp select anonymous)", c.Role))
-	}
 	if t.MTU != nil {
 		return wrap(fmt.Errorf("mtu: an RTX L2TP server's MTU is its PPP MTU; set l2tp_ipsec.mtu"))
 	}
 	// What the server would not write is refused rather than dropped: it
 	// would read back as unset, a diff on every plan. (A server's
 	// l2tp_ipsec.server is refused by the shared shape check.)
-	if len(t.Routes) > 0 {
-		return wrap(fmt.Errorf("routes: routerlab routes nothing into RTX's L2TP server (its clients get addresses from l2tp_ipsec.remote_pool); leave routes empty"))
-	}
 	if _, err := oneProposal("l2tp_ipsec.ike_proposals", c.IKEProposals, true); err != nil {
 		return wrap(err)
 	}

@@ -7,6 +7,11 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 )
 
+// support is the support table's answer for RTX.
+func support(resource string, specs ...string) error {
+	return device.CheckSupport(resource, device.RTX, device.Uses(specs...), func() (string, error) { return "", nil })
+}
+
 // Values RTX cannot take fail at plan with the attribute, the value (not
 // a secret) and what is allowed.
 func TestValidationMessages(t *testing.T) {
@@ -28,11 +33,13 @@ func TestValidationMessages(t *testing.T) {
 		err  error
 		want string
 	}{
-		{"wireguard", tun(func(c *device.TunnelConfig) {
+		// What RTX does not take at all is the support table's.
+		{"wireguard", support(device.ResTunnel, "type=wireguard"), `type = "wireguard" is not supported on RTX: RTX has no WireGuard (type on RTX: "ipsec", "l2tp_ipsec")`},
+		{"openvpn", support(device.ResTunnel, "type=openvpn"), `type = "openvpn" is not supported on RTX`},
+		{"wireguard guard", tun(func(c *device.TunnelConfig) {
 			c.Type, c.IPsec = device.TunnelWireGuard, nil
 			c.WireGuard = &device.WireGuardConfig{}
-		}), `type "wireguard" is not supported on RTX; RTX has "ipsec" (site-to-site) and "l2tp_ipsec" (server)`},
-		{"openvpn", tun(func(c *device.TunnelConfig) { c.Type = device.TunnelOpenVPN }), `type "openvpn" is not supported on RTX`},
+		}), `type "wireguard": not supported by this platform`},
 		{"two ESP suites", tun(func(c *device.TunnelConfig) { c.IPsec.ESPProposals = []string{"aes128-sha1", "aes256-sha256"} }),
 			"ipsec.esp_proposals: RTX sets one suite per tunnel, got 2"},
 		{"gcm", tun(func(c *device.TunnelConfig) { c.IPsec.ESPProposals = []string{"aes128gcm16"} }), `encryption "aes128gcm16" is not supported on RTX; allowed are 3des, aes128, aes256`},
@@ -50,22 +57,25 @@ func TestValidationMessages(t *testing.T) {
 		// dropped (it would read back unset: a diff on every plan); the
 		// server's server by the shared shape check, routes by RTX's.
 		{"l2tp server address", l2tp(func(c *device.TunnelConfig) { c.L2TP.Server = "198.18.3.2" }), "l2tp_ipsec.server"},
-		{"l2tp routes", l2tp(func(c *device.TunnelConfig) { c.Routes = []string{"198.18.50.0/24"} }), "routes: routerlab routes nothing into RTX's L2TP server"},
-		{"hostname", ValidateRouter(device.RouterConfig{Hostname: ptr("rtx")}), "hostname: RTX has no host name"},
+		{"l2tp routes", support(device.ResTunnel, "type=l2tp_ipsec", "routes"), `routes (with type = "l2tp_ipsec") is not supported on RTX: routerlab routes nothing into RTX's L2TP server`},
+		{"l2tp client", support(device.ResTunnel, "type=l2tp_ipsec", "l2tp_ipsec.role=client"), `l2tp_ipsec.role = "client" is not supported on RTX: routerlab configures RTX as an L2TP/IPsec server only`},
+		{"hostname", support(device.ResRouter, "hostname=rtx"), "hostname is not supported on RTX: RTX has no host name"},
+		{"dhcp", support(device.ResRouter, "dhcp_servers"), "dhcp_servers is not supported on RTX: routerlab does not configure RTX's DHCP server"},
 		{"iface", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"eth0": {}}}), `interface "eth0": the RTX interfaces routerlab_router manages are lanN`},
 		{"lan mtu", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {MTU: ptr(10300)}}}), "interface lan1: mtu 10300 is out of range: allowed are 64 to 10218"},
 		{"quote in description", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Description: ptr(`say "hi"`)}}}),
 			`interface "lan1": description "say \"hi\"": a double quote is not allowed on RTX (values are written in double quotes, without escapes)`},
 		{"two addresses", ValidateRouter(device.RouterConfig{Interfaces: map[string]device.InterfaceConfig{"lan1": {Addresses: []string{"198.18.1.1/24", "198.18.2.1/24"}}}}),
 			"routerlab sets one address per RTX interface"},
-		{"metric", ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.4.0/24": {Gateway: "198.18.1.2", Metric: ptr(2)}}}), "route 198.18.4.0/24: metric is not supported on RTX"},
+		{"metric", support(device.ResRouter, `static_routes["198.18.4.0/24"].metric=2`), `static_routes["198.18.4.0/24"].metric is not supported on RTX`},
 		{"route into lan", ValidateRouter(device.RouterConfig{Routes: map[string]*device.Route{"198.18.4.0/24": {Interface: "lan1"}}}), "RTX routes into ppN or tunnelN"},
-		{"forwarding off", ValidateRouter(device.RouterConfig{IPv4Forwarding: ptr(false)}), "ipv4_forwarding = false"},
-		{"notrack", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallNone, NotrackInterfaces: []string{"lan1"}}), "notrack_interfaces: RTX has no notrack rule"},
+		{"forwarding off", support(device.ResRouter, "ipv4_forwarding=false"), "ipv4_forwarding = false is not supported on RTX: routerlab cannot switch this off on RTX; leave ipv4_forwarding unset or true"},
+		{"conntrack off", support(device.ResRouter, "connection_tracking=false"), "connection_tracking = false is not supported on RTX"},
+		{"notrack", support(device.ResFirewall, "notrack_interfaces"), "notrack_interfaces is not supported on RTX: RTX has no notrack rule"},
 		{"tunnel as wan", ValidateFirewall(device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"tunnel1"}}), `wan_interfaces: interface "tunnel1": allowed on RTX are lanN, ppN`},
 		{"offload key", ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ip": {"hwnat": true}}}), `offload key "hwnat" is not known on platform "rtx"; known keys are fast_path`},
 		{"offload group", ValidateOffload(device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"fast_path": true}}}), `the RTX offload group is "ip"`},
-		{"pppoe server", ValidatePPPoE(device.PPPoEConfig{Name: "srv", Role: device.RoleServer}), `role "server" is not supported on RTX`},
+		{"pppoe server", support(device.ResPPPoE, "role=server"), `role = "server" is not supported on RTX: routerlab runs RTX's PPPoE clients only`},
 		{"pppoe iface", func() error { p := pppoe; p.Interface = "pp1"; return ValidatePPPoE(p) }(), "RTX runs PPPoE on a LAN interface lanN"},
 		{"pppoe mru", func() error { p := pppoe; p.MRU = ptr(1200); return ValidatePPPoE(p) }(), "mru 1200 is out of range: RTX's ppp lcp mru allows 1280 to 1492"},
 		{"pppoe password", func() error { p := pppoe; p.Password = `pa\ss`; return ValidatePPPoE(p) }(), "password: a backslash is not allowed on RTX"},
