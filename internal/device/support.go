@@ -66,7 +66,7 @@ type Cell struct {
 
 func yes() Cell                    { return Cell{Yes: true} }
 func yesNote(why string) Cell      { return Cell{Yes: true, Why: why} }
-func since(min, why string) Cell   { return Cell{Yes: true, Min: min, Why: why} }
+func since(least, why string) Cell { return Cell{Yes: true, Min: least, Why: why} }
 func no(why string) Cell           { return Cell{Why: why} }
 func all(c Cell) map[Platform]Cell { return onAll(c, nil) }
 

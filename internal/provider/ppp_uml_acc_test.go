@@ -88,8 +88,12 @@ func checkPPPoELab(t *testing.T, l *lab.Lab, before map[string]string) resource.
 // are nftables rules of table inet, and Debian's UML kernel has nftables
 // for the bridge family only (the namespace lab and the simulated tier
 // cover them).
-func pppoeUMLConfig(l *lab.Lab, clientMTU int) string {
-	return labProvider(l) + fmt.Sprintf(`
+func pppoeUMLConfig(l *lab.Lab) string {
+	return pppoeUMLSessions(l) + pppoeUMLBenchmark
+}
+
+func pppoeUMLSessions(l *lab.Lab) string {
+	return labProvider(l) + `
 resource "routerlab_pppoe_session" "srv" {
   device        = "srv"
   name          = "bras0"
@@ -109,12 +113,15 @@ resource "routerlab_pppoe_session" "cli" {
   interface     = "eth1"
   user          = "bench"
   password      = "lab-pw-not-secret"
-  mtu           = %d
+  mtu           = 1454
   mru           = 1454
   default_route = true
   depends_on    = [routerlab_pppoe_session.srv]
 }
+`
+}
 
+const pppoeUMLBenchmark = `
 resource "routerlab_benchmark_run" "through" {
   name = "PPPoE MTU 1454"
   pair {
@@ -133,8 +140,7 @@ resource "routerlab_benchmark_run" "through" {
   }
   depends_on = [routerlab_pppoe_session.cli]
 }
-`, clientMTU)
-}
+`
 
 // TestAccPPP_pppoeUML: seed 002's PPPoE through routerlab resources on a
 // kernel with PPP: the server (pppoe-server, each session in the kernel's
@@ -153,15 +159,15 @@ func TestAccPPP_pppoeUML(t *testing.T) {
 	before := map[string]string{"cli": nodeState(t, l, "cli"), "srv": nodeState(t, l, "srv")}
 
 	const cli, srv, bench = "routerlab_pppoe_session.cli", "routerlab_pppoe_session.srv", "routerlab_benchmark_run.through"
-	cfg := pppoeUMLConfig(l, 1454)
+	cfg := pppoeUMLConfig(l)
 	across := func(*terraform.State) error {
 		// a reaches b through cli, the session and srv; cli's PPP end
 		// carries a full 1454-byte packet with DF set.
 		if out, err := l.Exec(context.Background(), "a", "ping", "-c", "2", "-W", "5", "198.18.2.10"); err != nil {
-			return fmt.Errorf("a cannot reach b across the PPPoE session: %v\n%s", err, out)
+			return fmt.Errorf("a cannot reach b across the PPPoE session: %w\n%s", err, out)
 		}
 		if out, err := l.Exec(context.Background(), "cli", "ping", "-c", "1", "-W", "5", "-M", "do", "-s", "1426", "198.18.21.1"); err != nil {
-			return fmt.Errorf("a 1454-byte DF packet does not cross the session: %v\n%s", err, out)
+			return fmt.Errorf("a 1454-byte DF packet does not cross the session: %w\n%s", err, out)
 		}
 		// The server's session is the kernel's (the driver's wrapper
 		// gives it to the rp-pppoe plugin), not pppoe-server's relay.
@@ -201,10 +207,13 @@ func TestAccPPP_pppoeUML(t *testing.T) {
 				},
 			},
 			{
+				// Without the benchmark from here on: the re-created server
+				// is a changed DUT, which would run it again while the
+				// client's pppd (persist) is still redialling.
 				PreConfig: func() {
 					labExec(t, l, "srv", "sh", "-e", "-c", "kill $(cat /run/routerlab/pppoe-server-bras0.pid); rm /etc/routerlab/pppoe/bras0.server-options")
 				},
-				Config: cfg,
+				Config: pppoeUMLSessions(l),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(srv, plancheck.ResourceActionCreate),
 				}},
