@@ -127,6 +127,43 @@ func PPPoESpec(name string) Spec {
 	}
 }
 
+// L2TPSpec returns seed 000's L2TP/IPsec lab, inside a UML kernel (one
+// with PPP, L2TP and ESP): router srv, the L2TP/IPsec server (standing in
+// for the seed's RB750Gr3), with host a on its LAN, and router cli, the
+// seed's Debian client (strongSwan, xl2tpd, pppd), across a WAN link. As in
+// the seed, a benchmarks against the client's PPP address through the
+// tunnel (a pool in 198.18.22.0/24); a's default route is srv, which
+// reaches each client as the peer of its PPP interface. Both routers get a filesystem and a charon of
+// their own (routerfs.go), which uses the kernel's ESP there.
+//
+//	a.eth1   198.18.100.10/24 — srv.eth2 198.18.100.1/24  (the server's LAN)
+//	srv.eth1 198.18.10.1/24   — cli.eth1 198.18.10.2/24   (the WAN)
+//
+// Node order a, srv, cli: 198.19.<MgmtNet>.2, .6 and .10.
+func L2TPSpec(name string) Spec {
+	return Spec{
+		Name:    name,
+		MgmtNet: DefaultMgmtNet,
+		UML:     true,
+		Nodes: []NodeSpec{
+			{Name: "a", Role: RoleHost},
+			// The seed's Debian client routes nothing but its PPP peer
+			// into the tunnel, so a's traffic to it leaves srv with srv's
+			// PPP address (iptables-legacy: Debian's UML kernel has
+			// nftables for the bridge family only), to which the client's
+			// replies go back through the tunnel.
+			{Name: "srv", Role: RoleRouter, Setup: [][]string{
+				{"iptables-legacy", "-t", "nat", "-A", "POSTROUTING", "-s", "198.18.100.0/24", "-d", "198.18.22.0/24", "-j", "MASQUERADE"},
+			}},
+			{Name: "cli", Role: RoleRouter},
+		},
+		Links: []LinkSpec{
+			{A: "a", AIf: "eth1", AAddr: "198.18.100.10/24", B: "srv", BIf: "eth2", BAddr: "198.18.100.1/24"},
+			{A: "srv", AIf: "eth1", AAddr: "198.18.10.1/24", B: "cli", BIf: "eth1", BAddr: "198.18.10.2/24"},
+		},
+	}
+}
+
 // DefaultSpec returns the standard three-node lab: host a — router r — host b.
 //
 //	a.eth1 198.18.1.10/24 — r.eth1 198.18.1.1/24

@@ -68,8 +68,8 @@ func nodeState(t *testing.T, l *lab.Lab, node string) string {
 	return snap.Text + "\n--- raw\n" + raw
 }
 
-// checkPPPoELab is a CheckDestroy: both routers as they were.
-func checkPPPoELab(t *testing.T, l *lab.Lab, before map[string]string) resource.TestCheckFunc {
+// checkRoutersRestored is a CheckDestroy: every router in before as it was.
+func checkRoutersRestored(t *testing.T, l *lab.Lab, before map[string]string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		for node, was := range before {
 			if now := nodeState(t, l, node); now != was {
@@ -179,7 +179,7 @@ func TestAccPPP_pppoeUML(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
-		CheckDestroy:             checkPPPoELab(t, l, before),
+		CheckDestroy:             checkRoutersRestored(t, l, before),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -222,6 +222,138 @@ func TestAccPPP_pppoeUML(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"password", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
 			{ResourceName: srv, ImportState: true, ImportStateId: "srv/bras0", ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"users", "status", "ppp_interface", "local_ppp_address", "remote_ppp_address"}},
+		},
+	})
+}
+
+// l2tpUMLConfig is seed 000 on the UML lab (lab.L2TPSpec): srv is the
+// L2TP/IPsec server (for the seed's RB750Gr3: MTU 1350, one account), cli
+// the seed's Debian client (strongSwan IKEv1 aes128-sha1-modp1024, the
+// transport SA for UDP 1701, xl2tpd and pppd at MTU 1350); a, on srv's
+// LAN, benchmarks against the client's PPP address through the tunnel.
+func l2tpUMLConfig(l *lab.Lab, withBenchmark bool) string {
+	cfg := labProvider(l) + `
+resource "routerlab_tunnel" "srv" {
+  device = "srv"
+  name   = "l2tp"
+  type   = "l2tp_ipsec"
+  l2tp_ipsec = {
+    role          = "server"
+    local_address = "198.18.22.1"
+    remote_pool   = "198.18.22.10-198.18.22.19"
+    mtu           = 1350
+    mru           = 1350
+    user          = "ppp1"
+    password      = "lab-pw-not-secret"
+    psk           = "lab-psk-not-secret"
+    ike_proposals = ["aes128-sha1-modp1024"]
+    esp_proposals = ["aes128-sha1"]
+  }
+}
+
+resource "routerlab_tunnel" "cli" {
+  device = "cli"
+  name   = "l2tp0"
+  type   = "l2tp_ipsec"
+  l2tp_ipsec = {
+    role          = "client"
+    server        = "198.18.10.1"
+    mtu           = 1350
+    mru           = 1350
+    user          = "ppp1"
+    password      = "lab-pw-not-secret"
+    psk           = "lab-psk-not-secret"
+    ike_proposals = ["aes128-sha1-modp1024"]
+    esp_proposals = ["aes128-sha1"]
+  }
+  depends_on = [routerlab_tunnel.srv]
+}
+`
+	if withBenchmark {
+		cfg += `
+resource "routerlab_benchmark_run" "through" {
+  name = "L2TP/IPsec MTU 1350"
+  pair {
+    name   = "a-cli"
+    client = "a"
+    server = "cli"
+    target = "198.18.22.10"
+  }
+  dut              = ["srv"]
+  directions       = ["upload", "download"]
+  mss              = [1310]
+  duration_seconds = 3
+  omit_seconds     = 1
+  link_speed       = "1gbit"
+  encapsulation {
+    tunnel     = "l2tp_ipsec"
+    esp_cipher = "aes128-sha1"
+  }
+  depends_on = [routerlab_tunnel.cli]
+}
+`
+	}
+	return cfg
+}
+
+// TestAccPPP_l2tpIPsecUML: seed 000's L2TP/IPsec through routerlab
+// resources on a kernel with PPP, L2TP and ESP: the Linux server and the
+// Debian client come up established (the client's PPP address the pool's
+// first, the IKEv1 transport SA in the kernel's ESP), a on the server's
+// LAN reaches the client through the tunnel, a benchmark both ways is
+// measured against L2TP/IPsec's line rate, a change by hand is planned as
+// an update, import reads the client back, and destroy leaves both
+// routers byte for byte as they were.
+func TestAccPPP_l2tpIPsecUML(t *testing.T) {
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
+	requireUMLTier(t, "xl2tpd", "pppd", "swanctl")
+	s := lab.L2TPSpec("accl2t").WithRate("1gbit")
+	s.MgmtNet = 244
+	l := labtest.Start(t, s)
+	// Each router's charon (its PIDs are the UML's: asked over SSH).
+	for _, r := range []string{"srv", "cli"} {
+		labExec(t, l, r, "test", "-S", "/run/charon.vici")
+	}
+	before := map[string]string{"cli": nodeState(t, l, "cli"), "srv": nodeState(t, l, "srv")}
+
+	const cli, srv, bench = "routerlab_tunnel.cli", "routerlab_tunnel.srv", "routerlab_benchmark_run.through"
+	across := func(*terraform.State) error {
+		if out, err := l.Exec(context.Background(), "a", "ping", "-c", "2", "-W", "5", "198.18.22.10"); err != nil {
+			return fmt.Errorf("a cannot reach the client across the tunnel: %w\n%s", err, out)
+		}
+		// The transport SA is the kernel's (no kernel-libipsec inside UML).
+		if xfrm := labExec(t, l, "cli", "ip", "xfrm", "state"); !strings.Contains(xfrm, "proto esp") || !strings.Contains(xfrm, "mode transport") {
+			return fmt.Errorf("cli has no transport-mode ESP SA in the kernel:\n%s", xfrm)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		CheckDestroy:             checkRoutersRestored(t, l, before),
+		Steps: []resource.TestStep{
+			{
+				Config: l2tpUMLConfig(l, true),
+				ConfigStateChecks: append(measured(bench),
+					statecheck.ExpectKnownValue(srv, tfjsonpath.New("status"), knownvalue.StringExact("established")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("status"), knownvalue.StringExact("established")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("local_tunnel_address"), knownvalue.StringExact("198.18.22.10")),
+					statecheck.ExpectKnownValue(cli, tfjsonpath.New("remote_tunnel_address"), knownvalue.StringExact("198.18.22.1")),
+				),
+				Check:            resource.ComposeTestCheckFunc(across, logMarkdown(t, bench)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				PreConfig: func() {
+					labExec(t, l, "cli", "sed", "-i", "s/^mtu 1350$/mtu 1300/", "/etc/routerlab/l2tp/l2tp0/options.ppp")
+				},
+				Config: l2tpUMLConfig(l, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cli, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(srv, plancheck.ResourceActionNoop),
+				}},
+			},
+			{ResourceName: cli, ImportState: true, ImportStateId: "cli/l2tp0", ImportStateVerify: true,
+				ImportStateVerifyIgnore: []string{"l2tp_ipsec.password", "l2tp_ipsec.psk", "status", "interface", "local_tunnel_address", "remote_tunnel_address"}},
 		},
 	})
 }

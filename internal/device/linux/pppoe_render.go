@@ -4,14 +4,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
 	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 )
-
-// pppoeClientWait bounds how long a client's create waits for its session.
-const pppoeClientWait = 20 * time.Second
 
 // RenderPPPoE returns the script that (re)creates session c and starts it.
 // It runs under `sh -e -x`: files carrying a password are written with
@@ -61,14 +57,7 @@ func RenderPPPoE(c device.PPPoEConfig) (string, error) {
 		// nodetach), so it outlives this exec; bad options still fail
 		// here, before the fork.
 		b.printf("pppd file %s\n", pppoeClientOptions(c.Name))
-		// The session comes up seconds later (discovery, LCP, CHAP, IPCP:
-		// 4-5 s inside user-mode Linux). Waiting for its address lets
-		// what depends on the session in the same apply (a masquerade, a
-		// benchmark through it) find it up; one that is not up within
-		// pppoeClientWait is no error: its status says "down", and pppd
-		// (persist) keeps dialling.
-		b.printf("i=0; while [ \"$i\" -lt %d ] && ! ip -o -4 addr show dev %s 2>/dev/null | grep -q ' peer '; do sleep 0.1; i=$((i+1)); done\n",
-			int(pppoeClientWait/(100*time.Millisecond)), shell.Quote(c.Name))
+		b.WriteString(waitForSession(c.Name))
 	}
 	return b.result()
 }

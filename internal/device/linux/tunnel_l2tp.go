@@ -237,6 +237,9 @@ done
 	}
 	b.WriteString(xl2tpdStop(t.Name))
 	b.WriteString(xl2tpdStart(t.Name))
+	if t.L2TP.Role == device.RoleClient {
+		b.WriteString(waitForSession(t.Name))
+	}
 	b.WriteString(mssApply(t.Name, t.MSSClamp, l2tpMSSMatches(t.Name), observed))
 	return b.String(), nil
 }

@@ -1,7 +1,7 @@
 // Command labctl brings a routerlab test lab (network namespaces + sshd) up
 // and down from the shell, and can write a Terraform tfvars file for it.
 //
-//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b] [-uml]
+//	labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -spec l2tp | -lans N] [-direct a,b] [-uml]
 //	labctl down   [-name rl | -state DIR]
 //	labctl status [-name rl | -state DIR]
 package main
@@ -28,7 +28,7 @@ import (
 
 func usage(w io.Writer) {
 	fmt.Fprint(w, `usage:
-  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -lans N] [-direct a,b] [-uml]
+  labctl up     [-name rl] [-mgmt 254] [-rate 1gbit | -rate none] [-state DIR] [-tfvars FILE [-tfvars-for DIR]] [-spec s2s | -spec pppoe | -spec l2tp | -lans N] [-direct a,b] [-uml]
   labctl down   [-name rl | -state DIR]
   labctl status [-name rl | -state DIR]   (no flags: every lab under `+lab.DefaultStateRoot+`)
 `)
@@ -80,8 +80,8 @@ func cmdUp(ctx context.Context, args []string) error {
 	tfvars := fs.String("tfvars", "", "write a Terraform tfvars JSON file here")
 	tfvarsFor := fs.String("tfvars-for", "", "with -tfvars: write only the variables the Terraform configuration in this directory declares (no warnings for undeclared ones)")
 	lans := fs.Int("lans", 0, "seed 004 topology: router r with this many LANs (2-4), hosts a, b, c, d; 0 = a — r — b")
-	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); pppoe = seed 002's PPPoE server srv and client cli inside a UML kernel of their own (a kernel with PPP); empty = a — r — b, or -lans")
-	uml := fs.Bool("uml", false, "run the lab inside a user-mode-linux kernel of its own (a kernel with PPP, L2TP and ESP; -spec pppoe always does)")
+	topo := fs.String("spec", "", "topology: s2s = site to site, host a — router r1 — router r2 — host b, the routers routing nothing for each other's LAN (a tunnel does); pppoe = seed 002's host a — PPPoE client cli — PPPoE server srv — host b inside a UML kernel of their own (a kernel with PPP); l2tp = seed 000's host a — L2TP/IPsec server srv — client cli, inside UML too; empty = a — r — b, or -lans")
+	uml := fs.Bool("uml", false, "run the lab inside a user-mode-linux kernel of its own (a kernel with PPP, L2TP and ESP; -spec pppoe and -spec l2tp always do)")
 	direct := fs.String("direct", "", "also link these two hosts straight to each other, bypassing the router (seed 003's direct connection), e.g. a,b: 198.18.99.10/24 — 198.18.99.20/24 on their next free interface, shaped to -rate")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -91,8 +91,8 @@ func cmdUp(ctx context.Context, args []string) error {
 	}
 	s := lab.DefaultSpec(*name)
 	switch {
-	case *topo != "" && *topo != "s2s" && *topo != "pppoe":
-		return fmt.Errorf("up: -spec %q: the named topologies are s2s and pppoe", *topo)
+	case *topo != "" && *topo != "s2s" && *topo != "pppoe" && *topo != "l2tp":
+		return fmt.Errorf("up: -spec %q: the named topologies are s2s, pppoe and l2tp", *topo)
 	case *topo != "" && *lans > 0:
 		return fmt.Errorf("up: -spec %s and -lans exclude each other", *topo)
 	case *topo == "s2s":
@@ -102,6 +102,11 @@ func cmdUp(ctx context.Context, args []string) error {
 			return errors.New("up: -spec pppoe has no direct links")
 		}
 		s = lab.PPPoESpec(*name)
+	case *topo == "l2tp":
+		if *direct != "" {
+			return errors.New("up: -spec l2tp has no direct links")
+		}
+		s = lab.L2TPSpec(*name)
 	case *lans > 0:
 		s = lab.RoutingSpec(*name, *lans)
 	}

@@ -88,9 +88,10 @@ func TestUpSpecFlag(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-spec", "star"}, `-spec "star": the named topologies are s2s and pppoe`},
+		{[]string{"-spec", "star"}, `-spec "star": the named topologies are s2s, pppoe and l2tp`},
 		{[]string{"-spec", "pppoe", "-lans", "2"}, "-spec pppoe and -lans exclude each other"},
 		{[]string{"-spec", "pppoe", "-direct", "a,b"}, "-spec pppoe has no direct links"},
+		{[]string{"-spec", "l2tp", "-direct", "a,cli"}, "-spec l2tp has no direct links"},
 		{[]string{"-spec", "s2s", "-lans", "3"}, "-spec s2s and -lans exclude each other"},
 		{[]string{"-tfvars-for", "."}, "-tfvars-for needs -tfvars"},
 	} {
