@@ -1,17 +1,9 @@
 package provider
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
-	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
-	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
 )
 
 // Seed 002's PPPoE client (MTU 1454, MSS clamp 1414, default route) and the
@@ -71,82 +63,4 @@ func TestAccPPP_noKernelSupport(t *testing.T) {
 			t.Errorf("a refused plan changed the router:\n--- before\n%s--- after\n%s", before, after)
 		}
 	})
-}
-
-// TestAccPPP_lifecycle runs the L2TP/IPsec client on a simulated router
-// whose kernel has PPP: create with the session down (no server answers),
-// then up, an empty re-plan, a change by hand planned as an update, deleted
-// by hand planned as a re-create, import, and destroy leaving the router as
-// it was. PPPoE runs on a real kernel with PPP instead (the UML tier:
-// TestAccPPP_pppoeUML); L2TP/IPsec moves there next.
-func TestAccPPP_lifecycle(t *testing.T) {
-	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	requireAcc(t)
-	cases := []struct {
-		name, addr, config, id string
-		drift, delete          string
-		secrets                []string
-		// peerUp: the simulator brings the session up on SetPeerUp (it
-		// simulates PPPoE sessions, not xl2tpd's L2TP sessions).
-		peerUp bool
-	}{
-		{"l2tp_ipsec", "routerlab_tunnel.l", l2tpClientConfig, "r/l2tp0",
-			"sed -i 's/^mtu 1350$/mtu 1300/' /etc/routerlab/l2tp/l2tp0/options.ppp",
-			"rm -r /etc/routerlab/l2tp/l2tp0 /etc/swanctl/conf.d/routerlab-l2tp0.conf", []string{"l2tp_ipsec.password", "l2tp_ipsec.psk", "interface", "local_tunnel_address", "remote_tunnel_address"}, false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tg := newSimTargetWith(t, linuxsim.Options{PPP: true})
-			before := snapshotText(t, tg)
-			cfg := tg.provider() + c.config
-			up := resource.TestStep{
-				PreConfig: func() {
-					if err := tg.r.SetPeerUp(c.id[2:], true); err != nil {
-						t.Fatal(err)
-					}
-				},
-				RefreshState: true,
-				Check:        resource.TestCheckResourceAttr(c.addr, "status", "established"),
-			}
-			if !c.peerUp {
-				up.Check = resource.TestCheckResourceAttr(c.addr, "status", "down")
-			}
-			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: testProviders,
-				CheckDestroy: func(*terraform.State) error {
-					if after := snapshotText(t, tg); after != before {
-						return fmt.Errorf("router not as before after destroy:\n--- before\n%s--- after\n%s", before, after)
-					}
-					return nil
-				},
-				Steps: []resource.TestStep{
-					{
-						Config: cfg,
-						ConfigStateChecks: []statecheck.StateCheck{
-							statecheck.ExpectKnownValue(c.addr, tfjsonpath.New("id"), knownvalue.StringExact(c.id)),
-							statecheck.ExpectKnownValue(c.addr, tfjsonpath.New("status"), knownvalue.StringExact("down")),
-						},
-						ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-					},
-					up,
-					{
-						PreConfig: func() { tg.byHand(t, c.drift) },
-						Config:    cfg,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(c.addr, plancheck.ResourceActionUpdate),
-						}},
-					},
-					{
-						PreConfig: func() { tg.byHand(t, c.delete) },
-						Config:    cfg,
-						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-							plancheck.ExpectResourceAction(c.addr, plancheck.ResourceActionCreate),
-						}},
-					},
-					{ResourceName: c.addr, ImportState: true, ImportStateId: c.id, ImportStateVerify: true, ImportStateVerifyIgnore: append(c.secrets,
-						"status", "ppp_interface", "local_ppp_address", "remote_ppp_address")},
-				},
-			})
-		})
-	}
 }
