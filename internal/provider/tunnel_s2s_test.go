@@ -59,9 +59,12 @@ resource "routerlab_benchmark_run" "through" {
 // measured checks that every step of the benchmark carried traffic and was
 // set against a line rate below the bare Ethernet one (the tunnel's
 // overhead is counted).
-func measured(addr string) []statecheck.StateCheck {
+func measured(addr string) []statecheck.StateCheck { return measuredSteps(addr, 2) }
+
+// measuredSteps is measured for a benchmark of n steps.
+func measuredSteps(addr string, n int) []statecheck.StateCheck {
 	var checks []statecheck.StateCheck
-	for i := 0; i < 2; i++ {
+	for i := range n {
 		step := tfjsonpath.New("results").AtSliceIndex(i)
 		checks = append(checks,
 			statecheck.ExpectKnownValue(addr, step.AtMapKey("receiver_mbps"), knownvalue.Float64Func(func(v float64) error {
