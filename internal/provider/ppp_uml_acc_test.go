@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
@@ -55,17 +54,10 @@ func nodeEndpoint(l *lab.Lab, node string) sshx.Endpoint {
 // the test's own.
 func nodeState(t *testing.T, l *lab.Lab, node string) string {
 	t.Helper()
-	c := sshx.NewClient(node, sshx.Config{Endpoint: nodeEndpoint(l, node)}, nil)
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	snap, err := linux.New(c).Snapshot(ctx)
-	if err != nil {
-		t.Fatalf("snapshot of %s: %v", node, err)
-	}
+	text := linuxSnapshotText(t, node, nodeEndpoint(l, node), time.Minute)
 	raw := labExec(t, l, node, "sh", "-c", `cd /etc && find ppp routerlab swanctl xl2tpd -type f 2>/dev/null | sort | xargs -r sha256sum; `+
 		`nft list ruleset; ip -4 route; ip -o -4 addr; ls /sys/class/net; ps -e -o comm= | grep -E 'ppp|xl2tp' | sort`)
-	return snap.Text + "\n--- raw\n" + raw
+	return text + "\n--- raw\n" + raw
 }
 
 // checkRoutersRestored is a CheckDestroy: every router in before as it was.

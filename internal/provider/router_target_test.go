@@ -58,13 +58,20 @@ func forEachTarget(t *testing.T, labName string, mgmtNet int, body func(t *testi
 // SSH connection of its own, independent of the provider under test.
 func snapshotText(t *testing.T, tg routerTarget) string {
 	t.Helper()
-	c := sshx.NewClient("r", sshx.Config{Endpoint: tg.endpoint()}, nil)
+	return linuxSnapshotText(t, "r", tg.endpoint(), 20*time.Second)
+}
+
+// linuxSnapshotText is the Linux driver's normalised text of the device at
+// ep, read over a connection of the test's own within d.
+func linuxSnapshotText(t *testing.T, name string, ep sshx.Endpoint, d time.Duration) string {
+	t.Helper()
+	c := sshx.NewClient(name, sshx.Config{Endpoint: ep}, nil)
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	snap, err := linux.New(c).Snapshot(ctx)
 	if err != nil {
-		t.Fatalf("snapshot of r: %v", err)
+		t.Fatalf("snapshot of %s: %v", name, err)
 	}
 	return snap.Text
 }
@@ -171,15 +178,8 @@ provider "routerlab" {
 // labTarget: the real router r of the A — R — B namespace lab.
 type labTarget struct{ l *lab.Lab }
 
-func (lt *labTarget) provider() string { return labProvider(lt.l) }
-func (lt *labTarget) endpoint() sshx.Endpoint {
-	n := lt.l.Node("r")
-	return sshx.Endpoint{
-		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
-		Auth:           sshx.Auth{PrivateKey: lt.l.ClientKeyPEM()},
-		KnownHostsFile: lt.l.KnownHostsPath(),
-	}
-}
+func (lt *labTarget) provider() string        { return labProvider(lt.l) }
+func (lt *labTarget) endpoint() sshx.Endpoint { return nodeEndpoint(lt.l, "r") }
 func (lt *labTarget) setMTU(t *testing.T, ifname string, mtu int) {
 	labExec(t, lt.l, "r", "ip", "link", "set", "dev", ifname, "mtu", fmt.Sprint(mtu))
 }
