@@ -47,6 +47,7 @@ resource "routerlab_tunnel" "l" {
 // L2TP/IPsec tunnel fail at plan, naming the device and what it lacks,
 // and nothing is written.
 func TestAccPPP_noKernelSupport(t *testing.T) {
+	t.Parallel()
 	forEachTarget(t, "accnp", 223, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		for _, cfg := range []string{pppoeClientConfig, l2tpClientConfig} {

@@ -331,6 +331,7 @@ resource "routerlab_router" "r" {
 // nftables fails at plan, before anything is written, instead of half-way
 // through the apply.
 func TestAccRouter_missingNftAtPlan(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	tg := newSimTargetWith(t, linuxsim.Options{NoNft: true})
 	before := snapshotText(t, tg)
