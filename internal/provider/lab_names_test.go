@@ -19,7 +19,7 @@ func TestLabNamesAndNetsAreUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	started := regexp.MustCompile(`(?:startLab|startRoutingLab|startSiteToSiteLab|forEachTarget)\(t, "([a-z0-9]+)", (\d+)`)
+	started := regexp.MustCompile(`(?:startLab|startRoutingLab|startSiteToSiteLab|onLabRouter)\(t, "([a-z0-9]+)", (\d+)`)
 	specName := regexp.MustCompile(`Spec\("([a-z0-9]+)"`)
 	specNet := regexp.MustCompile(`MgmtNet = (\d+)`)
 	names, nets := map[string]string{}, map[string]string{}

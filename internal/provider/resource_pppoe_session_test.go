@@ -48,7 +48,7 @@ resource "routerlab_tunnel" "l" {
 // and nothing is written.
 func TestAccPPP_noKernelSupport(t *testing.T) {
 	t.Parallel()
-	forEachTarget(t, "accnp", 223, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "accnp", 223, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		for _, cfg := range []string{pppoeClientConfig, l2tpClientConfig} {
 			resource.Test(t, resource.TestCase{
