@@ -104,7 +104,6 @@ func checkFactoryAgain(t *testing.T, sim *edgeossim.Device, factory string) {
 func TestAccExample_er6pPPPoEOffloadFactory(t *testing.T) {
 	t.Parallel()
 	requireAcc(t)
-	t.Parallel()
 	for _, r := range factoryEdgeOS {
 		t.Run(string(r.release), func(t *testing.T) {
 			t.Parallel()
@@ -168,7 +167,6 @@ func TestAccExample_er6pPPPoEOffloadFactory(t *testing.T) {
 func TestAccExample_er6pRoutingOffloadFactory(t *testing.T) {
 	t.Parallel()
 	requireAcc(t)
-	t.Parallel()
 	for _, r := range factoryEdgeOS {
 		t.Run(string(r.release), func(t *testing.T) {
 			t.Parallel()

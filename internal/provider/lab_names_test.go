@@ -96,4 +96,18 @@ func TestEveryOtherTestRunsInParallel(t *testing.T) {
 	if found < 100 {
 		t.Fatalf("found %d tests: the pattern no longer matches this package's test functions", found)
 	}
+	// A second t.Parallel() in the same test panics, but only when the
+	// test runs (the whole package's run ends there).
+	body := regexp.MustCompile(`(?ms)^func (Test\w+)\(t \*testing\.T\) \{\n(.*?)^\}`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range body.FindAllStringSubmatch(string(b), -1) {
+			if n := strings.Count("\n"+m[2], "\n\tt.Parallel()"); n > 1 {
+				t.Errorf("%s (%s) calls t.Parallel() %d times", m[1], f, n)
+			}
+		}
+	}
 }
