@@ -73,6 +73,9 @@ type Plan struct {
 	// RoleBaseline, the same hosts without the router (seed 003's
 	// "Direct Connection"), which other runs are compared with.
 	Role Role
+	// Search, when set, makes the run a throughput search per frame size
+	// (Run.Search) instead of fixed-rate steps.
+	Search *SearchSpec
 }
 
 // Role of a run.
@@ -271,6 +274,9 @@ type Run struct {
 	// each step, relative to the run's directory (report.CPUSamplesFile);
 	// "" when there were none or the run was not archived.
 	CPUSamples string
+	// Search holds a search run's results, one per frame size in plan
+	// order (Plan.Search); a search run has no Steps.
+	Search []FrameSearch
 }
 
 // RunStatus tells whether a run measured every step of its plan.

@@ -43,6 +43,14 @@ import (
 // out), joined by " | "; empty when there are none. A failed run's steps
 // not measured have no rows: the run's status and error are in the JSON.
 func CSV(r bench.Run) ([]byte, error) {
+	if r.IsSearch() {
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		if err := w.WriteAll(searchCSVRows(r)); err != nil {
+			return nil, fmt.Errorf("write CSV: %w", err)
+		}
+		return buf.Bytes(), nil
+	}
 	g := newGrid(r)
 	tcp := isTCP(r.Plan)
 	head := []string{"step", "mss", "direction", "repeat", "pair", "sender_mbps", "receiver_mbps", "retransmits",

@@ -44,6 +44,8 @@ type runJSON struct {
 	Error  string `json:"error,omitempty"`
 	// CPUSamples names the archive's cpu.csv; absent when there is none.
 	CPUSamples string `json:"cpu_samples,omitempty"`
+	// Search: a search run's results per frame size; absent otherwise.
+	Search []frameSearchJSON `json:"search,omitempty"`
 }
 
 type planJSON struct {
@@ -62,6 +64,7 @@ type planJSON struct {
 	Encapsulation   encapsulationJSON `json:"encapsulation"`
 	Role            string            `json:"role,omitempty"`
 	LinkMTU         int               `json:"link_mtu,omitempty"` // absent: bench.DefaultLinkMTU
+	Search          *searchSpecJSON   `json:"search,omitempty"`   // absent: not a search
 }
 
 type pairJSON struct {
@@ -211,6 +214,7 @@ func toJSON(r bench.Run) runJSON {
 	v.DUTs = mapSlice(r.DUTs, func(d bench.DUTInfo) dutJSON { return dutJSON(d) })
 	v.Hosts = mapSlice(r.Hosts, hostToJSON)
 	v.Steps = mapSlice(r.Steps, stepToJSON)
+	v.Search = mapSlice(r.Search, frameSearchToJSON)
 	return v
 }
 
@@ -231,6 +235,9 @@ func planToJSON(p bench.Plan) planJSON {
 		LinkMTU:         p.LinkMTU,
 	}
 	v.Pairs = mapSlice(p.Pairs, func(pr bench.Pair) pairJSON { return pairJSON(pr) })
+	if p.Search != nil {
+		v.Search = searchSpecToJSON(*p.Search)
+	}
 	v.Directions = mapSlice(p.Directions, func(d bench.Direction) string { return string(d) })
 	return v
 }
@@ -293,6 +300,14 @@ func fromJSON(v runJSON) (bench.Run, error) {
 	r.Plan.Directions = mapSlice(v.Plan.Directions, func(d string) bench.Direction { return bench.Direction(d) })
 	r.DUTs = mapSlice(v.DUTs, func(d dutJSON) bench.DUTInfo { return bench.DUTInfo(d) })
 	r.Hosts = mapSlice(v.Hosts, hostFromJSON)
+	if v.Plan.Search != nil {
+		r.Plan.Search = searchSpecFromJSON(*v.Plan.Search)
+	}
+	for i, fs := range v.Search {
+		r.Search = append(r.Search, frameSearchFromJSON(fs, func(field, s string) time.Time {
+			return parse(fmt.Sprintf("search[%d].%s", i, field), s)
+		}))
+	}
 	if v.Steps != nil {
 		r.Steps = make([]bench.StepResult, len(v.Steps))
 		for i, s := range v.Steps {

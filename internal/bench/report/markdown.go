@@ -31,6 +31,11 @@ import (
 // section lists each host's TCP stack, path interfaces and qdiscs where
 // they were recorded (markdown_env.go).
 func Markdown(r bench.Run) string {
+	if r.IsSearch() {
+		var b strings.Builder
+		writeSearchMarkdown(&b, r)
+		return b.String()
+	}
 	g := newGrid(r)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", md(runTitle(r)))

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +74,40 @@ func TestSearchLocal(t *testing.T) {
 	}
 	if want := map[bool]iperf3.Pacing{true: iperf3.PacingFQ, false: iperf3.PacingTimer}[f.SocketPacing]; r.Pacing != string(want) {
 		t.Errorf("pacing %q, want %q (socket pacing: %v)", r.Pacing, want, f.SocketPacing)
+	}
+}
+
+// TestRunSearchLocal runs a search plan as a run over loopback: 1518-byte
+// frames on a 20 Mbit/s "link" pass at the line rate, the run records the
+// plan, the hosts and the RTT idle and under load (ping on 127.0.0.1).
+func TestRunSearchLocal(t *testing.T) {
+	env := localEnv(t)
+	p := searchPlan(5483)
+	p.Duration = 2 * time.Second
+	p.Search = &bench.SearchSpec{FrameSizes: []int{1518}}
+	p = p.Normalized()
+	run, err := RunSearch(context.Background(), p, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.IsSearch() || len(run.Steps) != 0 || len(run.Search) != 1 || len(run.Hosts) != 1 || run.Iperf3Version == "" {
+		t.Fatalf("run %+v", run)
+	}
+	s := run.Search[0]
+	if s.Outcome != bench.SearchFound || s.Frame != 1518 || s.LineRatePercent != 100 || s.Trials != 2 || s.Pair != "lo" || s.Direction != bench.Upload {
+		t.Errorf("result %+v, want the line rate after 2 trials", s)
+	}
+	if want := 20e6 / (1538 * 8); math.Abs(s.FramesPerSecond-want) > 1e-6 || math.Abs(s.LineRateFPS-want) > 1e-6 {
+		t.Errorf("frames/s %v, line rate %v, want %v", s.FramesPerSecond, s.LineRateFPS, want)
+	}
+	if s.HostLimited {
+		t.Errorf("host-limited at the line rate: %s", s.HostLimitReason)
+	}
+	if s.Latency == nil {
+		t.Fatal("no latency figures")
+	}
+	// A 2 s confirmation probed from 0.5 s: about 7 replies.
+	if l := s.Latency; l.Idle.Samples != idleEchoes || l.Load.Samples < 4 || l.Load.P50 <= 0 || l.Load.P99 < l.Load.P50 {
+		t.Errorf("latency %+v", *l)
 	}
 }

@@ -1,0 +1,267 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+)
+
+// A search run (bench.Run.Search) is rendered as RFC 2544 reports and
+// vendors' test results are: one row per frame size with frames/s, Mbit/s
+// and the share of the line rate, here with the hosts' own ceiling beside
+// it (a host-limited figure is marked, never shown as the router's) and
+// the RTT idle and under load.
+
+// searchTitle says what the search looked for: NDR or a PDR.
+func searchKind(s *bench.SearchSpec) string {
+	if s == nil || s.LossPercent == 0 {
+		return "zero-loss throughput (NDR)"
+	}
+	return fmt.Sprintf("partial-drop rate (PDR, loss ≤ %s %%)", strconv.FormatFloat(s.LossPercent, 'f', -1, 64))
+}
+
+func searchSummaryLine(r bench.Run) string {
+	p := r.Plan
+	s := p.Search
+	trial := time.Second
+	if s.TrialDuration > 0 {
+		trial = s.TrialDuration
+	}
+	dir := bench.Upload
+	if len(p.Directions) == 1 {
+		dir = p.Directions[0]
+	}
+	return fmt.Sprintf("%s search over UDP, %s, %s trials while searching, %s confirmation; iperf3 -l = frame − %d bytes (Ethernet MAC header 14, FCS 4, IPv4 20, UDP 8)",
+		searchKind(s), dir, trial, p.Duration, linerate.FrameHeaders)
+}
+
+func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
+	fmt.Fprintf(b, "# %s\n\n", md(runTitle(r)))
+	if r.Status == bench.RunFailed {
+		fmt.Fprintf(b, "**Search failed after %d frame size(s): %s**\n\n", len(r.Search), md(r.Error))
+	}
+	p := r.Plan
+	fmt.Fprintf(b, "- Run: %s\n", md(r.ID))
+	if r.BaselineID != "" {
+		fmt.Fprintf(b, "- Hosts' ceiling: baseline run %s (the same search without the router)\n", md(r.BaselineID))
+	}
+	fmt.Fprintf(b, "- Started: %s; finished: %s", formatTime(r.Started), formatTime(r.Finished))
+	if !r.Started.IsZero() && !r.Finished.IsZero() {
+		fmt.Fprintf(b, " (%s)", r.Finished.Sub(r.Started).Round(time.Second))
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(b, "- iperf3 %s: %s\n", md(orUnknown(r.Iperf3Version)), md(searchSummaryLine(r)))
+	for _, d := range r.DUTs {
+		fmt.Fprintf(b, "- DUT %s: %s\n", md(d.Device), dutSummary(d))
+	}
+	for i, pr := range p.Pairs {
+		fmt.Fprintf(b, "- Pair %s: %s → %s (%s port %d)\n", md(pr.Label()), md(pr.Client), md(pr.Server), md(pr.Target), p.PairPort(i))
+	}
+	fmt.Fprintf(b, "- Link: %s Mbit/s; line rate in frames/s = link / ((frame + 20) × 8)\n", strconv.FormatFloat(p.LinkMbps, 'f', -1, 64))
+	if pac := searchPacings(r.Search); pac != "" {
+		fmt.Fprintf(b, "- Pacing: %s\n", md(pac))
+	}
+	b.WriteString("\n")
+	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Trials", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
+	var rows [][]string
+	var notes []string
+	for _, s := range r.Search {
+		row := []string{strconv.Itoa(s.Frame)}
+		if s.Outcome != bench.SearchFound {
+			row = append(row, "none found", "-", "-", "-")
+			notes = append(notes, fmt.Sprintf("%d bytes: no rate passed: %s", s.Frame, s.Reason))
+		} else {
+			row = append(row, formatFPS(s.FramesPerSecond), searchMbps(s.WireMbps), searchMbps(s.PayloadMbps), fmt.Sprintf("%.1f %%", s.LineRatePercent))
+		}
+		row = append(row, hostLimitCell(s))
+		if s.HostLimited {
+			notes = append(notes, fmt.Sprintf("%d bytes: host-limited: %s. The figure is the traffic generator's, not the router's.", s.Frame, s.HostLimitReason))
+		}
+		if s.Outcome == bench.SearchFound {
+			row = append(row, strconv.FormatFloat(s.LossPercent, 'g', 3, 64))
+		} else {
+			row = append(row, "-")
+		}
+		row = append(row, strconv.Itoa(s.Trials))
+		if l := s.Latency; l != nil {
+			row = append(row, rttMs(l.Idle.P50), fmt.Sprintf("%s / %s / %s (%d replies)", rttMs(l.Load.P50), rttMs(l.Load.P90), rttMs(l.Load.P99), l.Load.Samples))
+		} else {
+			row = append(row, "-", "-")
+		}
+		rows = append(rows, row)
+	}
+	writeTable(b, head, 1, rows)
+	if len(notes) > 0 {
+		b.WriteString("\nNotes:\n\n")
+		for _, n := range notes {
+			fmt.Fprintf(b, "- %s\n", md(n))
+		}
+	}
+	b.WriteString("\nRTT: ping every 200 ms from the client to the target, idle before the first trial and during each frame size's passing confirmation trial; percentiles by nearest rank.\n")
+	writeEnvironment(b, r)
+}
+
+func hostLimitCell(s bench.FrameSearch) string {
+	var parts []string
+	if s.HostLimited {
+		parts = append(parts, "⚠ host-limited")
+	}
+	if s.CeilingFPS > 0 {
+		parts = append(parts, fmt.Sprintf("ceiling %s frames/s (%.0f %%)", formatFPS(s.CeilingFPS), s.CeilingPercent))
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func searchPacings(ss []bench.FrameSearch) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range ss {
+		if s.Pacing != "" && !seen[s.Pacing] {
+			seen[s.Pacing] = true
+			switch s.Pacing {
+			case "fq_rate":
+				out = append(out, "fq_rate (iperf3 --fq-rate: the socket's pacing rate spaces every datagram)")
+			case "iperf3_timer":
+				out = append(out, "iperf3_timer (iperf3's own: what -b allows per 1 ms slot, sent as a burst)")
+			default:
+				out = append(out, s.Pacing)
+			}
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func formatFPS(v float64) string {
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+}
+
+func searchMbps(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+func rttMs(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+// searchCSV: one row per frame size.
+func searchCSVRows(r bench.Run) [][]string {
+	rows := [][]string{{"run", "frame", "pair", "direction", "outcome", "frames_per_second", "wire_mbps", "payload_mbps", "line_rate_fps", "line_rate_percent",
+		"loss_percent", "trials", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
+		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies"}}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	for _, s := range r.Search {
+		row := []string{r.ID, strconv.Itoa(s.Frame), s.Pair, string(s.Direction), s.Outcome, num(s.FramesPerSecond), num(s.WireMbps), num(s.PayloadMbps),
+			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), s.Pacing, strconv.FormatBool(s.SenderLimited),
+			num(s.CeilingFPS), num(s.CeilingPercent), strconv.FormatBool(s.HostLimited)}
+		if l := s.Latency; l != nil {
+			row = append(row, num(l.Idle.P50), num(l.Idle.P90), num(l.Idle.P99), num(l.Load.P50), num(l.Load.P90), num(l.Load.P99), strconv.Itoa(l.Load.Samples))
+		} else {
+			row = append(row, "", "", "", "", "", "", "")
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// searchSVG draws frames/s against frame size: a bar per frame size (the
+// router's result; a host-limited one hatched grey and labelled so), the
+// hosts' ceiling as a dashed mark across its bar, and the line rate in
+// frames/s as a curve through every frame size.
+func searchSVG(r bench.Run) string {
+	const (
+		width, left, right, top, plotH, bottom = 760.0, 78.0, 24.0, 64.0, 300.0, 96.0
+		titlePx, tickPx, labelPx               = 16.0, 11.0, 10.0
+	)
+	ss := r.Search
+	var maxV float64
+	for _, s := range ss {
+		maxV = math.Max(maxV, math.Max(s.LineRateFPS, math.Max(s.FramesPerSecond, s.CeilingFPS)))
+	}
+	ymax, step := niceScale(maxV / 1000)
+	ymax *= 1000
+	step *= 1000
+	height := top + plotH + bottom
+	plotW := width - left - right
+	y := func(v float64) float64 { return top + plotH - v/ymax*plotH }
+	n := math.Max(1, float64(len(ss)))
+	slot := plotW / n
+	cx := func(i int) float64 { return left + slot*(float64(i)+0.5) }
+	bw := math.Min(56, slot*0.6)
+
+	var w svgWriter
+	w.printf(`<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s">`+"\n", f(width), f(height), f(width), f(height), chartFontFamily)
+	w.printf(`<defs><pattern id="hostlimited" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="6" height="6" fill="#d9d9d9"/><line x1="0" y1="0" x2="0" y2="6" stroke="#8c8c8c" stroke-width="2"/></pattern></defs>` + "\n")
+	w.printf(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
+	w.text("title", left, 24, titlePx, "", "#222", runTitle(r), false, true)
+	w.text("subtitle", left, 44, labelPx+1, "", "#444", searchKind(r.Plan.Search)+" per frame size, link "+strconv.FormatFloat(r.Plan.LinkMbps, 'f', -1, 64)+" Mbit/s", false, false)
+	// Axis and grid.
+	for v := 0.0; v <= ymax+1e-9; v += step {
+		w.printf(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e5e5e5"/>`+"\n", f(left), f(y(v)), f(width-right), f(y(v)))
+		w.text("tick", left-6, y(v), tickPx, "end", "#444", strconv.FormatFloat(v/1000, 'f', -1, 64), true, false)
+	}
+	w.printf(`<text class="axis" transform="translate(18 %s) rotate(-90)" text-anchor="middle" font-size="%s" fill="#444">thousand frames/s</text>`+"\n", f(top+plotH/2), f(labelPx+1))
+	w.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#444"/>`+"\n", f(left), f(y(0)), f(width-right), f(y(0)))
+	for i, s := range ss {
+		x := cx(i)
+		w.text("xtick", x, y(0)+16, tickPx, "middle", "#444", strconv.Itoa(s.Frame), false, false)
+		if s.Outcome != bench.SearchFound {
+			w.text("none", x, y(0)-8, labelPx, "middle", "#b00", "none found", false, false)
+			continue
+		}
+		fill := "#4e79a7"
+		if s.HostLimited {
+			fill = "url(#hostlimited)"
+		}
+		w.printf(`<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s</title></rect>`+"\n",
+			f(x-bw/2), f(y(s.FramesPerSecond)), f(bw), f(y(0)-y(s.FramesPerSecond)), fill,
+			esc(fmt.Sprintf("%d bytes: %s frames/s, %.1f %% of the line rate", s.Frame, formatFPS(s.FramesPerSecond), s.LineRatePercent)))
+		label := fmt.Sprintf("%.0f%%", s.LineRatePercent)
+		if s.HostLimited {
+			label = "host-limited"
+		}
+		w.text("value", x, y(s.FramesPerSecond)-5, labelPx, "middle", "#222", label, false, false)
+		if s.CeilingFPS > 0 {
+			w.printf(`<line class="ceiling" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e15759" stroke-width="2" stroke-dasharray="4 3"/>`+"\n",
+				f(x-bw/2-4), f(y(s.CeilingFPS)), f(x+bw/2+4), f(y(s.CeilingFPS)))
+		}
+	}
+	// The line rate in frames/s.
+	var pts []string
+	for i, s := range ss {
+		pts = append(pts, f(cx(i))+","+f(y(s.LineRateFPS)))
+	}
+	if len(pts) > 0 {
+		w.printf(`<polyline class="linerate" points="%s" fill="none" stroke="#222" stroke-width="1.5"/>`+"\n", strings.Join(pts, " "))
+		for i, s := range ss {
+			w.printf(`<circle class="linerate" cx="%s" cy="%s" r="2.5" fill="#222"><title>%s</title></circle>`+"\n", f(cx(i)), f(y(s.LineRateFPS)),
+				esc(fmt.Sprintf("line rate at %d bytes: %s frames/s", s.Frame, formatFPS(s.LineRateFPS))))
+		}
+	}
+	// Legend.
+	ly := top + plotH + 40
+	w.text("axis", left+plotW/2, top+plotH+32-4, labelPx+1, "middle", "#444", "frame size (bytes)", false, false)
+	lx := left
+	item := func(swatch func(x, y float64) string, name string) {
+		w.printf("%s\n", swatch(lx, ly))
+		w.text("legend", lx+22, ly+5, labelPx, "", "#222", name, true, false)
+		lx += 34 + textWidth(name, labelPx)
+	}
+	item(func(x, y float64) string {
+		return fmt.Sprintf(`<rect x="%s" y="%s" width="16" height="10" fill="#4e79a7"/>`, f(x), f(y))
+	}, "measured")
+	item(func(x, y float64) string {
+		return fmt.Sprintf(`<rect x="%s" y="%s" width="16" height="10" fill="url(#hostlimited)"/>`, f(x), f(y))
+	}, "host-limited (the generator's figure)")
+	item(func(x, y float64) string {
+		return fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e15759" stroke-width="2" stroke-dasharray="4 3"/>`, f(x), f(y+5), f(x+16), f(y+5))
+	}, "hosts' ceiling without the router")
+	item(func(x, y float64) string {
+		return fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#222" stroke-width="1.5"/>`, f(x), f(y+5), f(x+16), f(y+5))
+	}, "line rate")
+	w.printf("</svg>\n")
+	return w.String()
+}

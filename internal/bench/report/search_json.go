@@ -1,0 +1,90 @@
+package report
+
+import (
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+)
+
+type searchSpecJSON struct {
+	FrameSizes         []int           `json:"frame_sizes"`
+	LossPercent        float64         `json:"loss_percent"`
+	TrialSeconds       durationSeconds `json:"trial_seconds"`
+	PrecisionMbps      float64         `json:"precision_mbps,omitempty"`
+	AllowPublicTargets bool            `json:"allow_public_target,omitempty"`
+}
+
+type rttJSON struct {
+	P50     float64 `json:"p50_ms"`
+	P90     float64 `json:"p90_ms"`
+	P99     float64 `json:"p99_ms"`
+	Samples int     `json:"replies"`
+	Sent    int     `json:"sent"`
+}
+
+type latencyJSON struct {
+	Idle rttJSON `json:"idle"`
+	Load rttJSON `json:"load"`
+}
+
+type frameSearchJSON struct {
+	Frame           int          `json:"frame_size"`
+	Pair            string       `json:"pair"`
+	Direction       string       `json:"direction"`
+	Outcome         string       `json:"outcome"`
+	Reason          string       `json:"reason,omitempty"`
+	Pacing          string       `json:"pacing"`
+	FramesPerSecond float64      `json:"frames_per_second"`
+	WireMbps        float64      `json:"wire_mbps"`
+	PayloadMbps     float64      `json:"payload_mbps"`
+	LineRateFPS     float64      `json:"line_rate_fps"`
+	LineRatePercent float64      `json:"line_rate_percent"`
+	LossPercent     float64      `json:"loss_percent"`
+	Trials          int          `json:"trials"`
+	SenderLimited   bool         `json:"sender_limited"`
+	CeilingFPS      float64      `json:"ceiling_fps"`
+	CeilingPercent  float64      `json:"ceiling_percent"`
+	HostLimited     bool         `json:"host_limited"`
+	HostLimitReason string       `json:"host_limit_reason,omitempty"`
+	Latency         *latencyJSON `json:"latency,omitempty"`
+	Started         string       `json:"started"`
+	Finished        string       `json:"finished"`
+}
+
+func searchSpecToJSON(s bench.SearchSpec) *searchSpecJSON {
+	return &searchSpecJSON{FrameSizes: s.FrameSizes, LossPercent: s.LossPercent, TrialSeconds: durationSeconds(s.TrialDuration),
+		PrecisionMbps: s.PrecisionMbps, AllowPublicTargets: s.AllowPublicTargets}
+}
+
+func searchSpecFromJSON(v searchSpecJSON) *bench.SearchSpec {
+	return &bench.SearchSpec{FrameSizes: v.FrameSizes, LossPercent: v.LossPercent, TrialDuration: time.Duration(v.TrialSeconds),
+		PrecisionMbps: v.PrecisionMbps, AllowPublicTargets: v.AllowPublicTargets}
+}
+
+func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
+	v := frameSearchJSON{
+		Frame: s.Frame, Pair: s.Pair, Direction: string(s.Direction), Outcome: s.Outcome, Reason: s.Reason, Pacing: s.Pacing,
+		FramesPerSecond: s.FramesPerSecond, WireMbps: s.WireMbps, PayloadMbps: s.PayloadMbps, LineRateFPS: s.LineRateFPS,
+		LineRatePercent: s.LineRatePercent, LossPercent: s.LossPercent, Trials: s.Trials, SenderLimited: s.SenderLimited,
+		CeilingFPS: s.CeilingFPS, CeilingPercent: s.CeilingPercent, HostLimited: s.HostLimited, HostLimitReason: s.HostLimitReason,
+		Started: timeJSON(s.Started), Finished: timeJSON(s.Finished),
+	}
+	if l := s.Latency; l != nil {
+		v.Latency = &latencyJSON{Idle: rttJSON(l.Idle), Load: rttJSON(l.Load)}
+	}
+	return v
+}
+
+func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Time) bench.FrameSearch {
+	s := bench.FrameSearch{
+		Frame: v.Frame, Pair: v.Pair, Direction: bench.Direction(v.Direction), Outcome: v.Outcome, Reason: v.Reason, Pacing: v.Pacing,
+		FramesPerSecond: v.FramesPerSecond, WireMbps: v.WireMbps, PayloadMbps: v.PayloadMbps, LineRateFPS: v.LineRateFPS,
+		LineRatePercent: v.LineRatePercent, LossPercent: v.LossPercent, Trials: v.Trials, SenderLimited: v.SenderLimited,
+		CeilingFPS: v.CeilingFPS, CeilingPercent: v.CeilingPercent, HostLimited: v.HostLimited, HostLimitReason: v.HostLimitReason,
+		Started: parse("started", v.Started), Finished: parse("finished", v.Finished),
+	}
+	if l := v.Latency; l != nil {
+		s.Latency = &bench.Latency{Idle: bench.RTTStats(l.Idle), Load: bench.RTTStats(l.Load)}
+	}
+	return s
+}

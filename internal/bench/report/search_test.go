@@ -1,0 +1,140 @@
+package report
+
+import (
+	"encoding/xml"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+)
+
+// searchRun is an NDR search through a router shaped to 1 Gbit/s, compared
+// with the hosts' own ceiling: 64 bytes is the generator's limit (the
+// same figure without the router), 1518 the wire's.
+func searchRun() bench.Run {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	r := bench.Run{
+		ID: "20261201T100000Z-5ea4c400", Name: "NDR through r", Iperf3Version: "3.12", Started: t0, Finished: t0.Add(time.Minute),
+		Status: bench.RunComplete, BaselineID: "20261201T090000Z-ba5e0000",
+		Plan: bench.Plan{
+			Pairs:    []bench.Pair{{Name: "A-B", Client: "a", Server: "b", Target: "198.18.2.10", Port: 5201}},
+			Duration: 2 * time.Second, Protocol: bench.UDP, UDPBitrate: "1G", Directions: []bench.Direction{bench.Upload},
+			LinkMbps: 1000, Repeat: 1, MSS: []int{0},
+			Search: &bench.SearchSpec{FrameSizes: []int{64, 1518}, TrialDuration: time.Second},
+		},
+		Hosts: []bench.HostInfo{{Name: "a", Kernel: "6.1.0", Iperf3Version: "3.12"}},
+	}
+	lat := &bench.Latency{Idle: bench.RTTStats{P50: 0.05, P90: 0.07, P99: 0.08, Samples: 10, Sent: 10},
+		Load: bench.RTTStats{P50: 1.2, P90: 2.5, P99: 4.75, Samples: 9, Sent: 9}}
+	for _, c := range []struct {
+		frame       int
+		fps, ceil   float64
+		hostLimited bool
+	}{{64, 210000, 212000, true}, {1518, 81274.4, 81274.4, false}} {
+		line := linerate.FramesPerSecond(1e9, c.frame)
+		fs := bench.FrameSearch{
+			Frame: c.frame, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate",
+			FramesPerSecond: c.fps, WireMbps: c.fps * float64(c.frame+20) * 8 / 1e6, PayloadMbps: c.fps * float64(c.frame-46) * 8 / 1e6,
+			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Latency: lat,
+			Started: t0, Finished: t0.Add(10 * time.Second),
+		}
+		r.Search = append(r.Search, fs)
+	}
+	base := bench.Run{ID: r.BaselineID, Plan: bench.Plan{Search: &bench.SearchSpec{}}}
+	for _, s := range r.Search {
+		s.FramesPerSecond = map[int]float64{64: 212000, 1518: 81274.4}[s.Frame]
+		s.LineRatePercent = 100 * s.FramesPerSecond / s.LineRateFPS
+		base.Search = append(base.Search, s)
+	}
+	bench.CompareSearchWithBaseline(&r, &base)
+	return r
+}
+
+// withSearch sets every search field of r, for the JSON round trip.
+func withSearch(r bench.Run) bench.Run {
+	r.Plan.Search = &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second, PrecisionMbps: 5, AllowPublicTargets: true}
+	s := searchRun().Search[0]
+	s.Reason, s.SenderLimited, s.LossPercent = "stopped after 30 search trials", true, 0.25
+	r.Search = []bench.FrameSearch{s}
+	return r
+}
+
+func TestSearchHostLimited(t *testing.T) {
+	r := searchRun()
+	if s := r.Search[0]; !s.HostLimited || s.CeilingFPS != 212000 || !strings.Contains(s.HostLimitReason, "within 5 %") {
+		t.Errorf("64 bytes at 99 %% of a ceiling below the line rate: %+v, want host-limited", s)
+	}
+	// 1518 bytes reaches the line rate with and without the router: the
+	// wire's limit, not the hosts'.
+	if s := r.Search[1]; s.HostLimited || s.CeilingPercent != 100 {
+		t.Errorf("1518 bytes at the line rate: %+v, want not host-limited", s)
+	}
+	// Below 95 % of the ceiling the router is the limit.
+	r.Search[0].FramesPerSecond = 0.9 * 212000
+	bench.CompareSearchWithBaseline(&r, &bench.Run{ID: "b", Plan: bench.Plan{Search: &bench.SearchSpec{}}, Search: []bench.FrameSearch{{Frame: 64, Direction: bench.Upload, Outcome: bench.SearchFound, FramesPerSecond: 212000, LineRatePercent: 14}}})
+	if s := r.Search[0]; s.HostLimited {
+		t.Errorf("90 %% of the ceiling: %+v, want the router's figure", s)
+	}
+	// A sender that fell short marks it without a baseline.
+	r.Search[0].SenderLimited = true
+	bench.CompareSearchWithBaseline(&r, nil)
+	if s := r.Search[0]; !s.HostLimited || !strings.Contains(s.HostLimitReason, "sender") {
+		t.Errorf("sender-limited: %+v", s)
+	}
+}
+
+func TestSearchMarkdown(t *testing.T) {
+	md := Markdown(searchRun())
+	for _, want := range []string{
+		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | Host-limited / ceiling | Loss % | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
+		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
+		"| 1518 | 81274 | 1000.0 | 957.1 | 100.0 % | ceiling 81274 frames/s (100 %) |",
+		"zero-loss throughput (NDR) search over UDP",
+		"iperf3 -l = frame − 46 bytes",
+		"64 bytes: host-limited: within 5 % of the hosts' own ceiling",
+		"not the router's",
+		"Hosts' ceiling: baseline run 20261201T090000Z-ba5e0000",
+		"fq_rate (iperf3 --fq-rate",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestSearchSVG(t *testing.T) {
+	svg := SVG(searchRun())
+	if err := xml.Unmarshal([]byte(svg), new(struct{})); err != nil {
+		t.Fatalf("not XML: %v\n%s", err, svg)
+	}
+	for _, want := range []string{
+		`class="linerate" points=`, // the line-rate curve
+		`fill="url(#hostlimited)"`, // 64 bytes hatched
+		`class="ceiling"`,          // the hosts' ceiling marks
+		">host-limited<",           // and labelled
+		">100%<",                   // 1518 bytes at the line rate
+		"64 bytes: 210000 frames/s",
+		"line rate at 64 bytes: 1488095 frames/s",
+	} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	if n := strings.Count(svg, `class="bar"`); n != 2 {
+		t.Errorf("%d bars, want 2", n)
+	}
+}
+
+func TestSearchCSV(t *testing.T) {
+	b, err := CSV(searchRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "run,frame,pair,direction,outcome,frames_per_second") ||
+		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,0.05,") {
+		t.Errorf("CSV:\n%s", b)
+	}
+}
