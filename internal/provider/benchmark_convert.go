@@ -22,7 +22,7 @@ var benchmarkListTypes = sync.OnceValue(func() map[string]attr.Type {
 	var resp resource.SchemaResponse
 	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	elem := map[string]attr.Type{}
-	for _, name := range []string{"duts", "hosts", "results"} {
+	for _, name := range []string{"duts", "hosts", "results", "search_results"} {
 		lt, ok := resp.Schema.Attributes[name].GetType().(types.ListType)
 		if !ok {
 			panic("routerlab_benchmark_run: computed attribute " + name + " is not a list") // a schema edit broke this file
@@ -135,6 +135,13 @@ func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.
 		diags.Append(m.Encapsulation.As(ctx, &enc, basetypes.ObjectAsOptions{})...)
 	}
 	p.Encapsulation = enc.toBench()
+	var sm searchModel
+	if !m.Search.IsNull() && !m.Search.IsUnknown() {
+		diags.Append(m.Search.As(ctx, &sm, basetypes.ObjectAsOptions{})...)
+		spec, d := sm.toBench(ctx)
+		diags.Append(d...)
+		p.Search = &spec
+	}
 	req := engine.Request{
 		Name:       m.Name.ValueString(),
 		Plan:       p,
@@ -236,6 +243,8 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 	m.Hosts, d = types.ListValueFrom(ctx, elem["hosts"], hosts)
 	diags.Append(d...)
 	m.Results, d = types.ListValueFrom(ctx, elem["results"], results)
+	diags.Append(d...)
+	m.SearchResults, d = types.ListValueFrom(ctx, elem["search_results"], searchResultModels(run.Search))
 	diags.Append(d...)
 	m.Markdown = types.StringValue(out.Markdown)
 	m.JSON = types.StringValue(out.JSON)

@@ -71,6 +71,7 @@ type benchmarkRunModel struct {
 	ArchiveDir        types.String   `tfsdk:"archive_dir"`
 	Role              types.String   `tfsdk:"role"`
 	Baseline          types.String   `tfsdk:"baseline"`
+	Search            types.Object   `tfsdk:"search"`
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	Started       types.String `tfsdk:"started"`
@@ -81,6 +82,7 @@ type benchmarkRunModel struct {
 	DUTs          types.List   `tfsdk:"duts"`
 	Hosts         types.List   `tfsdk:"hosts"`
 	Results       types.List   `tfsdk:"results"`
+	SearchResults types.List   `tfsdk:"search_results"`
 	Markdown      types.String `tfsdk:"markdown"`
 	JSON          types.String `tfsdk:"json"`
 	CSV           types.String `tfsdk:"csv"`
@@ -262,7 +264,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"kernel":         computedS("Kernel release (`uname -r`)."),
 					"iperf3_version": computedS("iperf3 version."),
 				}}},
-			"results": resultsSchema(),
+			"results":        resultsSchema(),
+			"search_results": searchResultsSchema(),
 			"renderings_in_state": schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true,
 				Default:    listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{types.StringValue("markdown")})),
 				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(renderingNames()...)), listvalidator.UniqueValues()},
@@ -351,6 +354,7 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 						MarkdownDescription: "Minimum receiver Mbps of every pair as a share of what the `baseline` run measured at the same MSS, length and direction, in % (e.g. `95`: fail when a firmware is more than 5 % slower). Needs `baseline`, and the baseline must have measured every step."},
 				},
 			},
+			"search":   searchBlock(),
 			"timeouts": describedTimeouts(ctx),
 		},
 	}
@@ -430,8 +434,14 @@ func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(r.checkDevices(plan)...)
 	resp.Diagnostics.Append(planRenderings(ctx, plan, &resp.Plan)...)
-	if err := validateBenchmark(ctx, plan); err != nil {
-		resp.Diagnostics.AddError("Invalid Benchmark", err.Error())
+	// A search's attribute errors come first, with their paths; the
+	// engine's own check would only say the same again without them.
+	searchDiags := checkSearch(ctx, plan)
+	resp.Diagnostics.Append(searchDiags...)
+	if !searchDiags.HasError() {
+		if err := validateBenchmark(ctx, plan); err != nil {
+			resp.Diagnostics.AddError("Invalid Benchmark", err.Error())
+		}
 	}
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() {
 		return
@@ -509,7 +519,7 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	out, err := runBenchmark(ctx, r.inv, run)
-	measured := out.Run != nil && len(out.Run.Steps) > 0
+	measured := out.Run != nil && (len(out.Run.Steps) > 0 || len(out.Run.Search) > 0)
 	if measured {
 		resp.Diagnostics.Append(plan.fromOutcome(ctx, out)...)
 		plan.dropRenderings(ctx)
