@@ -69,7 +69,7 @@ func searchBlock() schema.Block {
 			"The target must be in a private or benchmarking range (RFC 6815) unless `allow_public_target` is set.",
 		Attributes: map[string]schema.Attribute{
 			"frame_sizes": schema.ListAttribute{ElementType: types.Int64Type, Optional: true,
-				Validators: []validator.List{listvalidator.UniqueValues(), listvalidator.SizeAtLeast(1), listvalidator.ValueInt64sAre(int64validator.AtLeast(linerate.MinFrame))},
+				Validators:          []validator.List{listvalidator.UniqueValues(), listvalidator.SizeAtLeast(1), listvalidator.ValueInt64sAre(int64validator.AtLeast(linerate.MinFrame))},
 				MarkdownDescription: "Ethernet frame sizes in bytes (header and FCS included, preamble not), from 64 to `link_mtu` + 18. Default RFC 2544's `[64, 128, 256, 512, 1024, 1280, 1518]`."},
 			"loss_percent": schema.Float64Attribute{Optional: true,
 				Validators:          []validator.Float64{floatCheck{desc: "0 (NDR) up to but not including 100", check: func(v float64) error { return search.CheckLossPercent("search.loss_percent", v) }}},
