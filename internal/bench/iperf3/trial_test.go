@@ -2,6 +2,7 @@ package iperf3
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,24 @@ func TestUDPTrialLocal(t *testing.T) {
 	}
 	if r.SentFrames < 780 || r.SentFrames > 850 || r.LostFrames < 0 || r.LostFrames > r.SentFrames || r.OfferedFrames != 813 {
 		t.Errorf("trial (pacing %s) counted %+v, want about 813 frames sent", pacing, r)
+	}
+}
+
+func TestTrialRates(t *testing.T) {
+	// 1518-byte frames at 1 Gbit/s: 81,274.4 frames/s; -b is their
+	// payload (1472 bytes), --fq-rate their whole frames.
+	b, fq := trialRates(1518, 1e9/(1538*8))
+	if b != "957087126" || fq != "986996099" {
+		t.Errorf("trialRates(1518) = %s, %s", b, fq)
+	}
+	// The pacing rate covers what the kernel paces (frame − 4 bytes at the
+	// qdisc) for every frame size.
+	for _, frame := range []int{64, 512, 1518, 9018} {
+		fps := 1000.0
+		_, fq := trialRates(frame, fps)
+		v, _ := strconv.ParseFloat(fq, 64)
+		if v < fps*float64(frame-4)*8 {
+			t.Errorf("frame %d: --fq-rate %s below the %v bit/s of the packets the kernel paces", frame, fq, fps*float64(frame-4)*8)
+		}
 	}
 }

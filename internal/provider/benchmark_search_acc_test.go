@@ -1,0 +1,172 @@
+package provider
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab/labtest"
+)
+
+// TestAccBenchmark_search: an NDR search for 512- and 1518-byte frames,
+// first over the direct link between the hosts (role = "baseline": the
+// generator's ceiling), then through router r, every link shaped to
+// 1 Gbit/s (tc tbf with 24 bytes of overhead: the shaper's frame rate is
+// linerate.FramesPerSecond). It asserts figures, so it runs alone (no
+// t.Parallel). 1 s trials and a 2 s confirmation keep it short.
+func TestAccBenchmark_search(t *testing.T) {
+	requireAcc(t)
+	labtest.RequireRoot(t)
+	s := lab.RoutingSpec("accsr", 2).WithRate("1gbit").WithDirectLink("a", "b", "1gbit")
+	s.MgmtNet = 248
+	l := labtest.Start(t, s)
+	archive := t.TempDir()
+	const direct, routed = "routerlab_benchmark_run.direct", "routerlab_benchmark_run.routed"
+	cfg := labProvider(l) + fmt.Sprintf(`
+resource "routerlab_benchmark_run" "direct" {
+  name     = "hosts without the router"
+  role     = "baseline"
+  protocol = "udp"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.99.20"
+  }
+  duration_seconds = 2
+  archive_dir      = %[1]q
+  search {
+    frame_sizes   = [512, 1518]
+    trial_seconds = 1
+  }
+}
+
+resource "routerlab_benchmark_run" "routed" {
+  name     = "NDR through r"
+  protocol = "udp"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
+  duration_seconds    = 2
+  archive_dir         = %[1]q
+  baseline            = routerlab_benchmark_run.direct.id
+  renderings_in_state = ["markdown", "svg", "json"]
+  search {
+    frame_sizes   = [512, 1518]
+    trial_seconds = 1
+  }
+}
+`, archive)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testProviders,
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeTestCheckFunc(
+				checkSearchRun(t, direct, false),
+				checkSearchRun(t, routed, true),
+				resource.TestMatchResourceAttr(routed, "markdown", regexp.MustCompile(`\| Frame \(bytes\) \| Frames/s \| Mbit/s \(wire\) \| Mbit/s \(UDP payload\) \| % line rate \| Host-limited / ceiling \|`)),
+				resource.TestMatchResourceAttr(routed, "markdown", regexp.MustCompile(`Hosts' ceiling: baseline run `)),
+				resource.TestMatchResourceAttr(routed, "svg", regexp.MustCompile(`<polyline class="linerate" points="[0-9., ]+"`)),
+				resource.TestMatchResourceAttr(routed, "json", regexp.MustCompile(`"latency": \{`)),
+				resource.TestCheckResourceAttr(routed, "results.#", "0"),
+			),
+		}},
+	})
+}
+
+// checkSearchRun checks a search run's state: each frame size found, its
+// figures consistent with each other and with the shaper, host-limited
+// sizes at their ceiling and the others near the shaper's frame rate, and
+// RTT idle and under load present.
+func checkSearchRun(t *testing.T, addr string, routed bool) resource.TestCheckFunc {
+	return func(st *terraform.State) error {
+		rs, ok := st.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s not in state", addr)
+		}
+		a := rs.Primary.Attributes
+		if a["search_results.#"] != "2" {
+			return fmt.Errorf("%s: %s search results, want 2", addr, a["search_results.#"])
+		}
+		num := func(i int, k string) float64 {
+			v, _ := strconv.ParseFloat(a[fmt.Sprintf("search_results.%d.%s", i, k)], 64)
+			return v
+		}
+		str := func(i int, k string) string { return a[fmt.Sprintf("search_results.%d.%s", i, k)] }
+		var errs []string
+		for i, frame := range []int{512, 1518} {
+			shaper := linerate.FramesPerSecond(1e9, frame)
+			fps := num(i, "frames_per_second")
+			t.Logf("%s %d bytes: %s, %.0f frames/s = %.1f %% of the shaper's %.0f, %.1f Mbit/s wire, %.0f trials, pacing %s, sender_limited %s, ceiling %.0f (%.1f %%), host_limited %s (%s), RTT idle p50 %.3f p99 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
+				addr, frame, str(i, "outcome"), fps, 100*fps/shaper, shaper, num(i, "wire_mbps"), num(i, "trials"), str(i, "pacing"), str(i, "sender_limited"),
+				num(i, "ceiling_fps"), num(i, "ceiling_percent"), str(i, "host_limited"), str(i, "host_limit_reason"),
+				num(i, "rtt_idle_p50_ms"), num(i, "rtt_idle_p99_ms"), num(i, "rtt_load_p50_ms"), num(i, "rtt_load_p90_ms"), num(i, "rtt_load_p99_ms"), num(i, "rtt_load_replies"))
+			bad := func(format string, args ...any) {
+				errs = append(errs, fmt.Sprintf("%s %d bytes: ", addr, frame)+fmt.Sprintf(format, args...))
+			}
+			if str(i, "outcome") != "found" || str(i, "frame_size") != strconv.Itoa(frame) {
+				bad("outcome %s, frame %s", str(i, "outcome"), str(i, "frame_size"))
+				continue
+			}
+			if lr := num(i, "line_rate_fps"); math.Abs(lr-shaper) > 0.01 {
+				bad("line_rate_fps %.2f, want %.2f", lr, shaper)
+			}
+			if w := fps * float64(frame+20) * 8 / 1e6; math.Abs(num(i, "wire_mbps")-w) > 1e-6 {
+				bad("wire_mbps %.3f, want frames/s × %d × 8 = %.3f", num(i, "wire_mbps"), frame+20, w)
+			}
+			if p := fps * float64(frame-46) * 8 / 1e6; math.Abs(num(i, "payload_mbps")-p) > 1e-6 {
+				bad("payload_mbps %.3f, want %.3f", num(i, "payload_mbps"), p)
+			}
+			if p := 100 * fps / shaper; math.Abs(num(i, "line_rate_percent")-p) > 1e-6 {
+				bad("line_rate_percent %.3f, want %.3f", num(i, "line_rate_percent"), p)
+			}
+			if num(i, "loss_percent") != 0 {
+				bad("NDR with loss %v %%", num(i, "loss_percent"))
+			}
+			// A shaped wire carries no more than its frame rate; the
+			// search never offers more than the line rate.
+			if fps > shaper*1.000001 {
+				bad("%.0f frames/s above the shaper's %.0f", fps, shaper)
+			}
+			hostLimited := str(i, "host_limited") == "true"
+			switch {
+			case !routed:
+				if num(i, "ceiling_fps") != 0 {
+					bad("a baseline has a ceiling of its own: %v", num(i, "ceiling_fps"))
+				}
+			case num(i, "ceiling_fps") <= 0:
+				bad("no ceiling from the baseline")
+			case hostLimited && str(i, "sender_limited") != "true" && fps < 0.95*num(i, "ceiling_fps"):
+				bad("host-limited at %.1f %% of the ceiling", num(i, "ceiling_percent"))
+			}
+			if routed && !hostLimited && fps < 0.90*shaper {
+				// Not the hosts' limit: the router's, and through a 1 Gbit/s
+				// shaper with nothing else in the way it should pass
+				// close to the frame rate.
+				bad("not host-limited, yet only %.1f %% of the shaper's frame rate", 100*fps/shaper)
+			}
+			if hostLimited && str(i, "host_limit_reason") == "" {
+				bad("host-limited without a reason")
+			}
+			idle, load := num(i, "rtt_idle_p50_ms"), num(i, "rtt_load_p50_ms")
+			if idle <= 0 || load <= 0 || num(i, "rtt_load_replies") < 3 || num(i, "rtt_load_p99_ms") < load || num(i, "rtt_load_p90_ms") < load {
+				bad("RTT idle p50 %v, under load p50 %v p90 %v p99 %v (%v replies)", idle, load, num(i, "rtt_load_p90_ms"), num(i, "rtt_load_p99_ms"), num(i, "rtt_load_replies"))
+			}
+		}
+		if len(errs) > 0 {
+			return fmt.Errorf("%s", strings.Join(errs, "\n"))
+		}
+		return nil
+	}
+}
