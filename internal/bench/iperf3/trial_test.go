@@ -114,3 +114,17 @@ func TestTrialRates(t *testing.T) {
 		}
 	}
 }
+
+func TestClientCommandSocketBuffer(t *testing.T) {
+	o := ClientOptions{Target: "198.18.0.2", Port: 5201, Duration: time.Second, Length: 1472, Protocol: bench.UDP, UDPBitrate: "1000", SocketBuffer: TrialSocketBuffer}
+	got, err := ClientCommand(o)
+	if want := "iperf3 -c 198.18.0.2 -p 5201 -J -t 1 -O 0 -l 1472 -w 4194304 -u -b 1000 --connect-timeout 3000"; err != nil || got != want {
+		t.Errorf("ClientCommand = %q, %v; want %q", got, err, want)
+	}
+	for _, bad := range []int{-1, MaxSocketBuffer + 1} {
+		o.SocketBuffer = bad
+		if _, err := ClientCommand(o); err == nil || !strings.Contains(err.Error(), "socket buffer") {
+			t.Errorf("socket buffer %d: %v", bad, err)
+		}
+	}
+}
