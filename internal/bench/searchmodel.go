@@ -65,11 +65,40 @@ type FrameSearch struct {
 	HostLimited     bool
 	HostLimitReason string
 
+	// Loss says where the failing trials' datagrams were lost; nil when
+	// the receiving host's counters could not be read (not Linux).
+	Loss *LossAttribution
+
 	// Latency is the RTT a light probe saw idle (before the trials) and
 	// under load (during the confirmation trial); nil when not probed.
 	Latency *Latency
 
 	Started, Finished time.Time
+}
+
+// LossAttribution sums, over a search's trials that lost datagrams, what
+// iperf3 counted lost and what the receiving host counted as dropped
+// itself (/proc/net/snmp Udp InErrors, of them RcvbufErrors for a full
+// socket buffer): those never reached the router's blame.
+type LossAttribution struct {
+	Receiver        string // the host whose counters were read
+	Lost            int64  // datagrams iperf3 counted lost
+	ReceiverDropped int64  // of them, dropped by the receiving host (InErrors, at most Lost per trial)
+	RcvbufErrors    int64  // the receiving host's full-socket-buffer drops over those trials
+}
+
+// Where says where most of the loss was: "receiver" when the receiving
+// host dropped at least half of it itself, "path" (the router or the
+// wire) otherwise, "" without loss.
+func (l LossAttribution) Where() string {
+	switch {
+	case l.Lost <= 0:
+		return ""
+	case 2*l.ReceiverDropped >= l.Lost:
+		return "receiver"
+	default:
+		return "path"
+	}
 }
 
 // Latency is RTT, in milliseconds, idle and under load (flent's central
@@ -134,6 +163,9 @@ func markHostLimited(s *FrameSearch, ceil map[[2]string]FrameSearch) {
 	}
 	if s.SenderLimited && s.LineRatePercent < 99 {
 		why = append(why, "the sender did not send what a trial's rate asked for")
+	}
+	if l := s.Loss; l != nil && l.Where() == "receiver" {
+		why = append(why, fmt.Sprintf("the receiving host %s dropped %d of the %d datagrams lost in the failing trials itself (Udp InErrors; %d for a full socket buffer)", l.Receiver, l.ReceiverDropped, l.Lost, l.RcvbufErrors))
 	}
 	s.HostLimited = len(why) > 0
 	s.HostLimitReason = strings.Join(why, "; ")

@@ -186,14 +186,19 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"ceiling_percent":   f("`frames_per_second` as a share of `ceiling_fps`, in %; 0 without a baseline."),
 			"host_limited":      b("The figure is the hosts' limit, not the router's: within 5 % of a ceiling that is itself below the line rate, or the sender fell short. Never to be read as the router's throughput."),
 			"host_limit_reason": s("Why `host_limited` is true; empty otherwise."),
-			"rtt_idle_p50_ms":   f("RTT from the client to the target before the trials (ping every 200 ms), median; null when not probed."),
-			"rtt_idle_p99_ms":   f("Idle RTT, 99th percentile (nearest rank)."),
-			"rtt_load_p50_ms":   f("RTT during the passing confirmation trial, median; null when not probed."),
-			"rtt_load_p90_ms":   f("RTT under load, 90th percentile."),
-			"rtt_load_p99_ms":   f("RTT under load, 99th percentile (with few replies, the largest)."),
-			"rtt_load_replies":  i("Replies the probe got under load; 0 when not probed."),
-			"started":           s("Start of this frame size's search, RFC 3339 UTC."),
-			"finished":          s("End of its confirmation, RFC 3339 UTC."),
+			"lost_in_failing_trials": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Datagrams iperf3 counted lost over the trials that lost any; null when the receiving host's counters could not be read (not Linux)."},
+			"lost_in_receiver": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Of them, those the receiving host dropped itself (`/proc/net/snmp` Udp `InErrors`, `RcvbufErrors` for a full socket buffer), read before and after each trial: loss that was not the router's."},
+			"loss_where":       s("`receiver` when the receiving host dropped at least half of the lost datagrams itself (the result is then `host_limited`), `path` (the router or the wire) otherwise, empty without loss or counters."),
+			"rtt_idle_p50_ms":  f("RTT from the client to the target before the trials (ping every 200 ms), median; null when not probed."),
+			"rtt_idle_p99_ms":  f("Idle RTT, 99th percentile (nearest rank)."),
+			"rtt_load_p50_ms":  f("RTT during the passing confirmation trial, median; null when not probed."),
+			"rtt_load_p90_ms":  f("RTT under load, 90th percentile."),
+			"rtt_load_p99_ms":  f("RTT under load, 99th percentile (with few replies, the largest)."),
+			"rtt_load_replies": i("Replies the probe got under load; 0 when not probed."),
+			"started":          s("Start of this frame size's search, RFC 3339 UTC."),
+			"finished":         s("End of its confirmation, RFC 3339 UTC."),
 		}},
 	}
 }
@@ -217,6 +222,9 @@ type searchResultModel struct {
 	CeilingPercent  types.Float64 `tfsdk:"ceiling_percent"`
 	HostLimited     types.Bool    `tfsdk:"host_limited"`
 	HostLimitReason types.String  `tfsdk:"host_limit_reason"`
+	LostInTrials    types.Int64   `tfsdk:"lost_in_failing_trials"`
+	LostInReceiver  types.Int64   `tfsdk:"lost_in_receiver"`
+	LossWhere       types.String  `tfsdk:"loss_where"`
 	RTTIdleP50      types.Float64 `tfsdk:"rtt_idle_p50_ms"`
 	RTTIdleP99      types.Float64 `tfsdk:"rtt_idle_p99_ms"`
 	RTTLoadP50      types.Float64 `tfsdk:"rtt_load_p50_ms"`
@@ -242,7 +250,11 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 			HostLimited: types.BoolValue(s.HostLimited), HostLimitReason: types.StringValue(s.HostLimitReason),
 			RTTIdleP50: types.Float64Null(), RTTIdleP99: types.Float64Null(),
 			RTTLoadP50: types.Float64Null(), RTTLoadP90: types.Float64Null(), RTTLoadP99: types.Float64Null(), RTTLoadReplies: types.Int64Value(0),
+			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LossWhere: types.StringValue(""),
 			Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
+		}
+		if l := s.Loss; l != nil {
+			r.LostInTrials, r.LostInReceiver, r.LossWhere = types.Int64Value(l.Lost), types.Int64Value(l.ReceiverDropped), types.StringValue(l.Where())
 		}
 		if l := s.Latency; l != nil {
 			r.RTTIdleP50, r.RTTIdleP99 = types.Float64Value(l.Idle.P50), types.Float64Value(l.Idle.P99)

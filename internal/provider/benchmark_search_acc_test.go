@@ -108,9 +108,10 @@ func checkSearchRun(t *testing.T, addr string, routed bool) resource.TestCheckFu
 		for i, frame := range []int{512, 1518} {
 			shaper := linerate.FramesPerSecond(1e9, frame)
 			fps := num(i, "frames_per_second")
-			t.Logf("%s %d bytes: %s, %.0f frames/s = %.1f %% of the shaper's %.0f, %.1f Mbit/s wire, %.0f trials, pacing %s, sender_limited %s, ceiling %.0f (%.1f %%), host_limited %s (%s), RTT idle p50 %.3f p99 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
+			t.Logf("%s %d bytes: %s, %.0f frames/s = %.1f %% of the shaper's %.0f, %.1f Mbit/s wire, %.0f trials, pacing %s, sender_limited %s, ceiling %.0f (%.1f %%), host_limited %s (%s), loss in failing trials %s, in the receiver %s (%s), RTT idle p50 %.3f p99 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
 				addr, frame, str(i, "outcome"), fps, 100*fps/shaper, shaper, num(i, "wire_mbps"), num(i, "trials"), str(i, "pacing"), str(i, "sender_limited"),
 				num(i, "ceiling_fps"), num(i, "ceiling_percent"), str(i, "host_limited"), str(i, "host_limit_reason"),
+				str(i, "lost_in_failing_trials"), str(i, "lost_in_receiver"), str(i, "loss_where"),
 				num(i, "rtt_idle_p50_ms"), num(i, "rtt_idle_p99_ms"), num(i, "rtt_load_p50_ms"), num(i, "rtt_load_p90_ms"), num(i, "rtt_load_p99_ms"), num(i, "rtt_load_replies"))
 			bad := func(format string, args ...any) {
 				errs = append(errs, fmt.Sprintf("%s %d bytes: ", addr, frame)+fmt.Sprintf(format, args...))
@@ -127,6 +128,11 @@ func checkSearchRun(t *testing.T, addr string, routed bool) resource.TestCheckFu
 					bad("outcome %s (%s) without the sender falling short", str(i, "outcome"), str(i, "reason"))
 				}
 				continue
+			}
+			// The hosts are Linux: their UDP counters are read, and the
+			// receiver never dropped more than was lost.
+			if lost, rcv := str(i, "lost_in_failing_trials"), str(i, "lost_in_receiver"); lost == "" || rcv == "" || num(i, "lost_in_receiver") > num(i, "lost_in_failing_trials") {
+				bad("loss attribution %q of %q", rcv, lost)
 			}
 			if lr := num(i, "line_rate_fps"); math.Abs(lr-shaper) > 0.01 {
 				bad("line_rate_fps %.2f, want %.2f", lr, shaper)

@@ -67,7 +67,7 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		fmt.Fprintf(b, "- Pacing: %s\n", md(pac))
 	}
 	b.WriteString("\n")
-	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Trials", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
+	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Loss where (failing trials)", "Trials", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
 	var rows [][]string
 	var notes []string
 	for _, s := range r.Search {
@@ -87,7 +87,7 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		} else {
 			row = append(row, "-")
 		}
-		row = append(row, strconv.Itoa(s.Trials))
+		row = append(row, lossWhereCell(s.Loss), strconv.Itoa(s.Trials))
 		if l := s.Latency; l != nil {
 			row = append(row, rttMs(l.Idle.P50), fmt.Sprintf("%s / %s / %s (%d replies)", rttMs(l.Load.P50), rttMs(l.Load.P90), rttMs(l.Load.P99), l.Load.Samples))
 		} else {
@@ -104,6 +104,18 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 	}
 	b.WriteString("\nRTT: ping every 200 ms from the client to the target, idle before the first trial and during each frame size's passing confirmation trial; percentiles by nearest rank.\n")
 	writeEnvironment(b, r)
+}
+
+// lossWhereCell: where the failing trials' datagrams were lost.
+func lossWhereCell(l *bench.LossAttribution) string {
+	switch {
+	case l == nil:
+		return "not read"
+	case l.Lost == 0:
+		return "none lost"
+	default:
+		return fmt.Sprintf("%s: %d of %d lost in %s", l.Where(), l.ReceiverDropped, l.Lost, l.Receiver)
+	}
 }
 
 func hostLimitCell(s bench.FrameSearch) string {
@@ -151,12 +163,18 @@ func rttMs(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 func searchCSVRows(r bench.Run) [][]string {
 	rows := [][]string{{"run", "frame", "pair", "direction", "outcome", "frames_per_second", "wire_mbps", "payload_mbps", "line_rate_fps", "line_rate_percent",
 		"loss_percent", "trials", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
+		"lost_in_failing_trials", "lost_in_receiver", "loss_where",
 		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies"}}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, s := range r.Search {
 		row := []string{r.ID, strconv.Itoa(s.Frame), s.Pair, string(s.Direction), s.Outcome, num(s.FramesPerSecond), num(s.WireMbps), num(s.PayloadMbps),
 			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), s.Pacing, strconv.FormatBool(s.SenderLimited),
 			num(s.CeilingFPS), num(s.CeilingPercent), strconv.FormatBool(s.HostLimited)}
+		if l := s.Loss; l != nil {
+			row = append(row, strconv.FormatInt(l.Lost, 10), strconv.FormatInt(l.ReceiverDropped, 10), l.Where())
+		} else {
+			row = append(row, "", "", "")
+		}
 		if l := s.Latency; l != nil {
 			row = append(row, num(l.Idle.P50), num(l.Idle.P90), num(l.Idle.P99), num(l.Load.P50), num(l.Load.P90), num(l.Load.P99), strconv.Itoa(l.Load.Samples))
 		} else {

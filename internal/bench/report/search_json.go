@@ -22,6 +22,14 @@ type rttJSON struct {
 	Sent    int     `json:"sent"`
 }
 
+type lossJSON struct {
+	Receiver        string `json:"receiver"`
+	Lost            int64  `json:"lost"`
+	ReceiverDropped int64  `json:"receiver_dropped"`
+	RcvbufErrors    int64  `json:"rcvbuf_errors"`
+	Where           string `json:"where,omitempty"` // written for readers; derived on reading
+}
+
 type latencyJSON struct {
 	Idle rttJSON `json:"idle"`
 	Load rttJSON `json:"load"`
@@ -46,6 +54,7 @@ type frameSearchJSON struct {
 	CeilingPercent  float64      `json:"ceiling_percent"`
 	HostLimited     bool         `json:"host_limited"`
 	HostLimitReason string       `json:"host_limit_reason,omitempty"`
+	Loss            *lossJSON    `json:"loss,omitempty"`
 	Latency         *latencyJSON `json:"latency,omitempty"`
 	Started         string       `json:"started"`
 	Finished        string       `json:"finished"`
@@ -72,6 +81,9 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 	if l := s.Latency; l != nil {
 		v.Latency = &latencyJSON{Idle: rttJSON(l.Idle), Load: rttJSON(l.Load)}
 	}
+	if l := s.Loss; l != nil {
+		v.Loss = &lossJSON{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors, Where: l.Where()}
+	}
 	return v
 }
 
@@ -85,6 +97,9 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 	}
 	if l := v.Latency; l != nil {
 		s.Latency = &bench.Latency{Idle: bench.RTTStats(l.Idle), Load: bench.RTTStats(l.Load)}
+	}
+	if l := v.Loss; l != nil {
+		s.Loss = &bench.LossAttribution{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors}
 	}
 	return s
 }

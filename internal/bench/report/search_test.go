@@ -38,6 +38,7 @@ func searchRun() bench.Run {
 			Frame: c.frame, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate",
 			FramesPerSecond: c.fps, WireMbps: c.fps * float64(c.frame+20) * 8 / 1e6, PayloadMbps: c.fps * float64(c.frame-46) * 8 / 1e6,
 			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Latency: lat,
+			Loss: &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3},
 			Started: t0, Finished: t0.Add(10 * time.Second),
 		}
 		r.Search = append(r.Search, fs)
@@ -57,6 +58,7 @@ func withSearch(r bench.Run) bench.Run {
 	r.Plan.Search = &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second, PrecisionMbps: 5, AllowPublicTargets: true}
 	s := searchRun().Search[0]
 	s.Reason, s.SenderLimited, s.LossPercent = "stopped after 30 search trials", true, 0.25
+	s.Loss = &bench.LossAttribution{Receiver: "b", Lost: 900, ReceiverDropped: 803, RcvbufErrors: 800}
 	r.Search = []bench.FrameSearch{s}
 	return r
 }
@@ -77,6 +79,17 @@ func TestSearchHostLimited(t *testing.T) {
 	if s := r.Search[0]; s.HostLimited {
 		t.Errorf("90 %% of the ceiling: %+v, want the router's figure", s)
 	}
+	// Loss the receiving host dropped itself marks it too.
+	r.Search[0].Loss = &bench.LossAttribution{Receiver: "b", Lost: 900, ReceiverDropped: 803, RcvbufErrors: 800}
+	bench.CompareSearchWithBaseline(&r, nil)
+	if s := r.Search[0]; !s.HostLimited || !strings.Contains(s.HostLimitReason, "the receiving host b dropped 803 of the 900 datagrams lost in the failing trials itself (Udp InErrors; 800 for a full socket buffer)") {
+		t.Errorf("receiver drops: %+v", s)
+	}
+	r.Search[0].Loss.ReceiverDropped = 400
+	bench.CompareSearchWithBaseline(&r, nil)
+	if s := r.Search[0]; s.HostLimited {
+		t.Errorf("most loss on the path: %+v, want the router's figure", s)
+	}
 	// A sender that fell short marks it without a baseline.
 	r.Search[0].SenderLimited = true
 	bench.CompareSearchWithBaseline(&r, nil)
@@ -88,8 +101,8 @@ func TestSearchHostLimited(t *testing.T) {
 func TestSearchMarkdown(t *testing.T) {
 	md := Markdown(searchRun())
 	for _, want := range []string{
-		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | Host-limited / ceiling | Loss % | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
-		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
+		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
+		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | path: 3 of 120 lost in b | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
 		"| 1518 | 81274 | 1000.0 | 957.1 | 100.0 % | ceiling 81274 frames/s (100 %) |",
 		"zero-loss throughput (NDR) search over UDP",
 		"iperf3 -l = frame − 46 bytes",
@@ -134,7 +147,7 @@ func TestSearchCSV(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "run,frame,pair,direction,outcome,frames_per_second") ||
-		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,0.05,") {
+		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,120,3,path,0.05,") {
 		t.Errorf("CSV:\n%s", b)
 	}
 }

@@ -119,3 +119,41 @@ func TestRunSearchLocal(t *testing.T) {
 		t.Errorf("latency %+v", *l)
 	}
 }
+
+// TestLossAttributedToReceiver: a UDP trial over loopback whose receiver
+// has a deliberately tiny socket buffer (-w 4096: two datagrams) loses
+// datagrams in that buffer, and the receiving host's own counters (Udp
+// InErrors, RcvbufErrors) take the blame, not the path.
+func TestLossAttributedToReceiver(t *testing.T) {
+	env := localEnv(t)
+	h, _ := env.Host(bench.LocalHost)
+	trial, _, err := iperf3.UDPTrial(iperf3.UDPTrialOptions{Client: h, Server: h, Target: "127.0.0.1", Port: 5485, Frame: 1518, SocketBuffer: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss := &bench.LossAttribution{Receiver: h.Name()}
+	wrapped := attributed(trial, h, &loss)
+	// 2 Gbit/s of 1518-byte frames, 162,000 a second: more than one
+	// receiver scheduled now and then can take through 4 KiB.
+	tr, err := wrapped(context.Background(), 2e9, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loss == nil {
+		t.Fatal("the counters were not read")
+	}
+	t.Logf("sent %d, lost %d; the host dropped %d (RcvbufErrors %d)", tr.SentFrames, tr.LostFrames, loss.ReceiverDropped, loss.RcvbufErrors)
+	if tr.LostFrames == 0 || loss.Lost != tr.LostFrames {
+		t.Fatalf("lost %d, attributed %d: want loss through a 4 KiB buffer", tr.LostFrames, loss.Lost)
+	}
+	if loss.Where() != "receiver" || loss.RcvbufErrors == 0 {
+		t.Errorf("loss %+v attributed to %q, want the receiver's socket buffer", *loss, loss.Where())
+	}
+	// With the search's own 4 MiB buffer at 20 Mbit/s, nothing is lost
+	// and nothing attributed.
+	trial, _, _ = iperf3.UDPTrial(iperf3.UDPTrialOptions{Client: h, Server: h, Target: "127.0.0.1", Port: 5485, Frame: 1518})
+	loss = &bench.LossAttribution{Receiver: h.Name()}
+	if tr, err := attributed(trial, h, &loss)(context.Background(), 20e6, time.Second); err != nil || (tr.LostFrames == 0) != (loss.Lost == 0) {
+		t.Errorf("20 Mbit/s: %+v, %v; attributed %+v", tr, err, loss)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/latency"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/search"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/udpstat"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
 
@@ -83,6 +84,12 @@ func RunSearch(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error
 		if err != nil {
 			return finishSearch(run, env), fmt.Errorf("frame size %d: %w", frame, err)
 		}
+		receiver := servers[0]
+		if dir == bench.Download {
+			receiver = clients[0]
+		}
+		loss := &bench.LossAttribution{Receiver: receiver.Name()}
+		trial = attributed(trial, receiver, &loss)
 		var load *bench.RTTStats
 		if idleErr == nil {
 			trial = probed(trial, clients[0], pair.Target, &load)
@@ -92,6 +99,10 @@ func RunSearch(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error
 			return finishSearch(run, env), fmt.Errorf("frame size %d: %w", frame, err)
 		}
 		fs := frameSearch(frame, pair.Name, dir, string(pacing), res, plan.LinkMbps*1e6)
+		fs.Loss = loss
+		if loss == nil {
+			env.logf("search: frame size %d: the receiving host's UDP counters could not be read, so its loss is not attributed", frame)
+		}
 		if load != nil && fs.Outcome == bench.SearchFound {
 			fs.Latency = &bench.Latency{Idle: idle, Load: *load}
 		}
@@ -141,6 +152,38 @@ func probed(trial search.Trial, client command.Runner, target string, load **ben
 			*load = nil
 		}
 		return tr, err
+	}
+}
+
+// attributed wraps a trial so that the receiving host's UDP counters are
+// read before and after it; a trial that lost datagrams adds its loss and
+// the host's own drops to **loss. Once the counters cannot be read (a
+// host that is not Linux), *loss becomes nil and no more are read.
+func attributed(trial search.Trial, receiver command.Runner, loss **bench.LossAttribution) search.Trial {
+	return func(ctx context.Context, rate float64, d time.Duration) (search.TrialResult, error) {
+		if *loss == nil {
+			return trial(ctx, rate, d)
+		}
+		before, err := udpstat.Read(ctx, receiver)
+		if err != nil {
+			*loss = nil
+			return trial(ctx, rate, d)
+		}
+		tr, terr := trial(ctx, rate, d)
+		if terr != nil || tr.LostFrames == 0 {
+			return tr, terr
+		}
+		after, err := udpstat.Read(ctx, receiver)
+		if err != nil {
+			*loss = nil
+			return tr, nil
+		}
+		delta := after.Sub(before)
+		l := *loss
+		l.Lost += tr.LostFrames
+		l.ReceiverDropped += min(max(delta.InErrors, 0), tr.LostFrames)
+		l.RcvbufErrors += max(delta.RcvbufErrors, 0)
+		return tr, nil
 	}
 }
 
