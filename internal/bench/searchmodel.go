@@ -52,7 +52,9 @@ type FrameSearch struct {
 	LineRatePercent float64 // FramesPerSecond's share of LineRateFPS
 	LossPercent     float64 // of the confirmation trial
 	Trials          int     // search and confirmation trials run
-	// SenderLimited: a trial's sender did not send what its rate asked for.
+	// SenderLimited: the search stopped at the generator's limit: the
+	// failed trial at the lowest rate above the result failed because its
+	// sender did not send what the rate asked for.
 	SenderLimited bool
 
 	// CeilingFPS is what the hosts forwarded at this frame size without the
@@ -162,7 +164,7 @@ func markHostLimited(s *FrameSearch, ceil map[[2]string]FrameSearch) {
 		}
 	}
 	if s.SenderLimited && s.LineRatePercent < 99 {
-		why = append(why, "the sender did not send what a trial's rate asked for")
+		why = append(why, "the sender did not send what the next rate above the result asked for")
 	}
 	if l := s.Loss; l != nil && l.Where() == "receiver" {
 		why = append(why, fmt.Sprintf("the receiving host %s dropped %d of the %d datagrams lost in the failing trials itself (Udp InErrors; %d for a full socket buffer)", l.Receiver, l.ReceiverDropped, l.Lost, l.RcvbufErrors))

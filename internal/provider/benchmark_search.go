@@ -181,7 +181,7 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"line_rate_percent": f("`frames_per_second` as a share of `line_rate_fps`, in %."),
 			"loss_percent":      f("Loss of the confirmation trial, in %."),
 			"trials":            i("Search and confirmation trials run."),
-			"sender_limited":    b("A trial's sender did not send what its rate asked for."),
+			"sender_limited":    b("The search stopped at the sender's limit: the failed trial just above the result failed because its sender did not send what the rate asked for."),
 			"ceiling_fps":       f("What the hosts forwarded without the router at this frame size (the `baseline` search); 0 without one."),
 			"ceiling_percent":   f("`frames_per_second` as a share of `ceiling_fps`, in %; 0 without a baseline."),
 			"host_limited":      b("The figure is the hosts' limit, not the router's: within 5 % of a ceiling that is itself below the line rate, or the sender fell short. Never to be read as the router's throughput."),

@@ -38,7 +38,7 @@ func searchRun() bench.Run {
 			Frame: c.frame, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate",
 			FramesPerSecond: c.fps, WireMbps: c.fps * float64(c.frame+20) * 8 / 1e6, PayloadMbps: c.fps * float64(c.frame-46) * 8 / 1e6,
 			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Latency: lat,
-			Loss: &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3},
+			Loss:    &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3},
 			Started: t0, Finished: t0.Add(10 * time.Second),
 		}
 		r.Search = append(r.Search, fs)

@@ -157,3 +157,27 @@ func TestLossAttributedToReceiver(t *testing.T) {
 		t.Errorf("20 Mbit/s: %+v, %v; attributed %+v", tr, err, loss)
 	}
 }
+
+func TestStoppedBySender(t *testing.T) {
+	rec := func(rate float64, sent, lost, offered int64, passed bool) search.Record {
+		return search.Record{RateBps: rate, TrialResult: search.TrialResult{SentFrames: sent, LostFrames: lost, OfferedFrames: offered}, Passed: passed}
+	}
+	// The line-rate trial's sender fell short, but the bound just above
+	// the result failed on loss: the router stopped it.
+	res := search.Result{Outcome: search.Found, RateBps: 500, Trials: []search.Record{
+		rec(1000, 600, 0, 1000, false), rec(600, 600, 30, 600, false), rec(500, 500, 0, 500, true), rec(550, 550, 5, 550, false),
+	}}
+	if stoppedBySender(res) {
+		t.Error("loss at the bound: stopped by the sender")
+	}
+	// The bound failed because its sender fell short.
+	res.Trials[3] = rec(550, 530, 0, 550, false)
+	if !stoppedBySender(res) {
+		t.Error("a short sender at the bound: not stopped by the sender")
+	}
+	// None found: the lowest rate tried failed for its sender.
+	res = search.Result{Outcome: search.NoneFound, Trials: []search.Record{rec(1000, 100, 0, 1000, false), rec(10, 5, 0, 10, false)}}
+	if !stoppedBySender(res) {
+		t.Error("none found with a short sender at the floor")
+	}
+}

@@ -187,11 +187,30 @@ func attributed(trial search.Trial, receiver command.Runner, loss **bench.LossAt
 	}
 }
 
+// stoppedBySender reports whether the generator is what stopped the
+// search: the failed trial at the lowest rate above the result (the
+// bound the result could not pass) failed because its sender fell short
+// of the rate. A sender that could not fill the line rate in the first
+// trial, far above the result, says nothing of the result.
+func stoppedBySender(res search.Result) bool {
+	var bound *search.Record
+	for i := range res.Trials {
+		r := &res.Trials[i]
+		if r.Passed || r.RateBps <= res.RateBps {
+			continue
+		}
+		if bound == nil || r.RateBps < bound.RateBps || (r.RateBps == bound.RateBps && r.SenderLimited()) {
+			bound = r
+		}
+	}
+	return bound != nil && bound.SenderLimited()
+}
+
 // frameSearch converts a search's result into the run's figures.
 func frameSearch(frame int, pair string, dir bench.Direction, pacing string, res search.Result, lineBps float64) bench.FrameSearch {
 	fs := bench.FrameSearch{
 		Frame: frame, Pair: pair, Direction: dir, Outcome: string(res.Outcome), Reason: res.Reason, Pacing: pacing,
-		LineRateFPS: linerate.FramesPerSecond(lineBps, frame), Trials: len(res.Trials), SenderLimited: res.SenderLimited,
+		LineRateFPS: linerate.FramesPerSecond(lineBps, frame), Trials: len(res.Trials), SenderLimited: stoppedBySender(res),
 	}
 	if res.Outcome == search.Found {
 		fs.FramesPerSecond = res.RateBps / (float64(frame+linerate.FrameGap) * 8)
