@@ -67,6 +67,23 @@ resource "routerlab_benchmark_run" "routed" {
     trial_seconds = 1
   }
 }
+
+# Latency under load: TCP fills the shaper's queue (tbf latency 5ms), so
+# the RTT in the measured window rises above the idle RTT. After the
+# searches, so that they measure alone.
+resource "routerlab_benchmark_run" "loaded" {
+  name = "RTT under load"
+  pair {
+    name   = "A-B"
+    client = "a"
+    server = "b"
+    target = "198.18.2.10"
+  }
+  duration_seconds = 3
+  omit_seconds     = 1
+  latency_probe    = true
+  depends_on       = [routerlab_benchmark_run.routed]
+}
 `, archive)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
@@ -80,6 +97,16 @@ resource "routerlab_benchmark_run" "routed" {
 				resource.TestMatchResourceAttr(routed, "svg", regexp.MustCompile(`<polyline class="linerate" points="[0-9., ]+"`)),
 				resource.TestMatchResourceAttr(routed, "json", regexp.MustCompile(`"latency": \{`)),
 				resource.TestCheckResourceAttr(routed, "results.#", "0"),
+				func(st *terraform.State) error {
+					a := st.RootModule().Resources["routerlab_benchmark_run.loaded"].Primary.Attributes
+					get := func(k string) float64 { v, _ := strconv.ParseFloat(a["results.0."+k], 64); return v }
+					t.Logf("loaded: %.1f Mbit/s, RTT idle p50 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
+						get("receiver_mbps"), get("rtt_idle_p50_ms"), get("rtt_load_p50_ms"), get("rtt_load_p90_ms"), get("rtt_load_p99_ms"), get("rtt_load_replies"))
+					if get("rtt_idle_p50_ms") <= 0 || get("rtt_load_replies") < 5 || get("rtt_load_p50_ms") <= 2*get("rtt_idle_p50_ms") {
+						return fmt.Errorf("RTT under load p50 %.3f ms is not above twice the idle %.3f ms (%v replies): the shaper's queue did not fill", get("rtt_load_p50_ms"), get("rtt_idle_p50_ms"), get("rtt_load_replies"))
+					}
+					return nil
+				},
 			),
 		}},
 	})

@@ -72,6 +72,7 @@ type benchmarkRunModel struct {
 	Role              types.String   `tfsdk:"role"`
 	Baseline          types.String   `tfsdk:"baseline"`
 	Search            types.Object   `tfsdk:"search"`
+	LatencyProbe      types.Bool     `tfsdk:"latency_probe"`
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	Started       types.String `tfsdk:"started"`
@@ -233,6 +234,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
 			"archive_dir": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "Directory (on the machine running Terraform) where each run writes `<id>/{run.json,results.md,results.csv,chart.svg}`. Never deleted or overwritten, so a history builds up in git."},
+			"latency_probe": schema.BoolAttribute{Optional: true, PlanModifiers: replaceB,
+				MarkdownDescription: "Ping each pair's target from its client every 200 ms through each step's measured window, and 10 times before the first step: `results.*.rtt_*` then hold the RTT idle and under load (p50, p90, p99), as flent reads latency under load. Costs 2 s before the first step and one more session on each client per step. Default false; a `search` always probes its confirmation trials."},
 			"role": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("measurement"), PlanModifiers: replaceS,
 				Validators:          []validator.String{stringvalidator.OneOf(string(bench.RoleMeasurement), string(bench.RoleBaseline))},
 				MarkdownDescription: "`measurement` (default) or `baseline`: the same hosts without the device under test (seed 003's \"Direct Connection\"), archived for other runs to be compared with. A baseline usually names no `dut`."},
@@ -392,6 +395,11 @@ func resultsSchema() schema.ListNestedAttribute {
 			"line_rate_percent":     f("`receiver_mbps` as a share of `line_rate_mbps`."),
 			"baseline_mbps":         f("What the `baseline` run measured for this pair at the same MSS, length and direction; 0 without one."),
 			"baseline_percent":      f("`receiver_mbps` as a share of `baseline_mbps`; 0 without a baseline."),
+			"rtt_idle_p50_ms":       f("With `latency_probe`: the pair's RTT before the first step, median; null without."),
+			"rtt_load_p50_ms":       f("With `latency_probe`: RTT during this step's measured window, median; null without."),
+			"rtt_load_p90_ms":       f("With `latency_probe`: RTT under load, 90th percentile."),
+			"rtt_load_p99_ms":       f("With `latency_probe`: RTT under load, 99th percentile (nearest rank: with few replies the largest)."),
+			"rtt_load_replies":      i("With `latency_probe`: replies the probe got under load; 0 without."),
 			"cpu": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "CPU of each DUT inside the measured window.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device":           s("DUT."),

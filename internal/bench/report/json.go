@@ -64,6 +64,7 @@ type planJSON struct {
 	Encapsulation   encapsulationJSON `json:"encapsulation"`
 	Role            string            `json:"role,omitempty"`
 	LinkMTU         int               `json:"link_mtu,omitempty"` // absent: bench.DefaultLinkMTU
+	LatencyProbe    bool              `json:"latency_probe,omitempty"`
 	Search          *searchSpecJSON   `json:"search,omitempty"`   // absent: not a search
 }
 
@@ -148,6 +149,8 @@ type pairResultJSON struct {
 	BaselinePercent     float64 `json:"baseline_percent,omitempty"`
 	// Iperf3JSON names the archived iperf3 report; absent without one.
 	Iperf3JSON string `json:"iperf3_json,omitempty"`
+	// Latency: RTT idle and under load; absent without latency_probe.
+	Latency *latencyJSON `json:"latency,omitempty"`
 }
 
 type cpuJSON struct {
@@ -233,6 +236,7 @@ func planToJSON(p bench.Plan) planJSON {
 		Encapsulation:   encapsulationJSON(p.Encapsulation),
 		Role:            roleJSON(p.Role),
 		LinkMTU:         p.LinkMTU,
+		LatencyProbe:    p.LatencyProbe,
 	}
 	v.Pairs = mapSlice(p.Pairs, func(pr bench.Pair) pairJSON { return pairJSON(pr) })
 	if p.Search != nil {
@@ -254,7 +258,7 @@ func stepToJSON(s bench.StepResult) stepJSON {
 		TotalReceiverMbps: s.TotalReceiverMbps,
 		Warnings:          s.Warnings,
 	}
-	v.Pairs = mapSlice(s.Pairs, func(p bench.PairResult) pairResultJSON { return pairResultJSON(p) })
+	v.Pairs = mapSlice(s.Pairs, pairResultToJSON)
 	v.CPU = mapSlice(s.CPU, func(c bench.CPUStats) cpuJSON { return cpuJSON(c) })
 	if s.Power != nil {
 		p := powerJSON(*s.Power)
@@ -294,6 +298,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			Encapsulation:   bench.Encapsulation(v.Plan.Encapsulation),
 			Role:            bench.Role(v.Plan.Role),
 			LinkMTU:         v.Plan.LinkMTU,
+			LatencyProbe:    v.Plan.LatencyProbe,
 		},
 	}
 	r.Plan.Pairs = mapSlice(v.Plan.Pairs, func(p pairJSON) bench.Pair { return bench.Pair(p) })
@@ -321,7 +326,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			if s.Pairs != nil {
 				st.Pairs = make([]bench.PairResult, len(s.Pairs))
 				for j, p := range s.Pairs {
-					st.Pairs[j] = bench.PairResult(p)
+					st.Pairs[j] = pairResultFromJSON(p)
 				}
 			}
 			if s.CPU != nil {

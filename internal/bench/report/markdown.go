@@ -420,6 +420,9 @@ func (g *grid) detailFigures() []figure {
 	if g.hasBaseline() {
 		figs = append(figs, figBaselineMbps)
 	}
+	if g.run.Plan.LatencyProbe {
+		figs = append(figs, figRTTIdle, figRTTLoad50, figRTTLoad99)
+	}
 	return figs
 }
 

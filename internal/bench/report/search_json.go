@@ -78,9 +78,7 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 		CeilingFPS: s.CeilingFPS, CeilingPercent: s.CeilingPercent, HostLimited: s.HostLimited, HostLimitReason: s.HostLimitReason,
 		Started: timeJSON(s.Started), Finished: timeJSON(s.Finished),
 	}
-	if l := s.Latency; l != nil {
-		v.Latency = &latencyJSON{Idle: rttJSON(l.Idle), Load: rttJSON(l.Load)}
-	}
+	v.Latency = latencyToJSON(s.Latency)
 	if l := s.Loss; l != nil {
 		v.Loss = &lossJSON{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors, Where: l.Where()}
 	}
@@ -95,11 +93,42 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 		CeilingFPS: v.CeilingFPS, CeilingPercent: v.CeilingPercent, HostLimited: v.HostLimited, HostLimitReason: v.HostLimitReason,
 		Started: parse("started", v.Started), Finished: parse("finished", v.Finished),
 	}
-	if l := v.Latency; l != nil {
-		s.Latency = &bench.Latency{Idle: bench.RTTStats(l.Idle), Load: bench.RTTStats(l.Load)}
-	}
+	s.Latency = latencyFromJSON(v.Latency)
 	if l := v.Loss; l != nil {
 		s.Loss = &bench.LossAttribution{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors}
 	}
 	return s
+}
+
+func latencyToJSON(l *bench.Latency) *latencyJSON {
+	if l == nil {
+		return nil
+	}
+	return &latencyJSON{Idle: rttJSON(l.Idle), Load: rttJSON(l.Load)}
+}
+
+func latencyFromJSON(l *latencyJSON) *bench.Latency {
+	if l == nil {
+		return nil
+	}
+	return &bench.Latency{Idle: bench.RTTStats(l.Idle), Load: bench.RTTStats(l.Load)}
+}
+
+func pairResultToJSON(p bench.PairResult) pairResultJSON {
+	v := pairResultJSON{
+		Pair: p.Pair, SenderMbps: p.SenderMbps, ReceiverMbps: p.ReceiverMbps, Retransmits: p.Retransmits, JitterMs: p.JitterMs,
+		LossPercent: p.LossPercent, MSS: p.MSS, ReverseSenderMbps: p.ReverseSenderMbps, ReverseReceiverMbps: p.ReverseReceiverMbps,
+		ReverseRetransmits: p.ReverseRetransmits, LineRateMbps: p.LineRateMbps, LineRatePercent: p.LineRatePercent,
+		BaselineMbps: p.BaselineMbps, BaselinePercent: p.BaselinePercent, Iperf3JSON: p.Iperf3JSON, Latency: latencyToJSON(p.Latency),
+	}
+	return v
+}
+
+func pairResultFromJSON(v pairResultJSON) bench.PairResult {
+	return bench.PairResult{
+		Pair: v.Pair, SenderMbps: v.SenderMbps, ReceiverMbps: v.ReceiverMbps, Retransmits: v.Retransmits, JitterMs: v.JitterMs,
+		LossPercent: v.LossPercent, MSS: v.MSS, ReverseSenderMbps: v.ReverseSenderMbps, ReverseReceiverMbps: v.ReverseReceiverMbps,
+		ReverseRetransmits: v.ReverseRetransmits, LineRateMbps: v.LineRateMbps, LineRatePercent: v.LineRatePercent,
+		BaselineMbps: v.BaselineMbps, BaselinePercent: v.BaselinePercent, Iperf3JSON: v.Iperf3JSON, Latency: latencyFromJSON(v.Latency),
+	}
 }

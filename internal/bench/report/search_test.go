@@ -53,8 +53,11 @@ func searchRun() bench.Run {
 	return r
 }
 
-// withSearch sets every search field of r, for the JSON round trip.
+// withSearch sets every search field of r, and the steps' latency, for
+// the JSON round trip.
 func withSearch(r bench.Run) bench.Run {
+	r.Plan.LatencyProbe = true
+	r.Steps[0].Pairs[0].Latency = &bench.Latency{Idle: bench.RTTStats{P50: 0.1, P90: 0.2, P99: 0.3, Samples: 10, Sent: 10}, Load: bench.RTTStats{P50: 4.5, P90: 5.25, P99: 6, Samples: 14, Sent: 15}}
 	r.Plan.Search = &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second, PrecisionMbps: 5, AllowPublicTargets: true}
 	s := searchRun().Search[0]
 	s.Reason, s.SenderLimited, s.LossPercent = "stopped after 30 search trials", true, 0.25
@@ -149,5 +152,33 @@ func TestSearchCSV(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "run,frame,pair,direction,outcome,frames_per_second") ||
 		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,120,3,path,0.05,") {
 		t.Errorf("CSV:\n%s", b)
+	}
+}
+
+// TestStepLatency: with latency_probe, the details table and the CSV
+// carry each pair's RTT idle and under load.
+func TestStepLatency(t *testing.T) {
+	r := labRun()
+	r.Plan.LatencyProbe = true
+	for i := range r.Steps {
+		for j := range r.Steps[i].Pairs {
+			r.Steps[i].Pairs[j].Latency = &bench.Latency{Idle: bench.RTTStats{P50: 0.1, P99: 0.2, Samples: 10, Sent: 10}, Load: bench.RTTStats{P50: 4.5, P90: 5.25, P99: 6, Samples: 14, Sent: 15}}
+		}
+	}
+	md := Markdown(r)
+	if !strings.Contains(md, "| RTT idle p50 ms | RTT load p50 ms | RTT load p99 ms |") || !strings.Contains(md, "| 0.100 (0.100–0.100) | 4.500 (4.500–4.500) | 6.000 (6.000–6.000) |") {
+		t.Errorf("details without RTT:\n%s", md)
+	}
+	b, err := CSV(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if !strings.HasSuffix(lines[0], ",rtt_idle_p50_ms,rtt_load_p50_ms,rtt_load_p90_ms,rtt_load_p99_ms,rtt_load_replies") || !strings.HasSuffix(lines[1], ",0.1,4.5,5.25,6,14") {
+		t.Errorf("CSV:\n%s", b)
+	}
+	// Without the probe neither changes.
+	if md := Markdown(labRun()); strings.Contains(md, "RTT") {
+		t.Error("RTT columns without latency_probe")
 	}
 }
