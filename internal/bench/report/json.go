@@ -65,7 +65,7 @@ type planJSON struct {
 	Role            string            `json:"role,omitempty"`
 	LinkMTU         int               `json:"link_mtu,omitempty"` // absent: bench.DefaultLinkMTU
 	LatencyProbe    bool              `json:"latency_probe,omitempty"`
-	Search          *searchSpecJSON   `json:"search,omitempty"`   // absent: not a search
+	Search          *searchSpecJSON   `json:"search,omitempty"` // absent: not a search
 }
 
 type pairJSON struct {
