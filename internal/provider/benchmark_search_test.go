@@ -1,10 +1,19 @@
 package provider
 
 import (
+	"context"
+	"reflect"
 	"regexp"
 	"testing"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/engine"
 )
 
 // TestPlanValidationSearch: a search's bad input fails the plan, each
@@ -58,5 +67,70 @@ func TestPlanValidationSearch(t *testing.T) {
 			ProtoV6ProviderFactories: testProviders,
 			Steps:                    []tfresource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
 		})
+	}
+}
+
+// TestSearchConversions: the search block into the engine's plan, and a
+// search run's results back into search_results, both ways of the model.
+func TestSearchConversions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var resp resource.SchemaResponse
+	(&benchmarkRunResource{}).Schema(ctx, resource.SchemaRequest{}, &resp)
+	ot := resp.Schema.Blocks["search"].Type().(types.ObjectType)
+	obj, diags := types.ObjectValue(ot.AttrTypes, map[string]attr.Value{
+		"frame_sizes":         types.ListValueMust(types.Int64Type, []attr.Value{types.Int64Value(64), types.Int64Value(1518)}),
+		"loss_percent":        types.Float64Value(0.5),
+		"trial_seconds":       types.Int64Value(2),
+		"allow_public_target": types.BoolNull(),
+	})
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	m := benchmarkRunModel{Protocol: types.StringValue("udp"), DurationSeconds: types.Int64Value(10), Search: obj, LatencyProbe: types.BoolValue(true),
+		MSS: types.ListNull(types.Int64Type), Lengths: types.ListNull(types.Int64Type), Directions: types.ListNull(types.StringType)}
+	req, diags := m.toRequest(ctx)
+	if diags.HasError() {
+		t.Fatal(diags)
+	}
+	want := &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second}
+	if !reflect.DeepEqual(req.Plan.Search, want) || !req.Plan.LatencyProbe {
+		t.Errorf("plan search %+v, probe %v; want %+v", req.Plan.Search, req.Plan.LatencyProbe, want)
+	}
+	// Without the block: no search.
+	m.Search = types.ObjectNull(ot.AttrTypes)
+	if req, _ := m.toRequest(ctx); req.Plan.Search != nil {
+		t.Errorf("no block, search %+v", req.Plan.Search)
+	}
+
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	run := &bench.Run{ID: "r1", Started: t0, Finished: t0, Status: bench.RunComplete, Plan: bench.Plan{Search: want}, Search: []bench.FrameSearch{
+		{Frame: 64, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate", FramesPerSecond: 210000, WireMbps: 141.12,
+			PayloadMbps: 30.24, LineRateFPS: 1488095.2, LineRatePercent: 14.1, Trials: 7, SenderLimited: true, CeilingFPS: 212000, CeilingPercent: 99.1,
+			HostLimited: true, HostLimitReason: "within 5 %", Loss: &bench.LossAttribution{Receiver: "b", Lost: 10, ReceiverDropped: 9, RcvbufErrors: 9},
+			Latency: &bench.Latency{Idle: bench.RTTStats{P50: 0.1, P99: 0.2}, Load: bench.RTTStats{P50: 1, P90: 2, P99: 3, Samples: 9}}, Started: t0, Finished: t0},
+		{Frame: 1518, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchNoneFound, Reason: "loss 3 % above 0 %", Started: t0, Finished: t0},
+	}}
+	var out benchmarkRunModel
+	if diags := out.fromOutcome(ctx, engine.Outcome{Run: run}); diags.HasError() {
+		t.Fatal(diags)
+	}
+	var got []searchResultModel
+	if diags := out.SearchResults.ElementsAs(ctx, &got, false); diags.HasError() {
+		t.Fatal(diags)
+	}
+	if len(got) != 2 || out.Results.IsNull() || len(out.Results.Elements()) != 0 {
+		t.Fatalf("%d search results, results %v", len(got), out.Results)
+	}
+	g := got[0]
+	if g.FrameSize.ValueInt64() != 64 || g.FramesPerSecond.ValueFloat64() != 210000 || !g.HostLimited.ValueBool() || g.LossWhere.ValueString() != "receiver" ||
+		g.LostInReceiver.ValueInt64() != 9 || g.RTTLoadP99.ValueFloat64() != 3 || g.RTTLoadReplies.ValueInt64() != 9 || g.Pacing.ValueString() != "fq_rate" ||
+		g.CeilingFPS.ValueFloat64() != 212000 || !g.SenderLimited.ValueBool() || g.Started.ValueString() != "2026-12-01T10:00:00Z" {
+		t.Errorf("64 bytes: %+v", g)
+	}
+	// Nothing probed or counted: null, never a 0 ms that reads as measured.
+	n := got[1]
+	if n.Outcome.ValueString() != "none_found" || n.Reason.ValueString() == "" || !n.RTTLoadP50.IsNull() || !n.LostInTrials.IsNull() || n.LossWhere.ValueString() != "" {
+		t.Errorf("1518 bytes: %+v", n)
 	}
 }
