@@ -185,79 +185,113 @@ func searchCSVRows(r bench.Run) [][]string {
 	return rows
 }
 
-// searchSVG draws frames/s against frame size: a bar per frame size (the
-// router's result; a host-limited one hatched grey and labelled so), the
-// hosts' ceiling as a dashed mark across its bar, and the line rate in
-// frames/s as a curve through every frame size.
+// searchSVG draws frames/s against frame size on a logarithmic axis (the
+// line rate falls from 1.49 million frames/s at 64 bytes to 81,274 at
+// 1518 on 1 Gbit/s, and a linear axis flattens the large frames): the
+// line rate as a curve through every frame size, the result as a marker
+// on a line of its own (a host-limited one hollow and grey, labelled so:
+// the generator's figure, not the router's), and the hosts' ceiling as a
+// red dash across it. Plain shapes only (no patterns), so that every
+// renderer draws the same.
 func searchSVG(r bench.Run) string {
 	const (
 		width, left, right, top, plotH, bottom = 760.0, 78.0, 24.0, 64.0, 300.0, 96.0
 		titlePx, tickPx, labelPx               = 16.0, 11.0, 10.0
+		routerColor, limitedColor, ceilColor   = "#4e79a7", "#9d9d9d", "#e15759"
 	)
 	ss := r.Search
-	var maxV float64
+	lo, hi := math.Inf(1), 0.0
 	for _, s := range ss {
-		maxV = math.Max(maxV, math.Max(s.LineRateFPS, math.Max(s.FramesPerSecond, s.CeilingFPS)))
+		for _, v := range []float64{s.LineRateFPS, s.FramesPerSecond, s.CeilingFPS} {
+			if v > 0 {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
 	}
-	ymax, step := niceScale(maxV / 1000)
-	ymax *= 1000
-	step *= 1000
+	if hi == 0 {
+		lo, hi = 1, 10
+	}
+	// The axis runs between the 1-2-5 steps around every figure.
+	bottomV, topV := logStep(lo, false), logStep(hi, true)
+	if topV <= bottomV {
+		topV = logStep(bottomV*1.01, true)
+	}
+	dLo, dHi := math.Log10(bottomV), math.Log10(topV)
 	height := top + plotH + bottom
 	plotW := width - left - right
-	y := func(v float64) float64 { return top + plotH - v/ymax*plotH }
-	n := math.Max(1, float64(len(ss)))
-	slot := plotW / n
+	y := func(v float64) float64 {
+		return top + plotH - (math.Log10(v)-dLo)/(dHi-dLo)*plotH
+	}
+	slot := plotW / math.Max(1, float64(len(ss)))
 	cx := func(i int) float64 { return left + slot*(float64(i)+0.5) }
-	bw := math.Min(56, slot*0.6)
 
 	var w svgWriter
 	w.printf(`<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="%s" height="%s" viewBox="0 0 %s %s" font-family="%s">`+"\n", f(width), f(height), f(width), f(height), chartFontFamily)
-	w.printf(`<defs><pattern id="hostlimited" patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)"><rect width="6" height="6" fill="#d9d9d9"/><line x1="0" y1="0" x2="0" y2="6" stroke="#8c8c8c" stroke-width="2"/></pattern></defs>` + "\n")
-	w.printf(`<rect width="100%%" height="100%%" fill="white"/>` + "\n")
+	w.printf(`<rect width="%s" height="%s" fill="white"/>`+"\n", f(width), f(height))
 	w.text("title", left, 24, titlePx, "", "#222", runTitle(r), false, true)
 	w.text("subtitle", left, 44, labelPx+1, "", "#444", searchKind(r.Plan.Search)+" per frame size, link "+strconv.FormatFloat(r.Plan.LinkMbps, 'f', -1, 64)+" Mbit/s", false, false)
-	// Axis and grid.
-	for v := 0.0; v <= ymax+1e-9; v += step {
-		w.printf(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e5e5e5"/>`+"\n", f(left), f(y(v)), f(width-right), f(y(v)))
-		w.text("tick", left-6, y(v), tickPx, "end", "#444", strconv.FormatFloat(v/1000, 'f', -1, 64), true, false)
+	// Decades, with 2 and 5 between them.
+	for d := math.Floor(dLo); d <= dHi; d++ {
+		base := math.Pow(10, d)
+		for _, m := range []float64{1, 2, 5} {
+			v := base * m
+			if v < bottomV*0.9999 || v > topV*1.0001 {
+				continue
+			}
+			stroke := "#eeeeee"
+			if m == 1 {
+				stroke = "#d9d9d9"
+			}
+			w.printf(`<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s"/>`+"\n", f(left), f(y(v)), f(width-right), f(y(v)), stroke)
+			w.text("tick", left-6, y(v), tickPx, "end", "#444", fpsTick(v), true, false)
+		}
 	}
-	w.printf(`<text class="axis" transform="translate(18 %s) rotate(-90)" text-anchor="middle" font-size="%s" fill="#444">thousand frames/s</text>`+"\n", f(top+plotH/2), f(labelPx+1))
-	w.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#444"/>`+"\n", f(left), f(y(0)), f(width-right), f(y(0)))
+	w.printf(`<text class="axis" transform="translate(18 %s) rotate(-90)" text-anchor="middle" font-size="%s" fill="#444">frames/s (log scale)</text>`+"\n", f(top+plotH/2), f(labelPx+1))
+	w.printf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#444"/>`+"\n", f(left), f(top+plotH), f(width-right), f(top+plotH))
+	// The line rate.
+	var d []string
+	for i, s := range ss {
+		if s.LineRateFPS > 0 {
+			d = append(d, map[bool]string{true: "M", false: "L"}[len(d) == 0]+f(cx(i))+" "+f(y(s.LineRateFPS)))
+		}
+	}
+	if len(d) > 0 {
+		w.printf(`<path class="linerate" d="%s" fill="none" stroke="#222" stroke-width="1.5"/>`+"\n", strings.Join(d, " "))
+	}
+	// The results, joined where consecutive sizes found one.
+	var seg []string
+	for i, s := range ss {
+		if s.Outcome == bench.SearchFound && s.FramesPerSecond > 0 {
+			seg = append(seg, map[bool]string{true: "M", false: "L"}[len(seg) == 0 || ss[i-1].Outcome != bench.SearchFound]+f(cx(i))+" "+f(y(s.FramesPerSecond)))
+		}
+	}
+	if len(seg) > 1 {
+		w.printf(`<path class="measured" d="%s" fill="none" stroke="%s" stroke-width="1.5" stroke-opacity="0.6"/>`+"\n", strings.Join(seg, " "), routerColor)
+	}
 	for i, s := range ss {
 		x := cx(i)
-		w.text("xtick", x, y(0)+16, tickPx, "middle", "#444", strconv.Itoa(s.Frame), false, false)
-		if s.Outcome != bench.SearchFound {
-			w.text("none", x, y(0)-8, labelPx, "middle", "#b00", "none found", false, false)
-			continue
-		}
-		fill := "#4e79a7"
-		if s.HostLimited {
-			fill = "url(#hostlimited)"
-		}
-		w.printf(`<rect class="bar" x="%s" y="%s" width="%s" height="%s" fill="%s"><title>%s</title></rect>`+"\n",
-			f(x-bw/2), f(y(s.FramesPerSecond)), f(bw), f(y(0)-y(s.FramesPerSecond)), fill,
-			esc(fmt.Sprintf("%d bytes: %s frames/s, %.1f %% of the line rate", s.Frame, formatFPS(s.FramesPerSecond), s.LineRatePercent)))
-		label := fmt.Sprintf("%.0f%%", s.LineRatePercent)
-		if s.HostLimited {
-			label = "host-limited"
-		}
-		w.text("value", x, y(s.FramesPerSecond)-5, labelPx, "middle", "#222", label, false, false)
-		if s.CeilingFPS > 0 {
-			w.printf(`<line class="ceiling" x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e15759" stroke-width="2" stroke-dasharray="4 3"/>`+"\n",
-				f(x-bw/2-4), f(y(s.CeilingFPS)), f(x+bw/2+4), f(y(s.CeilingFPS)))
-		}
-	}
-	// The line rate in frames/s.
-	var pts []string
-	for i, s := range ss {
-		pts = append(pts, f(cx(i))+","+f(y(s.LineRateFPS)))
-	}
-	if len(pts) > 0 {
-		w.printf(`<polyline class="linerate" points="%s" fill="none" stroke="#222" stroke-width="1.5"/>`+"\n", strings.Join(pts, " "))
-		for i, s := range ss {
-			w.printf(`<circle class="linerate" cx="%s" cy="%s" r="2.5" fill="#222"><title>%s</title></circle>`+"\n", f(cx(i)), f(y(s.LineRateFPS)),
+		w.text("xtick", x, top+plotH+16, tickPx, "middle", "#444", strconv.Itoa(s.Frame), false, false)
+		if s.LineRateFPS > 0 {
+			w.printf(`<circle class="linerate" cx="%s" cy="%s" r="2.5" fill="#222"><title>%s</title></circle>`+"\n", f(x), f(y(s.LineRateFPS)),
 				esc(fmt.Sprintf("line rate at %d bytes: %s frames/s", s.Frame, formatFPS(s.LineRateFPS))))
 		}
+		if s.CeilingFPS > 0 {
+			w.printf(`<line class="ceiling" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="4 3"><title>%s</title></line>`+"\n",
+				f(x-14), f(y(s.CeilingFPS)), f(x+14), f(y(s.CeilingFPS)), ceilColor,
+				esc(fmt.Sprintf("hosts' ceiling at %d bytes: %s frames/s", s.Frame, formatFPS(s.CeilingFPS))))
+		}
+		if s.Outcome != bench.SearchFound || s.FramesPerSecond <= 0 {
+			w.text("none", x, top+plotH-8, labelPx, "middle", "#b00", "none found", false, false)
+			continue
+		}
+		fill, stroke, label := routerColor, routerColor, fmt.Sprintf("%.1f%%", s.LineRatePercent)
+		if s.HostLimited {
+			fill, stroke, label = "white", limitedColor, "host-limited"
+		}
+		w.printf(`<circle class="result" cx="%s" cy="%s" r="5" fill="%s" stroke="%s" stroke-width="2"><title>%s</title></circle>`+"\n",
+			f(x), f(y(s.FramesPerSecond)), fill, stroke,
+			esc(fmt.Sprintf("%d bytes: %s frames/s, %.1f %% of the line rate", s.Frame, formatFPS(s.FramesPerSecond), s.LineRatePercent)))
+		w.text("value", x+9, y(s.FramesPerSecond), labelPx, "", map[bool]string{true: "#666", false: "#222"}[s.HostLimited], label, true, false)
 	}
 	// Legend.
 	ly := top + plotH + 40
@@ -269,17 +303,49 @@ func searchSVG(r bench.Run) string {
 		lx += 34 + textWidth(name, labelPx)
 	}
 	item(func(x, y float64) string {
-		return fmt.Sprintf(`<rect x="%s" y="%s" width="16" height="10" fill="#4e79a7"/>`, f(x), f(y))
+		return fmt.Sprintf(`<circle cx="%s" cy="%s" r="5" fill="%s"/>`, f(x+8), f(y+5), routerColor)
 	}, "measured")
 	item(func(x, y float64) string {
-		return fmt.Sprintf(`<rect x="%s" y="%s" width="16" height="10" fill="url(#hostlimited)"/>`, f(x), f(y))
+		return fmt.Sprintf(`<circle cx="%s" cy="%s" r="5" fill="white" stroke="%s" stroke-width="2"/>`, f(x+8), f(y+5), limitedColor)
 	}, "host-limited (the generator's figure)")
 	item(func(x, y float64) string {
-		return fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e15759" stroke-width="2" stroke-dasharray="4 3"/>`, f(x), f(y+5), f(x+16), f(y+5))
+		return fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2" stroke-dasharray="4 3"/>`, f(x), f(y+5), f(x+16), f(y+5), ceilColor)
 	}, "hosts' ceiling without the router")
 	item(func(x, y float64) string {
 		return fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#222" stroke-width="1.5"/>`, f(x), f(y+5), f(x+16), f(y+5))
 	}, "line rate")
 	w.printf("</svg>\n")
 	return w.String()
+}
+
+// logStep is the 1-2-5 step at or above v (up) or at or below it.
+func logStep(v float64, up bool) float64 {
+	base := math.Pow(10, math.Floor(math.Log10(v)))
+	steps := []float64{1, 2, 5, 10}
+	if up {
+		for _, m := range steps {
+			if base*m >= v*0.9999 {
+				return base * m
+			}
+		}
+		return base * 10
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		if base*steps[i] <= v*1.0001 {
+			return base * steps[i]
+		}
+	}
+	return base
+}
+
+// fpsTick labels a frames/s tick: 20k, 1M.
+func fpsTick(v float64) string {
+	switch {
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', -1, 64) + "M"
+	case v >= 1e3:
+		return strconv.FormatFloat(v/1e3, 'f', -1, 64) + "k"
+	default:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
 }

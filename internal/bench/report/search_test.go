@@ -126,11 +126,12 @@ func TestSearchSVG(t *testing.T) {
 		t.Fatalf("not XML: %v\n%s", err, svg)
 	}
 	for _, want := range []string{
-		`class="linerate" points=`, // the line-rate curve
-		`fill="url(#hostlimited)"`, // 64 bytes hatched
-		`class="ceiling"`,          // the hosts' ceiling marks
-		">host-limited<",           // and labelled
-		">100%<",                   // 1518 bytes at the line rate
+		`<path class="linerate" d="M`,   // the line-rate curve
+		`fill="white" stroke="#9d9d9d"`, // 64 bytes hollow grey
+		`class="ceiling"`,               // the hosts' ceiling marks
+		">host-limited<",                // and labelled
+		">100.0%<",                      // 1518 bytes at the line rate
+		">1M<", ">50k<",                 // log ticks
 		"64 bytes: 210000 frames/s",
 		"line rate at 64 bytes: 1488095 frames/s",
 	} {
@@ -138,8 +139,8 @@ func TestSearchSVG(t *testing.T) {
 			t.Errorf("SVG lacks %q", want)
 		}
 	}
-	if n := strings.Count(svg, `class="bar"`); n != 2 {
-		t.Errorf("%d bars, want 2", n)
+	if n := strings.Count(svg, `class="result"`); n != 2 {
+		t.Errorf("%d results, want 2", n)
 	}
 }
 
