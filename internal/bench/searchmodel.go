@@ -20,6 +20,32 @@ type SearchSpec struct {
 	PrecisionMbps float64
 	// AllowPublicTargets lifts the RFC 6815 check of the target address.
 	AllowPublicTargets bool
+	// References are published figures (a datasheet, a vendor's test
+	// results) to show beside the measured ones, at most one per frame
+	// size.
+	References []Reference
+}
+
+// Reference is one published figure for a frame size, as vendors publish
+// RFC 2544 results: kpps and/or Mbit/s, where Mbit/s = kpps × frame bytes
+// × 8 / 1000 (MikroTik's arithmetic: no preamble or inter-frame gap).
+type Reference struct {
+	Frame  int
+	KPPS   float64 // 0 = not given
+	Mbps   float64 // 0 = not given
+	Source string  // where the figure comes from, e.g. "MikroTik RB750Gr3 test results, fast path"
+}
+
+// FPS is the reference's frame rate: kpps × 1000, or from Mbit/s over
+// the frame's own bytes.
+func (r Reference) FPS() float64 {
+	if r.KPPS > 0 {
+		return r.KPPS * 1000
+	}
+	if r.Mbps > 0 && r.Frame > 0 {
+		return r.Mbps * 1e6 / (float64(r.Frame) * 8)
+	}
+	return 0
 }
 
 // Search outcomes (as search.Outcome names them).
@@ -66,6 +92,12 @@ type FrameSearch struct {
 	// HostLimitReason): never to be read as the router's throughput.
 	HostLimited     bool
 	HostLimitReason string
+
+	// Reference is the published figure for this frame size
+	// (SearchSpec.References), nil without one; ReferencePercent is
+	// FramesPerSecond's share of its frame rate.
+	Reference        *Reference
+	ReferencePercent float64
 
 	// Loss says where the failing trials' datagrams were lost; nil when
 	// the receiving host's counters could not be read (not Linux).
@@ -151,6 +183,26 @@ func CompareSearchWithBaseline(r *Run, baseline *Run) {
 	}
 	for i := range r.Search {
 		markHostLimited(&r.Search[i], ceil)
+	}
+}
+
+// CompareWithReferences fills each result's published figure, matched by
+// frame size.
+func CompareWithReferences(r *Run) {
+	if r.Plan.Search == nil {
+		return
+	}
+	for i := range r.Search {
+		s := &r.Search[i]
+		s.Reference, s.ReferencePercent = nil, 0
+		for _, ref := range r.Plan.Search.References {
+			if ref.Frame == s.Frame && ref.FPS() > 0 {
+				ref := ref
+				s.Reference = &ref
+				s.ReferencePercent = 100 * s.FramesPerSecond / ref.FPS()
+				break
+			}
+		}
 	}
 }
 

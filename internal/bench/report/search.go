@@ -68,8 +68,13 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 	}
 	b.WriteString("\n")
 	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Loss where (failing trials)", "Trials", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
+	refs := hasReferences(r.Search)
+	if refs {
+		head = append(head[:5], append([]string{"% datasheet"}, head[5:]...)...)
+	}
 	var rows [][]string
 	var notes []string
+	var sources []string
 	for _, s := range r.Search {
 		row := []string{strconv.Itoa(s.Frame)}
 		if s.Outcome != bench.SearchFound {
@@ -77,6 +82,9 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 			notes = append(notes, fmt.Sprintf("%d bytes: no rate passed: %s", s.Frame, s.Reason))
 		} else {
 			row = append(row, formatFPS(s.FramesPerSecond), searchMbps(s.WireMbps), searchMbps(s.PayloadMbps), fmt.Sprintf("%.1f %%", s.LineRatePercent))
+		}
+		if refs {
+			row = append(row, referenceCell(s, &sources))
 		}
 		row = append(row, hostLimitCell(s))
 		if s.HostLimited {
@@ -96,6 +104,12 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		rows = append(rows, row)
 	}
 	writeTable(b, head, 1, rows)
+	if len(sources) > 0 {
+		b.WriteString("\nDatasheet figures (frames/s from kpps × 1000, or from Mbit/s = kpps × frame bytes × 8 / 1000, no preamble):\n\n")
+		for _, src := range sources {
+			fmt.Fprintf(b, "- %s\n", md(src))
+		}
+	}
 	if len(notes) > 0 {
 		b.WriteString("\nNotes:\n\n")
 		for _, n := range notes {
@@ -104,6 +118,42 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 	}
 	b.WriteString("\nRTT: ping every 200 ms from the client to the target, idle before the first trial and during each frame size's passing confirmation trial; percentiles by nearest rank.\n")
 	writeEnvironment(b, r)
+}
+
+func hasReferences(ss []bench.FrameSearch) bool {
+	for _, s := range ss {
+		if s.Reference != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceCell is the result's share of the published figure, with the
+// figure; its source joins sources once, numbered.
+func referenceCell(s bench.FrameSearch, sources *[]string) string {
+	ref := s.Reference
+	if ref == nil {
+		return "-"
+	}
+	n := 0
+	for i, src := range *sources {
+		if strings.HasSuffix(src, ": "+ref.Source) {
+			n = i + 1
+		}
+	}
+	if n == 0 {
+		*sources = append(*sources, fmt.Sprintf("ref. %d: %s", len(*sources)+1, ref.Source))
+		n = len(*sources)
+	}
+	cell := fmt.Sprintf("of %s frames/s (ref. %d)", formatFPS(ref.FPS()), n)
+	if s.Outcome == bench.SearchFound {
+		cell = fmt.Sprintf("%.1f %% ", s.ReferencePercent) + cell
+	}
+	if s.HostLimited {
+		cell += " (host-limited: not the router's)"
+	}
+	return cell
 }
 
 // lossWhereCell: where the failing trials' datagrams were lost.
@@ -163,6 +213,7 @@ func rttMs(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 func searchCSVRows(r bench.Run) [][]string {
 	rows := [][]string{{"run", "frame", "pair", "direction", "outcome", "frames_per_second", "wire_mbps", "payload_mbps", "line_rate_fps", "line_rate_percent",
 		"loss_percent", "trials", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
+		"datasheet_fps", "datasheet_percent", "datasheet_source",
 		"lost_in_failing_trials", "lost_in_receiver", "loss_where",
 		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies"}}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -170,6 +221,11 @@ func searchCSVRows(r bench.Run) [][]string {
 		row := []string{r.ID, strconv.Itoa(s.Frame), s.Pair, string(s.Direction), s.Outcome, num(s.FramesPerSecond), num(s.WireMbps), num(s.PayloadMbps),
 			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), s.Pacing, strconv.FormatBool(s.SenderLimited),
 			num(s.CeilingFPS), num(s.CeilingPercent), strconv.FormatBool(s.HostLimited)}
+		if ref := s.Reference; ref != nil {
+			row = append(row, num(ref.FPS()), num(s.ReferencePercent), ref.Source)
+		} else {
+			row = append(row, "", "", "")
+		}
 		if l := s.Loss; l != nil {
 			row = append(row, strconv.FormatInt(l.Lost, 10), strconv.FormatInt(l.ReceiverDropped, 10), l.Where())
 		} else {
@@ -202,7 +258,11 @@ func searchSVG(r bench.Run) string {
 	ss := r.Search
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range ss {
-		for _, v := range []float64{s.LineRateFPS, s.FramesPerSecond, s.CeilingFPS} {
+		refFPS := 0.0
+		if s.Reference != nil {
+			refFPS = s.Reference.FPS()
+		}
+		for _, v := range []float64{s.LineRateFPS, s.FramesPerSecond, s.CeilingFPS, refFPS} {
 			if v > 0 {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
@@ -280,6 +340,12 @@ func searchSVG(r bench.Run) string {
 				f(x-14), f(y(s.CeilingFPS)), f(x+14), f(y(s.CeilingFPS)), ceilColor,
 				esc(fmt.Sprintf("hosts' ceiling at %d bytes: %s frames/s", s.Frame, formatFPS(s.CeilingFPS))))
 		}
+		if ref := s.Reference; ref != nil && ref.FPS() > 0 {
+			rx, ry := x-12, y(ref.FPS())
+			w.printf(`<path class="datasheet" d="M%s %s L%s %s L%s %s L%s %s Z" fill="#f28e2b"><title>%s</title></path>`+"\n",
+				f(rx), f(ry-5), f(rx+5), f(ry), f(rx), f(ry+5), f(rx-5), f(ry),
+				esc(fmt.Sprintf("datasheet at %d bytes: %s frames/s (%s)", s.Frame, formatFPS(ref.FPS()), ref.Source)))
+		}
 		if s.Outcome != bench.SearchFound || s.FramesPerSecond <= 0 {
 			w.text("none", x, top+plotH-8, labelPx, "middle", "#b00", "none found", false, false)
 			continue
@@ -314,6 +380,11 @@ func searchSVG(r bench.Run) string {
 	item(func(x, y float64) string {
 		return fmt.Sprintf(`<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#222" stroke-width="1.5"/>`, f(x), f(y+5), f(x+16), f(y+5))
 	}, "line rate")
+	if hasReferences(ss) {
+		item(func(x, y float64) string {
+			return fmt.Sprintf(`<path d="M%s %s L%s %s L%s %s L%s %s Z" fill="#f28e2b"/>`, f(x+8), f(y), f(x+13), f(y+5), f(x+8), f(y+10), f(x+3), f(y+5))
+		}, "datasheet")
+	}
 	w.printf("</svg>\n")
 	return w.String()
 }

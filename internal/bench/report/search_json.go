@@ -12,6 +12,14 @@ type searchSpecJSON struct {
 	TrialSeconds       durationSeconds `json:"trial_seconds"`
 	PrecisionMbps      float64         `json:"precision_mbps,omitempty"`
 	AllowPublicTargets bool            `json:"allow_public_target,omitempty"`
+	References         []referenceJSON `json:"references,omitempty"`
+}
+
+type referenceJSON struct {
+	Frame  int     `json:"frame_size"`
+	KPPS   float64 `json:"kpps,omitempty"`
+	Mbps   float64 `json:"mbps,omitempty"`
+	Source string  `json:"source"`
 }
 
 type rttJSON struct {
@@ -36,38 +44,42 @@ type latencyJSON struct {
 }
 
 type frameSearchJSON struct {
-	Frame           int          `json:"frame_size"`
-	Pair            string       `json:"pair"`
-	Direction       string       `json:"direction"`
-	Outcome         string       `json:"outcome"`
-	Reason          string       `json:"reason,omitempty"`
-	Pacing          string       `json:"pacing"`
-	FramesPerSecond float64      `json:"frames_per_second"`
-	WireMbps        float64      `json:"wire_mbps"`
-	PayloadMbps     float64      `json:"payload_mbps"`
-	LineRateFPS     float64      `json:"line_rate_fps"`
-	LineRatePercent float64      `json:"line_rate_percent"`
-	LossPercent     float64      `json:"loss_percent"`
-	Trials          int          `json:"trials"`
-	SenderLimited   bool         `json:"sender_limited"`
-	CeilingFPS      float64      `json:"ceiling_fps"`
-	CeilingPercent  float64      `json:"ceiling_percent"`
-	HostLimited     bool         `json:"host_limited"`
-	HostLimitReason string       `json:"host_limit_reason,omitempty"`
-	Loss            *lossJSON    `json:"loss,omitempty"`
-	Latency         *latencyJSON `json:"latency,omitempty"`
-	Started         string       `json:"started"`
-	Finished        string       `json:"finished"`
+	Frame            int            `json:"frame_size"`
+	Pair             string         `json:"pair"`
+	Direction        string         `json:"direction"`
+	Outcome          string         `json:"outcome"`
+	Reason           string         `json:"reason,omitempty"`
+	Pacing           string         `json:"pacing"`
+	FramesPerSecond  float64        `json:"frames_per_second"`
+	WireMbps         float64        `json:"wire_mbps"`
+	PayloadMbps      float64        `json:"payload_mbps"`
+	LineRateFPS      float64        `json:"line_rate_fps"`
+	LineRatePercent  float64        `json:"line_rate_percent"`
+	LossPercent      float64        `json:"loss_percent"`
+	Trials           int            `json:"trials"`
+	SenderLimited    bool           `json:"sender_limited"`
+	CeilingFPS       float64        `json:"ceiling_fps"`
+	CeilingPercent   float64        `json:"ceiling_percent"`
+	HostLimited      bool           `json:"host_limited"`
+	HostLimitReason  string         `json:"host_limit_reason,omitempty"`
+	Reference        *referenceJSON `json:"reference,omitempty"`
+	ReferencePercent float64        `json:"reference_percent,omitempty"`
+	Loss             *lossJSON      `json:"loss,omitempty"`
+	Latency          *latencyJSON   `json:"latency,omitempty"`
+	Started          string         `json:"started"`
+	Finished         string         `json:"finished"`
 }
 
 func searchSpecToJSON(s bench.SearchSpec) *searchSpecJSON {
 	return &searchSpecJSON{FrameSizes: s.FrameSizes, LossPercent: s.LossPercent, TrialSeconds: durationSeconds(s.TrialDuration),
-		PrecisionMbps: s.PrecisionMbps, AllowPublicTargets: s.AllowPublicTargets}
+		PrecisionMbps: s.PrecisionMbps, AllowPublicTargets: s.AllowPublicTargets,
+		References: mapSlice(s.References, func(r bench.Reference) referenceJSON { return referenceJSON(r) })}
 }
 
 func searchSpecFromJSON(v searchSpecJSON) *bench.SearchSpec {
 	return &bench.SearchSpec{FrameSizes: v.FrameSizes, LossPercent: v.LossPercent, TrialDuration: time.Duration(v.TrialSeconds),
-		PrecisionMbps: v.PrecisionMbps, AllowPublicTargets: v.AllowPublicTargets}
+		PrecisionMbps: v.PrecisionMbps, AllowPublicTargets: v.AllowPublicTargets,
+		References: mapSlice(v.References, func(r referenceJSON) bench.Reference { return bench.Reference(r) })}
 }
 
 func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
@@ -79,6 +91,10 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 		Started: timeJSON(s.Started), Finished: timeJSON(s.Finished),
 	}
 	v.Latency = latencyToJSON(s.Latency)
+	if r := s.Reference; r != nil {
+		rj := referenceJSON(*r)
+		v.Reference, v.ReferencePercent = &rj, s.ReferencePercent
+	}
 	if l := s.Loss; l != nil {
 		v.Loss = &lossJSON{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors, Where: l.Where()}
 	}
@@ -94,6 +110,10 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 		Started: parse("started", v.Started), Finished: parse("finished", v.Finished),
 	}
 	s.Latency = latencyFromJSON(v.Latency)
+	if r := v.Reference; r != nil {
+		rb := bench.Reference(*r)
+		s.Reference, s.ReferencePercent = &rb, v.ReferencePercent
+	}
 	if l := v.Loss; l != nil {
 		s.Loss = &bench.LossAttribution{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors}
 	}

@@ -22,7 +22,10 @@ func searchRun() bench.Run {
 			Pairs:    []bench.Pair{{Name: "A-B", Client: "a", Server: "b", Target: "198.18.2.10", Port: 5201}},
 			Duration: 2 * time.Second, Protocol: bench.UDP, UDPBitrate: "1G", Directions: []bench.Direction{bench.Upload},
 			LinkMbps: 1000, Repeat: 1, MSS: []int{0},
-			Search: &bench.SearchSpec{FrameSizes: []int{64, 1518}, TrialDuration: time.Second},
+			Search: &bench.SearchSpec{FrameSizes: []int{64, 1518}, TrialDuration: time.Second, References: []bench.Reference{
+				{Frame: 64, KPPS: 1402.5, Source: "RB750Gr3 test results, IP forwarding, none (fast path)"},
+				{Frame: 1518, KPPS: 81.3, Mbps: 987.3, Source: "RB750Gr3 test results, IP forwarding, none (fast path)"},
+			}},
 		},
 		Hosts: []bench.HostInfo{{Name: "a", Kernel: "6.1.0", Iperf3Version: "3.12"}},
 	}
@@ -50,6 +53,7 @@ func searchRun() bench.Run {
 		base.Search = append(base.Search, s)
 	}
 	bench.CompareSearchWithBaseline(&r, &base)
+	bench.CompareWithReferences(&r)
 	return r
 }
 
@@ -58,10 +62,12 @@ func searchRun() bench.Run {
 func withSearch(r bench.Run) bench.Run {
 	r.Plan.LatencyProbe = true
 	r.Steps[0].Pairs[0].Latency = &bench.Latency{Idle: bench.RTTStats{P50: 0.1, P90: 0.2, P99: 0.3, Samples: 10, Sent: 10}, Load: bench.RTTStats{P50: 4.5, P90: 5.25, P99: 6, Samples: 14, Sent: 15}}
-	r.Plan.Search = &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second, PrecisionMbps: 5, AllowPublicTargets: true}
+	r.Plan.Search = &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second, PrecisionMbps: 5, AllowPublicTargets: true,
+		References: []bench.Reference{{Frame: 1518, KPPS: 81.3, Mbps: 987.3, Source: "datasheet"}}}
 	s := searchRun().Search[0]
 	s.Reason, s.SenderLimited, s.LossPercent = "stopped after 30 search trials", true, 0.25
 	s.Loss = &bench.LossAttribution{Receiver: "b", Lost: 900, ReceiverDropped: 803, RcvbufErrors: 800}
+	s.Reference = &bench.Reference{Frame: 64, KPPS: 1402.5, Mbps: 718.08, Source: "datasheet"}
 	r.Search = []bench.FrameSearch{s}
 	return r
 }
@@ -104,15 +110,17 @@ func TestSearchHostLimited(t *testing.T) {
 func TestSearchMarkdown(t *testing.T) {
 	md := Markdown(searchRun())
 	for _, want := range []string{
-		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
-		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | path: 3 of 120 lost in b | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
-		"| 1518 | 81274 | 1000.0 | 957.1 | 100.0 % | ceiling 81274 frames/s (100 %) |",
+		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | % datasheet | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
+		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | 15.0 % of 1402500 frames/s (ref. 1) (host-limited: not the router's) | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | path: 3 of 120 lost in b | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
+		"| 1518 | 81274 | 1000.0 | 957.1 | 100.0 % | 100.0 % of 81300 frames/s (ref. 1) | ceiling 81274 frames/s (100 %) |",
 		"zero-loss throughput (NDR) search over UDP",
 		"iperf3 -l = frame − 46 bytes",
 		"64 bytes: host-limited: within 5 % of the hosts' own ceiling",
 		"not the router's",
 		"Hosts' ceiling: baseline run 20261201T090000Z-ba5e0000",
 		"fq_rate (iperf3 --fq-rate",
+		"- ref. 1: RB750Gr3 test results, IP forwarding, none (fast path)",
+		"% line rate | % datasheet | Host-limited / ceiling |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
@@ -134,6 +142,7 @@ func TestSearchSVG(t *testing.T) {
 		">1M<", ">50k<",                 // log ticks
 		"64 bytes: 210000 frames/s",
 		"line rate at 64 bytes: 1488095 frames/s",
+		`class="datasheet"`, "datasheet at 64 bytes: 1402500 frames/s",
 	} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("SVG lacks %q", want)
@@ -151,7 +160,7 @@ func TestSearchCSV(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "run,frame,pair,direction,outcome,frames_per_second") ||
-		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,120,3,path,0.05,") {
+		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,1402500,14.973262032085561,\"RB750Gr3 test results, IP forwarding, none (fast path)\",120,3,path,0.05,") {
 		t.Errorf("CSV:\n%s", b)
 	}
 }
@@ -181,5 +190,16 @@ func TestStepLatency(t *testing.T) {
 	// Without the probe neither changes.
 	if md := Markdown(labRun()); strings.Contains(md, "RTT") {
 		t.Error("RTT columns without latency_probe")
+	}
+}
+
+// A search run in an archive's comparison (routerlab_benchmark_archive)
+// renders without its steps, which it has none of, and breaks nothing.
+func TestCompareWithSearchRun(t *testing.T) {
+	runs := []bench.Run{labRun(), searchRun()}
+	md := CompareMarkdown(runs)
+	svg := CompareSVG(runs)
+	if !strings.Contains(md, "NDR through r") || xml.Unmarshal([]byte(svg), new(struct{})) != nil {
+		t.Errorf("comparison:\n%s", md)
 	}
 }

@@ -57,6 +57,9 @@ func ValidateSearch(p bench.Plan, o SearchOptions) error {
 		search.CheckProtocol("protocol", p.Protocol),
 		search.CheckFrameSizes("search.frame_sizes", o.FrameSizes, mtu),
 		search.CheckLossPercent("search.loss_percent", o.LossPercent))
+	if p.Search != nil {
+		errs = append(errs, search.CheckReferences("search.reference", p.Search.References, o.FrameSizes))
+	}
 	for _, pair := range p.Pairs {
 		errs = append(errs, search.CheckTarget("pair "+pair.Name+" target", pair.Target, o.AllowPublicTargets, "search.allow_public_target"))
 	}

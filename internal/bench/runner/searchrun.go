@@ -115,6 +115,7 @@ func RunSearch(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error
 
 func finishSearch(run *bench.Run, env Env) *bench.Run {
 	bench.CompareSearchWithBaseline(run, nil) // the sender's own limits; a baseline adds the ceiling
+	bench.CompareWithReferences(run)
 	run.Finished = env.now().UTC()
 	return run
 }
