@@ -32,10 +32,18 @@ import (
 // `power_meter`, `encapsulation`).
 
 type searchModel struct {
-	FrameSizes        types.List    `tfsdk:"frame_sizes"`
-	LossPercent       types.Float64 `tfsdk:"loss_percent"`
-	TrialSeconds      types.Int64   `tfsdk:"trial_seconds"`
-	AllowPublicTarget types.Bool    `tfsdk:"allow_public_target"`
+	FrameSizes        types.List       `tfsdk:"frame_sizes"`
+	LossPercent       types.Float64    `tfsdk:"loss_percent"`
+	TrialSeconds      types.Int64      `tfsdk:"trial_seconds"`
+	AllowPublicTarget types.Bool       `tfsdk:"allow_public_target"`
+	Reference         []referenceModel `tfsdk:"reference"`
+}
+
+type referenceModel struct {
+	FrameSize types.Int64   `tfsdk:"frame_size"`
+	KPPS      types.Float64 `tfsdk:"kpps"`
+	Mbps      types.Float64 `tfsdk:"mbps"`
+	Source    types.String  `tfsdk:"source"`
 }
 
 // toBench converts the block; unset attributes take the engine's defaults
@@ -46,6 +54,11 @@ func (s searchModel) toBench(ctx context.Context) (bench.SearchSpec, diag.Diagno
 		LossPercent:        s.LossPercent.ValueFloat64(),
 		TrialDuration:      time.Duration(s.TrialSeconds.ValueInt64()) * time.Second,
 		AllowPublicTargets: s.AllowPublicTarget.ValueBool(),
+	}
+	for _, r := range s.Reference {
+		spec.References = append(spec.References, bench.Reference{
+			Frame: int(r.FrameSize.ValueInt64()), KPPS: r.KPPS.ValueFloat64(), Mbps: r.Mbps.ValueFloat64(), Source: r.Source.ValueString(),
+		})
 	}
 	if !s.FrameSizes.IsNull() && !s.FrameSizes.IsUnknown() {
 		var frames []int64
@@ -64,7 +77,7 @@ func searchBlock() schema.Block {
 			"whose loss is at most `loss_percent` — short trials narrow it down, then one trial of `duration_seconds` confirms it. Results go to `search_results` " +
 			"(frames/s, Mbit/s, % of the line rate in frames/s, pacing, RTT idle and under load) instead of `results`. iperf3's `-l` is the frame size minus 46 bytes " +
 			"(Ethernet header 14, FCS 4, IPv4 20, UDP 8); iperf3 paces in 1 ms slots (microbursts), so `--fq-rate` is added where the client's iperf3 has socket pacing, and each result says which pacing was used. " +
-			"Needs `protocol = \"udp\"`, exactly one `pair` and one direction, and no `mss`, `lengths`, `udp_bitrate`, `expect`, `parallel_streams` or `repeat` above 1. " +
+			"Needs `protocol = \"udp\"`, exactly one `pair` and one direction, and no `mss`, `lengths`, `udp_bitrate`, `expect`, `power_meter`, `parallel_streams` or `repeat` above 1; the `dut` devices' facts are recorded, their CPU is not sampled during a search yet. " +
 			"With `baseline` naming a search run of the same hosts without the router (`role = \"baseline\"`), every result within 5 % of that ceiling is marked `host_limited`. " +
 			"The target must be in a private or benchmarking range (RFC 6815) unless `allow_public_target` is set.",
 		Attributes: map[string]schema.Attribute{
@@ -78,6 +91,18 @@ func searchBlock() schema.Block {
 				MarkdownDescription: "Length of each search trial, 1 to 60 s (default 1). The confirmation trial runs `duration_seconds`."},
 			"allow_public_target": schema.BoolAttribute{Optional: true,
 				MarkdownDescription: "Allow a `pair.target` outside " + search.AllowedRanges() + ". A search floods its target at the line rate; RFC 6815 asks that such tests stay on isolated networks. Default false."},
+		},
+		Blocks: map[string]schema.Block{
+			"reference": schema.ListNestedBlock{
+				MarkdownDescription: "A published figure to show beside the measured one (\"% of datasheet\" in the table, a marker in the chart), as vendors publish RFC 2544 results: one block per frame size, which must be among `frame_sizes`. " +
+					"Give `kpps`, `mbps` or both; vendors' Mbit/s is kpps × frame bytes × 8 / 1000 (no preamble or gap), and both given must agree within 1 %.",
+				NestedObject: schema.NestedBlockObject{Attributes: map[string]schema.Attribute{
+					"frame_size": schema.Int64Attribute{Required: true, MarkdownDescription: "Frame size the figure is for, bytes."},
+					"kpps":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Published thousands of frames per second."},
+					"mbps":       schema.Float64Attribute{Optional: true, MarkdownDescription: "Published Mbit/s (kpps × frame × 8 / 1000)."},
+					"source":     schema.StringAttribute{Required: true, MarkdownDescription: "Where the figure comes from, e.g. the vendor's test-results page, model and mode (`none (fast path)`, `25 ip filter rules`)."},
+				}},
+			},
 		},
 	}
 }
@@ -127,6 +152,13 @@ func checkSearch(ctx context.Context, m benchmarkRunModel) diag.Diagnostics {
 	}
 	if err := search.CheckProtocol("protocol", bench.Protocol(m.Protocol.ValueString())); err != nil {
 		diags.AddAttributeError(path.Root("protocol"), "Invalid Protocol for a Search", err.Error()+`: set protocol = "udp"`)
+	}
+	if err := search.CheckReferences("search.reference", spec.References, spec.FrameSizes); err != nil {
+		diags.AddAttributeError(path.Root("search").AtName("reference"), "Invalid Datasheet Reference", err.Error())
+	}
+	if m.PowerMeter != nil {
+		diags.AddAttributeError(path.Root("power_meter"), "Invalid Block for a Search",
+			"power_meter: a search does not sample power yet (energy per frame is not measured); remove power_meter or the search block")
 	}
 	if !m.UDPBitrate.IsNull() {
 		diags.AddAttributeError(path.Root("udp_bitrate"), "Invalid Attribute for a Search",
@@ -186,6 +218,9 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"ceiling_percent":   f("`frames_per_second` as a share of `ceiling_fps`, in %; 0 without a baseline."),
 			"host_limited":      b("The figure is the hosts' limit, not the router's: within 5 % of a ceiling that is itself below the line rate, or the sender fell short. Never to be read as the router's throughput."),
 			"host_limit_reason": s("Why `host_limited` is true; empty otherwise."),
+			"datasheet_fps":     f("The `reference` for this frame size in frames/s; 0 without one."),
+			"datasheet_percent": f("`frames_per_second` as a share of `datasheet_fps`, in %; 0 without a reference. Beside a `host_limited` result it compares the generator, not the router."),
+			"datasheet_source":  s("The reference's `source`; empty without one."),
 			"lost_in_failing_trials": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Datagrams iperf3 counted lost over the trials that lost any; null when the receiving host's counters could not be read (not Linux)."},
 			"lost_in_receiver": schema.Int64Attribute{Computed: true,
@@ -204,35 +239,38 @@ func searchResultsSchema() schema.ListNestedAttribute {
 }
 
 type searchResultModel struct {
-	FrameSize       types.Int64   `tfsdk:"frame_size"`
-	Pair            types.String  `tfsdk:"pair"`
-	Direction       types.String  `tfsdk:"direction"`
-	Outcome         types.String  `tfsdk:"outcome"`
-	Reason          types.String  `tfsdk:"reason"`
-	Pacing          types.String  `tfsdk:"pacing"`
-	FramesPerSecond types.Float64 `tfsdk:"frames_per_second"`
-	WireMbps        types.Float64 `tfsdk:"wire_mbps"`
-	PayloadMbps     types.Float64 `tfsdk:"payload_mbps"`
-	LineRateFPS     types.Float64 `tfsdk:"line_rate_fps"`
-	LineRatePercent types.Float64 `tfsdk:"line_rate_percent"`
-	LossPercent     types.Float64 `tfsdk:"loss_percent"`
-	Trials          types.Int64   `tfsdk:"trials"`
-	SenderLimited   types.Bool    `tfsdk:"sender_limited"`
-	CeilingFPS      types.Float64 `tfsdk:"ceiling_fps"`
-	CeilingPercent  types.Float64 `tfsdk:"ceiling_percent"`
-	HostLimited     types.Bool    `tfsdk:"host_limited"`
-	HostLimitReason types.String  `tfsdk:"host_limit_reason"`
-	LostInTrials    types.Int64   `tfsdk:"lost_in_failing_trials"`
-	LostInReceiver  types.Int64   `tfsdk:"lost_in_receiver"`
-	LossWhere       types.String  `tfsdk:"loss_where"`
-	RTTIdleP50      types.Float64 `tfsdk:"rtt_idle_p50_ms"`
-	RTTIdleP99      types.Float64 `tfsdk:"rtt_idle_p99_ms"`
-	RTTLoadP50      types.Float64 `tfsdk:"rtt_load_p50_ms"`
-	RTTLoadP90      types.Float64 `tfsdk:"rtt_load_p90_ms"`
-	RTTLoadP99      types.Float64 `tfsdk:"rtt_load_p99_ms"`
-	RTTLoadReplies  types.Int64   `tfsdk:"rtt_load_replies"`
-	Started         types.String  `tfsdk:"started"`
-	Finished        types.String  `tfsdk:"finished"`
+	FrameSize        types.Int64   `tfsdk:"frame_size"`
+	Pair             types.String  `tfsdk:"pair"`
+	Direction        types.String  `tfsdk:"direction"`
+	Outcome          types.String  `tfsdk:"outcome"`
+	Reason           types.String  `tfsdk:"reason"`
+	Pacing           types.String  `tfsdk:"pacing"`
+	FramesPerSecond  types.Float64 `tfsdk:"frames_per_second"`
+	WireMbps         types.Float64 `tfsdk:"wire_mbps"`
+	PayloadMbps      types.Float64 `tfsdk:"payload_mbps"`
+	LineRateFPS      types.Float64 `tfsdk:"line_rate_fps"`
+	LineRatePercent  types.Float64 `tfsdk:"line_rate_percent"`
+	LossPercent      types.Float64 `tfsdk:"loss_percent"`
+	Trials           types.Int64   `tfsdk:"trials"`
+	SenderLimited    types.Bool    `tfsdk:"sender_limited"`
+	CeilingFPS       types.Float64 `tfsdk:"ceiling_fps"`
+	CeilingPercent   types.Float64 `tfsdk:"ceiling_percent"`
+	HostLimited      types.Bool    `tfsdk:"host_limited"`
+	HostLimitReason  types.String  `tfsdk:"host_limit_reason"`
+	DatasheetFPS     types.Float64 `tfsdk:"datasheet_fps"`
+	DatasheetPercent types.Float64 `tfsdk:"datasheet_percent"`
+	DatasheetSource  types.String  `tfsdk:"datasheet_source"`
+	LostInTrials     types.Int64   `tfsdk:"lost_in_failing_trials"`
+	LostInReceiver   types.Int64   `tfsdk:"lost_in_receiver"`
+	LossWhere        types.String  `tfsdk:"loss_where"`
+	RTTIdleP50       types.Float64 `tfsdk:"rtt_idle_p50_ms"`
+	RTTIdleP99       types.Float64 `tfsdk:"rtt_idle_p99_ms"`
+	RTTLoadP50       types.Float64 `tfsdk:"rtt_load_p50_ms"`
+	RTTLoadP90       types.Float64 `tfsdk:"rtt_load_p90_ms"`
+	RTTLoadP99       types.Float64 `tfsdk:"rtt_load_p99_ms"`
+	RTTLoadReplies   types.Int64   `tfsdk:"rtt_load_replies"`
+	Started          types.String  `tfsdk:"started"`
+	Finished         types.String  `tfsdk:"finished"`
 }
 
 // searchResultModels converts a run's search results; never nil, so that
@@ -251,7 +289,11 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 			RTTIdleP50: types.Float64Null(), RTTIdleP99: types.Float64Null(),
 			RTTLoadP50: types.Float64Null(), RTTLoadP90: types.Float64Null(), RTTLoadP99: types.Float64Null(), RTTLoadReplies: types.Int64Value(0),
 			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LossWhere: types.StringValue(""),
+			DatasheetFPS: types.Float64Value(0), DatasheetPercent: types.Float64Value(s.ReferencePercent), DatasheetSource: types.StringValue(""),
 			Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
+		}
+		if ref := s.Reference; ref != nil {
+			r.DatasheetFPS, r.DatasheetSource = types.Float64Value(ref.FPS()), types.StringValue(ref.Source)
 		}
 		if l := s.Loss; l != nil {
 			r.LostInTrials, r.LostInReceiver, r.LossWhere = types.Int64Value(l.Lost), types.Int64Value(l.ReceiverDropped), types.StringValue(l.Where())

@@ -50,6 +50,9 @@ func TestPlanValidationSearch(t *testing.T) {
 		{"lengths", "198.18.2.10", udp + "\nlengths = [512]", ``, `a search sets each datagram's size from search.frame_sizes (iperf3 -l = frame − 46): remove mss and lengths`},
 		{"bidirectional", "198.18.2.10", udp + "\ndirections = [\"bidirectional\"]", ``, `a search runs one direction, upload or download`},
 		{"expect", "198.18.2.10", udp + "\nexpect {\n min_mbps = 1\n}", ``, `expect does not apply to a search`},
+		{"reference of a size not searched", "198.18.2.10", udp, "frame_sizes = [64, 1518]\nreference {\n frame_size = 512\n kpps = 100\n source = \"vendor\"\n}", `search.reference[0] frame_size 512: not among the searched frame sizes [64 1518]`},
+		{"reference figures disagree", "198.18.2.10", udp, "frame_sizes = [1518]\nreference {\n frame_size = 1518\n kpps = 81.3\n mbps = 941\n source = \"vendor\"\n}", `mbps 941 and kpps 81.3 disagree: 81.3 kpps × 1518 bytes × 8 / 1000 = 987.3 Mbit/s`},
+		{"power meter", "198.18.2.10", udp + "\npower_meter {\n type = \"manual\"\n idle_watts = 3\n load_watts = 4\n}", ``, `power_meter: a search does not sample power yet`},
 		{"typo", "198.18.2.10", udp, `loss_percnt = 1`, `An argument named "loss_percnt" is not expected here. Did you mean "loss_percent"?`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,6 +65,7 @@ func TestPlanValidationSearch(t *testing.T) {
 		run("8.8.8.8", udp, `allow_public_target = true`),
 		run("198.18.2.10", udp+"\nlink_mtu = 9000", "frame_sizes = [64, 9018]\nloss_percent = 0.5\ntrial_seconds = 2"),
 		run("198.18.2.10", udp+"\ndirections = [\"download\"]", ``),
+		run("198.18.2.10", udp, "frame_sizes = [64, 1518]\nreference {\n frame_size = 1518\n kpps = 81.3\n mbps = 987.3\n source = \"vendor, fast path\"\n}"),
 	} {
 		tfresource.UnitTest(t, tfresource.TestCase{
 			ProtoV6ProviderFactories: testProviders,
@@ -83,6 +87,11 @@ func TestSearchConversions(t *testing.T) {
 		"loss_percent":        types.Float64Value(0.5),
 		"trial_seconds":       types.Int64Value(2),
 		"allow_public_target": types.BoolNull(),
+		"reference": types.ListValueMust(ot.AttrTypes["reference"].(types.ListType).ElemType, []attr.Value{
+			types.ObjectValueMust(ot.AttrTypes["reference"].(types.ListType).ElemType.(types.ObjectType).AttrTypes, map[string]attr.Value{
+				"frame_size": types.Int64Value(64), "kpps": types.Float64Value(1402.5), "mbps": types.Float64Null(), "source": types.StringValue("vendor"),
+			}),
+		}),
 	})
 	if diags.HasError() {
 		t.Fatal(diags)
@@ -93,7 +102,8 @@ func TestSearchConversions(t *testing.T) {
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
-	want := &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second}
+	want := &bench.SearchSpec{FrameSizes: []int{64, 1518}, LossPercent: 0.5, TrialDuration: 2 * time.Second,
+		References: []bench.Reference{{Frame: 64, KPPS: 1402.5, Source: "vendor"}}}
 	if !reflect.DeepEqual(req.Plan.Search, want) || !req.Plan.LatencyProbe {
 		t.Errorf("plan search %+v, probe %v; want %+v", req.Plan.Search, req.Plan.LatencyProbe, want)
 	}
@@ -107,7 +117,7 @@ func TestSearchConversions(t *testing.T) {
 	run := &bench.Run{ID: "r1", Started: t0, Finished: t0, Status: bench.RunComplete, Plan: bench.Plan{Search: want}, Search: []bench.FrameSearch{
 		{Frame: 64, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate", FramesPerSecond: 210000, WireMbps: 141.12,
 			PayloadMbps: 30.24, LineRateFPS: 1488095.2, LineRatePercent: 14.1, Trials: 7, SenderLimited: true, CeilingFPS: 212000, CeilingPercent: 99.1,
-			HostLimited: true, HostLimitReason: "within 5 %", Loss: &bench.LossAttribution{Receiver: "b", Lost: 10, ReceiverDropped: 9, RcvbufErrors: 9},
+			HostLimited: true, HostLimitReason: "within 5 %", Reference: &bench.Reference{Frame: 64, KPPS: 1402.5, Source: "vendor"}, ReferencePercent: 15, Loss: &bench.LossAttribution{Receiver: "b", Lost: 10, ReceiverDropped: 9, RcvbufErrors: 9},
 			Latency: &bench.Latency{Idle: bench.RTTStats{P50: 0.1, P99: 0.2}, Load: bench.RTTStats{P50: 1, P90: 2, P99: 3, Samples: 9}}, Started: t0, Finished: t0},
 		{Frame: 1518, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchNoneFound, Reason: "loss 3 % above 0 %", Started: t0, Finished: t0},
 	}}
@@ -125,7 +135,7 @@ func TestSearchConversions(t *testing.T) {
 	g := got[0]
 	if g.FrameSize.ValueInt64() != 64 || g.FramesPerSecond.ValueFloat64() != 210000 || !g.HostLimited.ValueBool() || g.LossWhere.ValueString() != "receiver" ||
 		g.LostInReceiver.ValueInt64() != 9 || g.RTTLoadP99.ValueFloat64() != 3 || g.RTTLoadReplies.ValueInt64() != 9 || g.Pacing.ValueString() != "fq_rate" ||
-		g.CeilingFPS.ValueFloat64() != 212000 || !g.SenderLimited.ValueBool() || g.Started.ValueString() != "2026-12-01T10:00:00Z" {
+		g.CeilingFPS.ValueFloat64() != 212000 || g.DatasheetFPS.ValueFloat64() != 1402500 || g.DatasheetPercent.ValueFloat64() != 15 || g.DatasheetSource.ValueString() != "vendor" || !g.SenderLimited.ValueBool() || g.Started.ValueString() != "2026-12-01T10:00:00Z" {
 		t.Errorf("64 bytes: %+v", g)
 	}
 	// Nothing probed or counted: null, never a 0 ms that reads as measured.

@@ -44,6 +44,22 @@ resource "routerlab_benchmark_run" "ndr" {
     frame_sizes   = [64, 512, 1400, 1518]
     loss_percent  = 0 # e.g. 0.5 for a partial-drop rate (PDR)
     trial_seconds = 1
+
+    # Published figures to show beside the measured ones ("% of datasheet"),
+    # in a vendor's test-results layout: kpps and/or Mbit/s, where
+    # Mbit/s = kpps × frame bytes × 8 / 1000. The figures below are
+    # placeholders: copy the vendor's own for your model and mode.
+    reference {
+      frame_size = 64
+      kpps       = 1000
+      source     = "vendor test results, IP forwarding, none (fast path) - placeholder"
+    }
+    reference {
+      frame_size = 1518
+      kpps       = 81.2
+      mbps       = 986.1 # 81.2 × 1518 × 8 / 1000
+      source     = "vendor test results, IP forwarding, none (fast path) - placeholder"
+    }
   }
 }
 
