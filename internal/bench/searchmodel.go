@@ -118,7 +118,7 @@ type LossAttribution struct {
 	Receiver        string // the host whose counters were read
 	Lost            int64  // datagrams iperf3 counted lost
 	ReceiverDropped int64  // of them, dropped by the receiving host (InErrors, at most Lost per trial)
-	RcvbufErrors    int64  // the receiving host's full-socket-buffer drops over those trials
+	RcvbufErrors    int64  // of ReceiverDropped, those for a full socket buffer (at most Lost per trial)
 }
 
 // Where says where most of the loss was: "receiver" when the receiving

@@ -94,7 +94,7 @@ resource "routerlab_benchmark_run" "loaded" {
 				checkSearchRun(t, routed, true),
 				resource.TestMatchResourceAttr(routed, "markdown", regexp.MustCompile(`\| Frame \(bytes\) \| Frames/s \| Mbit/s \(wire\) \| Mbit/s \(UDP payload\) \| % line rate \| Host-limited / ceiling \|`)),
 				resource.TestMatchResourceAttr(routed, "markdown", regexp.MustCompile(`Hosts' ceiling: baseline run `)),
-				resource.TestMatchResourceAttr(routed, "svg", regexp.MustCompile(`<polyline class="linerate" points="[0-9., ]+"`)),
+				resource.TestMatchResourceAttr(routed, "svg", regexp.MustCompile(`<path class="linerate" d="M[0-9.]+ [0-9.]+ L[0-9.]+ [0-9.]+"`)),
 				resource.TestMatchResourceAttr(routed, "json", regexp.MustCompile(`"latency": \{`)),
 				resource.TestCheckResourceAttr(routed, "results.#", "0"),
 				func(st *terraform.State) error {

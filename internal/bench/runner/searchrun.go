@@ -183,7 +183,7 @@ func attributed(trial search.Trial, receiver command.Runner, loss **bench.LossAt
 		l := *loss
 		l.Lost += tr.LostFrames
 		l.ReceiverDropped += min(max(delta.InErrors, 0), tr.LostFrames)
-		l.RcvbufErrors += max(delta.RcvbufErrors, 0)
+		l.RcvbufErrors += min(max(delta.RcvbufErrors, 0), tr.LostFrames)
 		return tr, nil
 	}
 }
