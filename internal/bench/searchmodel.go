@@ -78,6 +78,9 @@ type FrameSearch struct {
 	LineRatePercent float64 // FramesPerSecond's share of LineRateFPS
 	LossPercent     float64 // of the confirmation trial
 	Trials          int     // search and confirmation trials run
+	// TrialLog is every trial in order, for the archive (run.json) and
+	// for reading why a search ended where it did.
+	TrialLog []SearchTrial
 	// SenderLimited: the search stopped at the generator's limit: the
 	// failed trial at the lowest rate above the result failed because its
 	// sender did not send what the rate asked for.
@@ -133,6 +136,17 @@ func (l LossAttribution) Where() string {
 	default:
 		return "path"
 	}
+}
+
+// SearchTrial is one trial of a search as it ran.
+type SearchTrial struct {
+	Phase   string  // "search" or "confirm"
+	RateBps float64 // offered, on the wire
+	Seconds float64
+	Sent    int64 // datagrams the receiver counted as sent (their sequence numbers)
+	Lost    int64
+	Offered int64 // what the rate asked for
+	Passed  bool
 }
 
 // Latency is RTT, in milliseconds, idle and under load (flent's central

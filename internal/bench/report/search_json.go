@@ -38,6 +38,16 @@ type lossJSON struct {
 	Where           string `json:"where,omitempty"` // written for readers; derived on reading
 }
 
+type trialJSON struct {
+	Phase   string  `json:"phase"`
+	RateBps float64 `json:"rate_bps"`
+	Seconds float64 `json:"seconds"`
+	Sent    int64   `json:"sent"`
+	Lost    int64   `json:"lost"`
+	Offered int64   `json:"offered"`
+	Passed  bool    `json:"passed"`
+}
+
 type latencyJSON struct {
 	Idle rttJSON `json:"idle"`
 	Load rttJSON `json:"load"`
@@ -65,6 +75,7 @@ type frameSearchJSON struct {
 	Reference        *referenceJSON `json:"reference,omitempty"`
 	ReferencePercent float64        `json:"reference_percent,omitempty"`
 	Loss             *lossJSON      `json:"loss,omitempty"`
+	TrialLog         []trialJSON    `json:"trial_log,omitempty"`
 	Latency          *latencyJSON   `json:"latency,omitempty"`
 	Started          string         `json:"started"`
 	Finished         string         `json:"finished"`
@@ -91,6 +102,7 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 		Started: timeJSON(s.Started), Finished: timeJSON(s.Finished),
 	}
 	v.Latency = latencyToJSON(s.Latency)
+	v.TrialLog = mapSlice(s.TrialLog, func(t bench.SearchTrial) trialJSON { return trialJSON(t) })
 	if r := s.Reference; r != nil {
 		rj := referenceJSON(*r)
 		v.Reference, v.ReferencePercent = &rj, s.ReferencePercent
@@ -110,6 +122,7 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 		Started: parse("started", v.Started), Finished: parse("finished", v.Finished),
 	}
 	s.Latency = latencyFromJSON(v.Latency)
+	s.TrialLog = mapSlice(v.TrialLog, func(t trialJSON) bench.SearchTrial { return bench.SearchTrial(t) })
 	if r := v.Reference; r != nil {
 		rb := bench.Reference(*r)
 		s.Reference, s.ReferencePercent = &rb, v.ReferencePercent

@@ -68,6 +68,7 @@ func withSearch(r bench.Run) bench.Run {
 	s.Reason, s.SenderLimited, s.LossPercent = "stopped after 30 search trials", true, 0.25
 	s.Loss = &bench.LossAttribution{Receiver: "b", Lost: 900, ReceiverDropped: 803, RcvbufErrors: 800}
 	s.Reference = &bench.Reference{Frame: 64, KPPS: 1402.5, Mbps: 718.08, Source: "datasheet"}
+	s.TrialLog = []bench.SearchTrial{{Phase: "search", RateBps: 1e9, Seconds: 1, Sent: 1000, Lost: 3, Offered: 1001, Passed: true}}
 	r.Search = []bench.FrameSearch{s}
 	return r
 }

@@ -111,6 +111,9 @@ func TestRunSearchLocal(t *testing.T) {
 	if s.HostLimited && !s.SenderLimited {
 		t.Errorf("host-limited %v (%s) without a baseline, sender-limited %v", s.HostLimited, s.HostLimitReason, s.SenderLimited)
 	}
+	if n := len(s.TrialLog); n != s.Trials || s.TrialLog[n-1].Phase != "confirm" || !s.TrialLog[n-1].Passed || s.TrialLog[n-1].Seconds != 2 {
+		t.Errorf("trial log %+v of %d trials, want the passing 2 s confirmation last", s.TrialLog, s.Trials)
+	}
 	if s.Latency == nil {
 		t.Fatal("no latency figures")
 	}

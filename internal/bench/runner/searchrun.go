@@ -213,6 +213,11 @@ func frameSearch(frame int, pair string, dir bench.Direction, pacing string, res
 		Frame: frame, Pair: pair, Direction: dir, Outcome: string(res.Outcome), Reason: res.Reason, Pacing: pacing,
 		LineRateFPS: linerate.FramesPerSecond(lineBps, frame), Trials: len(res.Trials), SenderLimited: stoppedBySender(res),
 	}
+	fs.TrialLog = make([]bench.SearchTrial, 0, len(res.Trials))
+	for _, r := range res.Trials {
+		fs.TrialLog = append(fs.TrialLog, bench.SearchTrial{Phase: string(r.Phase), RateBps: r.RateBps, Seconds: r.Duration.Seconds(),
+			Sent: r.SentFrames, Lost: r.LostFrames, Offered: r.OfferedFrames, Passed: r.Passed})
+	}
 	if res.Outcome == search.Found {
 		fs.FramesPerSecond = res.RateBps / (float64(frame+linerate.FrameGap) * 8)
 		fs.WireMbps = res.RateBps / 1e6
