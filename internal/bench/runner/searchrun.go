@@ -174,17 +174,18 @@ func attributed(trial search.Trial, receiver command.Runner, loss **bench.LossAt
 		if terr != nil || tr.LostFrames == 0 {
 			return tr, terr
 		}
-		after, err := udpstat.Read(ctx, receiver)
-		if err != nil {
+		// Attribution is best effort: counters that cannot be read end it,
+		// never the trial.
+		if after, rerr := udpstat.Read(ctx, receiver); rerr == nil {
+			delta := after.Sub(before)
+			l := *loss
+			l.Lost += tr.LostFrames
+			l.ReceiverDropped += min(max(delta.InErrors, 0), tr.LostFrames)
+			l.RcvbufErrors += min(max(delta.RcvbufErrors, 0), tr.LostFrames)
+		} else {
 			*loss = nil
-			return tr, nil
 		}
-		delta := after.Sub(before)
-		l := *loss
-		l.Lost += tr.LostFrames
-		l.ReceiverDropped += min(max(delta.InErrors, 0), tr.LostFrames)
-		l.RcvbufErrors += min(max(delta.RcvbufErrors, 0), tr.LostFrames)
-		return tr, nil
+		return tr, terr
 	}
 }
 
