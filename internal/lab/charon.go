@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -143,9 +144,19 @@ func (l *Lab) startCharon(n *Node) error {
 // CharonRunning reports whether the router node's charon runs (and is
 // still the process the lab started): nil if so, else an error that says
 // why not: the node is a host, strongSwan is not installed (and how to
-// install it), or charon has exited (with its log's tail).
+// install it), or charon has exited (with its log's tail). In a UML lab
+// the charon PIDs are the UML kernel's (never recorded on the host):
+// charon runs if it answers on its vici socket inside the node.
 func (l *Lab) CharonRunning(node string) error {
 	n := l.Node(node)
+	if l.st.UML != nil && n != nil && Role(n.Role) == RoleRouter && n.CharonMissing == "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		if out, err := l.Exec(ctx, node, "swanctl", "--stats"); err != nil {
+			return fmt.Errorf("charon of node %s of UML lab %s does not answer on its vici socket: %w: %s", node, l.st.Name, err, strings.TrimSpace(out))
+		}
+		return nil
+	}
 	switch {
 	case n == nil:
 		return fmt.Errorf("lab %s has no node %q", l.st.Name, node)

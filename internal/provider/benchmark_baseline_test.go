@@ -19,6 +19,7 @@ func archiveRun(t *testing.T, dir string, r bench.Run) {
 }
 
 func TestLoadBaseline(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := bench.Run{ID: "20261101T000000Z-0000base", Started: time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC),
 		Plan:  bench.Plan{Protocol: bench.TCP, Role: bench.RoleBaseline},

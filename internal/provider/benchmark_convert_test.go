@@ -32,6 +32,7 @@ func encapsulationValue(t *testing.T, tunnel string, vlan bool) types.Object {
 }
 
 func TestToRequest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	m := benchmarkRunModel{
 		Name: types.StringValue("offload on"),
@@ -88,6 +89,7 @@ func TestToRequest(t *testing.T) {
 }
 
 func TestFromOutcome(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t0 := time.Date(2026, 11, 30, 2, 15, 0, 123000000, time.UTC)
 	run := &bench.Run{

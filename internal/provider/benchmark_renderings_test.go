@@ -13,6 +13,7 @@ import (
 // A kept run whose renderings_in_state grows reads the new rendering back
 // from its archive, without re-running; one that shrinks drops it.
 func TestUpdateRenderings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "chart.svg"), []byte("<svg>archived</svg>"), 0o600); err != nil {
 		t.Fatal(err)

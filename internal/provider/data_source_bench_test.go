@@ -27,6 +27,7 @@ func near(want float64) knownvalue.Check {
 // The line rates the seeds hit: 941.5/929.6 on plain GbE (seed 004) and
 // 934.7 at MSS 1414 over PPPoE (seed 002).
 func TestLineRateDataSource(t *testing.T) {
+	t.Parallel()
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{{
@@ -51,6 +52,7 @@ data "routerlab_line_rate" "pppoe" {
 }
 
 func TestLineRateDataSourceErrors(t *testing.T) {
+	t.Parallel()
 	planError(t, `
 data "routerlab_line_rate" "x" {
   link_speed = "fast"
@@ -83,6 +85,7 @@ func archivedRun(id, name string, start time.Time, mbps float64) bench.Run {
 // The archive data source compares runs by name, in the asked order, and
 // names what is missing.
 func TestBenchmarkArchiveDataSource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	t0 := time.Date(2026, 11, 30, 1, 0, 0, 0, time.UTC)
 	for i, r := range []bench.Run{

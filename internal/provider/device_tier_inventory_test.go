@@ -20,6 +20,7 @@ var vendorAccTest = regexp.MustCompile(`^TestAcc(RouterOS|EdgeOS|VyOS|RTX)_`)
 // itself. Calls are followed through the package's own helpers
 // (testRTXLifecycle and the like).
 func TestDeviceTierCoversEveryVendorTest(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
 		t.Fatal(err)

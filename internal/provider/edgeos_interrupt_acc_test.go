@@ -20,6 +20,7 @@ import (
 // runs, so it stops asking for one more; that one applies, and the plan
 // after it is empty and quiet.
 func TestAccEdgeOS_killedApplyWarnsAndRecovers(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	simOnly(t, device.EdgeOS, "kill mid-commit (the simulator's KillCommitAfter cuts the change script off between two priority subtrees)")
 	sim := edgeossim.New(edgeossim.Options{})

@@ -102,6 +102,7 @@ func checkFactoryAgain(t *testing.T, sim *edgeossim.Device, factory string) {
 // on eth0 beside the factory LAN address; routerlab's rulesets, NAT rule
 // and its own MSS clamp beside the factory firewall globals.
 func TestAccExample_er6pPPPoEOffloadFactory(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	t.Parallel()
 	for _, r := range factoryEdgeOS {
@@ -165,6 +166,7 @@ func TestAccExample_er6pPPPoEOffloadFactory(t *testing.T) {
 // factory has no DHCP server or offload of its own, so both are
 // routerlab's and go at destroy.
 func TestAccExample_er6pRoutingOffloadFactory(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	t.Parallel()
 	for _, r := range factoryEdgeOS {

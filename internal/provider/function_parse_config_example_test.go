@@ -14,6 +14,7 @@ import (
 // The function's documented example runs as written (its files read
 // through path.module) and gives each output a value.
 func TestExample_parseConfig(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.Abs("../../examples/functions/parse_config")
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // 21, point 9): no part of the function's result holds a body's secret,
 // and a broken body's error quotes none of it.
 func TestParseConfigScriptBodiesNoSecret(t *testing.T) {
+	t.Parallel()
 	text, err := os.ReadFile("../device/routeros/testdata/export_v7_hex_scripts.rsc")
 	if err != nil {
 		t.Fatal(err)

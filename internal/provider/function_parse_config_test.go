@@ -15,6 +15,7 @@ func parseConfigOutput(args string) string {
 
 // Bad input fails the plan with a message saying what is expected.
 func TestParseConfigBadInput(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ name, args, want string }{
 		{"unknown platform", `"cisco", "x"`, `(?s)unknown platform "cisco".*edgeos.*routeros.*rtx.*vyos`},
 		{"linux", `"linux", "x"`, `(?s)platform "linux" has no one configuration text.*routeros`},

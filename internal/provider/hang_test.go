@@ -18,6 +18,7 @@ import (
 // never answers a channel open (issue 18): the plan fails within
 // command_timeout, naming the device, instead of waiting forever.
 func TestPlanFailsOnDeviceThatNeverOpensASession(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.New(t, sshtest.Options{User: "root", Password: "not-a-real-secret-4711", IgnoreSessionOpens: true})
 	config := fmt.Sprintf(`
 provider "routerlab" {
@@ -55,6 +56,7 @@ data "routerlab_device" "w" { device = "wedged" }
 // A cancelled operation (Ctrl-C at apply) on such a device returns at
 // once: the provider's read of the device ends with its context.
 func TestCancelledReadOfDeviceThatNeverOpensASession(t *testing.T) {
+	t.Parallel()
 	srv := sshtest.New(t, sshtest.Options{User: "root", Password: "pw", IgnoreSessionOpens: true})
 	s := types.StringValue
 	dm := deviceModel{Platform: s("linux"), Host: s(srv.Host), HostKey: s(srv.HostKeyLine()),

@@ -13,6 +13,7 @@ import (
 // The host key policy a device ends up with: its own settings win as a
 // whole, then the ssh defaults, then ~/.ssh/known_hosts.
 func TestEndpointForHostKeyPolicy(t *testing.T) {
+	t.Parallel()
 	s, n := types.StringValue, types.StringNull()
 	defaults := sshModel{KnownHostsFile: s("/lab/known_hosts"), Username: s("admin"), Port: types.Int64Value(2222)}
 	cases := []struct {
@@ -55,6 +56,7 @@ func TestEndpointForHostKeyPolicy(t *testing.T) {
 // An insecure device is a warning the user sees on every plan and apply
 // (a diagnostic, not only a log line); a device named "local" is refused.
 func TestBuildInventoryDiagnostics(t *testing.T) {
+	t.Parallel()
 	s := types.StringValue
 	dev := func(insecure bool) deviceModel {
 		return deviceModel{Platform: s("linux"), Host: s("198.18.0.1"), HostKey: types.StringNull(),
@@ -86,6 +88,7 @@ func TestBuildInventoryDiagnostics(t *testing.T) {
 // at the console, so the text after a break would run as an administrator
 // command (issue 18).
 func TestBuildInventoryRefusesCredentialsWithLineBreaks(t *testing.T) {
+	t.Parallel()
 	s := types.StringValue
 	known := filepath.Join(t.TempDir(), "known_hosts")
 	if err := os.WriteFile(known, nil, 0o600); err != nil {
@@ -136,6 +139,7 @@ func namedBlocks(byName map[string]deviceModel) []deviceModel {
 // A name given by two device blocks is an error naming both, and the rest
 // of the inventory is still checked.
 func TestDuplicateDeviceNameRefused(t *testing.T) {
+	t.Parallel()
 	dm := deviceModel{Name: types.StringValue("r"), Platform: types.StringValue("linux"), Host: types.StringValue("198.18.0.1"),
 		HostKey: types.StringValue(someHostKey), sshModel: sshModel{Password: types.StringValue("pw")}}
 	inv, diags := buildInventory(t.Context(), providerModel{Devices: []deviceModel{dm, dm}})

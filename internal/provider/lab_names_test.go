@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -13,11 +14,12 @@ import (
 // the host). It reads the package's test files, where every lab is started
 // with a literal name and net.
 func TestLabNamesAndNetsAreUnique(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	started := regexp.MustCompile(`(?:startLab|startRoutingLab|startSiteToSiteLab|forEachTarget)\(t, "([a-z0-9]+)", (\d+)`)
+	started := regexp.MustCompile(`(?:startLab|startRoutingLab|startSiteToSiteLab|onLabRouter)\(t, "([a-z0-9]+)", (\d+)`)
 	specName := regexp.MustCompile(`Spec\("([a-z0-9]+)"`)
 	specNet := regexp.MustCompile(`MgmtNet = (\d+)`)
 	names, nets := map[string]string{}, map[string]string{}
@@ -45,5 +47,54 @@ func TestLabNamesAndNetsAreUnique(t *testing.T) {
 	}
 	if len(names) < 20 || len(nets) < 20 {
 		t.Fatalf("found %d lab names and %d nets: the patterns no longer match how tests start labs", len(names), len(nets))
+	}
+}
+
+// seriesTests are the tests that run alone (no t.Parallel): those that
+// assert a figure against the line rate, which a test beside them would
+// lower, and the one that sets the process's environment (t.Setenv
+// reaches the in-process provider of every test running then).
+var seriesTests = map[string]string{
+	"TestAccBenchmark_baseline":         "figures",
+	"TestAccBenchmark_sweep":            "figures",
+	"TestAccBenchmark_search":           "figures (found rates against the shaper and the hosts' ceiling, RTT under load)",
+	"TestAccBenchmark_pairsDriftExpect": "figures",
+	"TestAccReadme_ownConfiguration":    "figures (the README's table)",
+	"TestAccRTX_transcript":             "t.Setenv",
+}
+
+// TestEveryOtherTestRunsInParallel holds CONTRIBUTING's rule ("Which tests
+// run side by side"): every test of this package but seriesTests calls
+// t.Parallel() first, so the serial phase holds only what must be alone
+// (it was 5.5 minutes of a 22-minute package run while a dozen simulator
+// tests sat in it).
+func TestEveryOtherTestRunsInParallel(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\) \{\n((?:\s*//.*\n)*)(.*)\n`)
+	found := 0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range fn.FindAllStringSubmatch(string(b), -1) {
+			found++
+			code, _, _ := strings.Cut(m[3], "//")
+			name, first := m[1], strings.TrimSpace(code)
+			_, alone := seriesTests[name]
+			switch {
+			case alone && first == "t.Parallel()":
+				t.Errorf("%s (%s) is listed to run alone (%s) but calls t.Parallel()", name, f, seriesTests[name])
+			case !alone && first != "t.Parallel()":
+				t.Errorf("%s (%s) does not call t.Parallel() first (it begins %q): add it, or list it in seriesTests with why it must run alone", name, f, first)
+			}
+		}
+	}
+	if found < 100 {
+		t.Fatalf("found %d tests: the pattern no longer matches this package's test functions", found)
 	}
 }

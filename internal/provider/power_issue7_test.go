@@ -35,6 +35,7 @@ func powerMeterAttrs(t *testing.T) map[string]rschema.Attribute {
 // have write-only twins (with a version to re-run on) that never reach
 // the plan or the state.
 func TestPowerMeterSchemaSecrets(t *testing.T) {
+	t.Parallel()
 	attrs := powerMeterAttrs(t)
 	for _, name := range []string{"url", "command", "url_wo", "command_wo"} {
 		a, ok := attrs[name]
@@ -59,6 +60,7 @@ func TestPowerMeterSchemaSecrets(t *testing.T) {
 // The power_meter block is checked as configured, write-only values
 // included, since the plan holds those as null.
 func TestPlanValidationPowerMeterWriteOnly(t *testing.T) {
+	t.Parallel()
 	devs := providerWith(closedPortDevice("a", "linux"))
 	bench := func(power string) string {
 		return devs + `resource "routerlab_benchmark_run" "x" {
@@ -130,6 +132,7 @@ command_wo = "echo 1"`, `command_wo is not used by type shelly`},
 // A command meter that fails says which meter on which device, and never
 // quotes the command (it may carry a token).
 func TestPowerMeterErrorHidesCommand(t *testing.T) {
+	t.Parallel()
 	const secret = "tok-0a1b2c3d4e5f6a7b"
 	inv, diags := buildInventory(t.Context(), providerModel{Devices: namedBlocks(map[string]deviceModel{})})
 	if diags.HasError() {

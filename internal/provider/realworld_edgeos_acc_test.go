@@ -143,6 +143,7 @@ func edgeosWrites(dev *devicesim.Device, sim *edgeossim.Device) []string {
 // back (apply -replace) is a change of nothing, which the driver must see
 // and not open a configuration session for.
 func TestAccEdgeOS_realWorldImport(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	simOnly(t, device.EdgeOS, "load with each whole real-world configuration of the tree, at the release and board that printed it")
 	simOnly(t, device.VyOS, "load with each whole real-world configuration of the tree, at the release and board that printed it")

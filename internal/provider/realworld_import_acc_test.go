@@ -118,6 +118,7 @@ func deviceWrites(cmds []string) []string {
 // loaded export's header is the simulator's (rossim's Load doc); the
 // Options here print the fixture's own, so the whole file is compared.
 func TestAccRouterOS_realWorldImport(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	simOnly(t, device.RouterOS, "load whole with each third-party export (real_*.rsc: other boards and versions), nor count every command the import flow sends")
 	// Every fixture in the directory is covered: one added there without

@@ -230,6 +230,7 @@ resource "routerlab_benchmark_run" "pairs" {
 // with the install hint, before any step starts. iperf3 is hidden from b
 // by an overlay on /usr/bin inside b's own mount namespace only.
 func TestAccBenchmark_iperf3Missing(t *testing.T) {
+	t.Parallel()
 	l := startRoutingLab(t, "accbm", 227, 2)
 	hideIperf3(t, l, "b")
 	resource.Test(t, resource.TestCase{
@@ -302,6 +303,7 @@ func iperf3In(t *testing.T, l *lab.Lab) []string {
 // TestAccBenchmark_cancel interrupts a real `terraform apply` mid-run, as
 // Ctrl-C would, and checks that no iperf3 is left on any lab host.
 func TestAccBenchmark_cancel(t *testing.T) {
+	t.Parallel()
 	l := startRoutingLab(t, "accbc", 228, 2)
 	terraform := terraformWorkdir(t, labProvider(l)+`
 resource "routerlab_benchmark_run" "long" {
@@ -439,6 +441,7 @@ func writeFile(t *testing.T, path, content string) {
 // digest; RouterOS and RTX DUTs still are, until their drivers can read a
 // configuration.)
 func TestAccBenchmark_dutOfAnotherPlatform(t *testing.T) {
+	t.Parallel()
 	l := startRoutingLab(t, "accbe", 229, 2)
 	edgeos := strings.Replace(linuxDevice("er6p", l.Node("r").MgmtAddr), `platform = "linux"`, `platform = "edgeos"`, 1)
 	cfg := strings.Replace(labProvider(l), "  device {\n", edgeos+"  device {\n", 1) + `

@@ -25,11 +25,11 @@ resource "routerlab_firewall" "f" {
 
 // TestAccFirewall_lifecycle: create, an empty re-plan, a rule removed by
 // hand planned as an update, the whole firewall removed by hand planned as
-// a re-create, import, and destroy leaving the router as it was; on the
-// simulated router and on the real lab (nftables).
+// a re-create, import, and destroy leaving the router as it was, on the
+// real lab (nftables).
 func TestAccFirewall_lifecycle(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "accfw", 240, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "accfw", 240, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		const addr = "routerlab_firewall.f"
 		cfg := tg.provider() + firewallConfig

@@ -12,6 +12,7 @@ import (
 // RouterOS router's own fasttrack rule reads on there while routerlab's
 // is off; a platform that reports nothing gives null.
 func TestOffloadEffectiveAttribute(t *testing.T) {
+	t.Parallel()
 	st := device.OffloadState{
 		Settings:  map[string]map[string]bool{"ip": {"fasttrack": false, "fast_path": true}},
 		Effective: map[string]map[string]bool{"ip": {"fasttrack": true, "fast_path": true}},

@@ -30,7 +30,7 @@ func ethtoolFeature(t *testing.T, tg routerTarget, long string) string {
 // back what was found.
 func TestAccOffload_lifecycle(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "accof", 246, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "accof", 246, func(t *testing.T, tg routerTarget) {
 		gro0, gso0 := ethtoolFeature(t, tg, "generic-receive-offload"), ethtoolFeature(t, tg, "generic-segmentation-offload")
 		flip := map[string]string{"on": "false", "off": "true"}
 		const addr = "routerlab_offload.o"

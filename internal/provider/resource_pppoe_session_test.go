@@ -47,7 +47,8 @@ resource "routerlab_tunnel" "l" {
 // L2TP/IPsec tunnel fail at plan, naming the device and what it lacks,
 // and nothing is written.
 func TestAccPPP_noKernelSupport(t *testing.T) {
-	forEachTarget(t, "accnp", 223, func(t *testing.T, tg routerTarget) {
+	t.Parallel()
+	onLabRouter(t, "accnp", 223, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		for _, cfg := range []string{pppoeClientConfig, l2tpClientConfig} {
 			resource.Test(t, resource.TestCase{

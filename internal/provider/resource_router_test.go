@@ -75,7 +75,7 @@ func dig(v any, path []string) any {
 // router back exactly as it was.
 func TestAccRouter_lifecycle(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "accr", 230, testRouterLifecycle)
+	onLabRouter(t, "accr", 230, testRouterLifecycle)
 }
 
 func testRouterLifecycle(t *testing.T, tg routerTarget) {
@@ -200,7 +200,7 @@ func testRouterLifecycle(t *testing.T, tg routerTarget) {
 // the apply puts it back on the device.
 func TestAccRouter_ownedRouteDeleted(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "acco", 234, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "acco", 234, func(t *testing.T, tg routerTarget) {
 		const addr = "routerlab_router.r"
 		cfg := tg.provider() + `
 resource "routerlab_router" "r" {
@@ -242,7 +242,7 @@ resource "routerlab_router" "r" {
 // stops managing it (a warning says its settings are dropped) nor destroy.
 func TestAccRouter_restoreAlwaysPossible(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "accv", 235, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "accv", 235, func(t *testing.T, tg routerTarget) {
 		tg.setHostname(t, "lab_r1")
 		before := snapshotText(t, tg)
 		tg.addInterface(t, "eth9")
@@ -289,7 +289,7 @@ resource "routerlab_router" "r" {
 // byte, as it was before the create.
 func TestAccRouter_failedApplyKeepsOriginals(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "accf", 236, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "accf", 236, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: testProviders,
@@ -331,6 +331,7 @@ resource "routerlab_router" "r" {
 // nftables fails at plan, before anything is written, instead of half-way
 // through the apply.
 func TestAccRouter_missingNftAtPlan(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	tg := newSimTargetWith(t, linuxsim.Options{NoNft: true})
 	before := snapshotText(t, tg)
@@ -356,7 +357,7 @@ resource "routerlab_router" "r" {
 // both fingerprints and the router is untouched.
 func TestAccRouter_hostKeyMismatch(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "acck", 231, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "acck", 231, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		prov, wantFP, presentedFP := tg.pinnedWrongKey(t)
 		resource.Test(t, resource.TestCase{
@@ -390,7 +391,7 @@ func fingerprintOf(t *testing.T, line string) string {
 // TestAccRouter_unknownInterface fails at plan, listing the interfaces.
 func TestAccRouter_unknownInterface(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "acci", 232, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "acci", 232, func(t *testing.T, tg routerTarget) {
 		before := snapshotText(t, tg)
 		resource.Test(t, resource.TestCase{
 			ProtoV6ProviderFactories: testProviders,

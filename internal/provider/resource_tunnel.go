@@ -102,7 +102,7 @@ func (r *tunnelResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 		"ike_lifetime":   optInt("IKE SA lifetime (rekey time) in seconds. Unset: the platform default.", int64validator.AtLeast(0)),
 		"child_lifetime": optInt("Child (ESP) SA lifetime in seconds. Unset: the platform default.", int64validator.AtLeast(0)),
 		"initiate": schema.BoolAttribute{Optional: true, Computed: true, PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
-			MarkdownDescription: "Start the tunnel at once and keep retrying (initiator); `false`: wait for the peer (responder)."},
+			MarkdownDescription: "Start the tunnel at once and keep retrying (initiator); `false`: wait for the peer (responder). On Linux an initiator's create or update waits up to 20 s for its CHILD_SA, so a benchmark of the same apply finds the tunnel up; a peer that has not answered by then is no error (`status` says so)."},
 	}
 	secretAttrs("psk", "Pre-shared key: one line, no double quotes.", ipsec)
 

@@ -121,11 +121,10 @@ resource "routerlab_tunnel" "t" {
 // TestAccTunnel_lifecycle: for each tunnel type on one router (no peer):
 // create, an empty re-plan, a change by hand planned as an update, the
 // tunnel deleted by hand planned as a re-create, import, and destroy
-// leaving the router's configuration as it was; on the simulated router
-// and on the real lab.
+// leaving the router's configuration as it was, on the real lab.
 func TestAccTunnel_lifecycle(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	forEachTarget(t, "acctu", 247, func(t *testing.T, tg routerTarget) {
+	onLabRouter(t, "acctu", 247, func(t *testing.T, tg routerTarget) {
 		for _, tc := range tunnelCases() {
 			t.Run(tc.typ, func(t *testing.T) { testTunnelLifecycle(t, tg, tc) })
 		}

@@ -32,6 +32,7 @@ func fullRouterModel() routerModel {
 }
 
 func TestToDevice(t *testing.T) {
+	t.Parallel()
 	got := toDevice(fullRouterModel())
 	want := device.RouterConfig{
 		Hostname: ptr("bench-r"),
@@ -84,6 +85,7 @@ func routerSnapshot() *device.Snapshot {
 }
 
 func TestFromDevice(t *testing.T) {
+	t.Parallel()
 	got := fromDevice(fullRouterModel(), routerSnapshot(), false)
 	if got.ID.ValueString() != "r" || got.Hostname.ValueString() != "hacked" {
 		t.Errorf("id/hostname = %s/%s", got.ID, got.Hostname)
@@ -119,6 +121,7 @@ func TestFromDevice(t *testing.T) {
 // Import adopts what the device has: the first Read after import fills
 // every key, and converting that back gives exactly the device's state.
 func TestAdoptRoundTrip(t *testing.T) {
+	t.Parallel()
 	snap := routerSnapshot()
 	tmpl := adoptTemplate(routerModel{Device: types.StringValue("r")}, nil, snap.Router, nil)
 	m := fromDevice(tmpl, snap, true)
@@ -150,6 +153,7 @@ func TestAdoptRoundTrip(t *testing.T) {
 // generated configuration writes null for it, and "" in state planned a
 // change on every interface (issue 20, point 5).
 func TestAdoptLeavesSessionOutAndEmptyDescriptionUnset(t *testing.T) {
+	t.Parallel()
 	snap := routerSnapshot()
 	snap.Router.Interfaces["mgmt0"] = device.InterfaceState{Name: "mgmt0", Addresses: []string{"198.19.240.6/30"}, MTU: 1500}
 	m := fromDevice(adoptTemplate(routerModel{}, nil, snap.Router, []string{"mgmt0"}), snap, true)
@@ -173,6 +177,7 @@ func TestAdoptLeavesSessionOutAndEmptyDescriptionUnset(t *testing.T) {
 // An EdgeOS factory configuration has no system host-name: import adopts
 // it as unset, not as "" the validator refuses (issue 22, point 11).
 func TestAdoptAbsentHostnameUnset(t *testing.T) {
+	t.Parallel()
 	snap := routerSnapshot()
 	snap.Router.Hostname = ""
 	m := fromDevice(adoptTemplate(routerModel{}, nil, snap.Router, nil), snap, true)
@@ -190,6 +195,7 @@ func TestAdoptAbsentHostnameUnset(t *testing.T) {
 }
 
 func TestDiffersFrom(t *testing.T) {
+	t.Parallel()
 	a := fullRouterModel()
 	b := fullRouterModel()
 	b.Model = types.StringValue("computed attributes do not count")
@@ -204,6 +210,7 @@ func TestDiffersFrom(t *testing.T) {
 
 // The data sources only read: their one conversion is device → model.
 func TestDataSourceConversions(t *testing.T) {
+	t.Parallel()
 	snap := routerSnapshot()
 	snap.Facts.Hostname = "bench-r"
 	snap.Text = "hostname bench-r\n"
@@ -223,6 +230,7 @@ func TestDataSourceConversions(t *testing.T) {
 // restore_values carries the originals through state: what write stores,
 // Delete reads back unchanged; null (imported) restores nothing.
 func TestRestoreValuesRoundTrip(t *testing.T) {
+	t.Parallel()
 	orig := device.RouterConfig{
 		Hostname:   ptr("lab_r1"),
 		Interfaces: map[string]device.InterfaceConfig{"eth1": {MTU: ptr(1500), Description: ptr("")}},

@@ -17,6 +17,7 @@ import (
 // because it has no name (left out of the import with a warning: adopted,
 // it would fail every plan).
 func TestImportRouterOSNamesValidate(t *testing.T) {
+	t.Parallel()
 	exp, err := routeros.ParseExport(`# 2025-10-27 15:05:21 by RouterOS 7.20.1
 /ip address
 add address=198.18.20.1/24 interface="main uplink" network=198.18.20.0
@@ -57,6 +58,7 @@ set name="main infrastructure"
 // one warning each (and routerlab never touches them), and adopts the
 // simple ones: the imported configuration passes the plan's validation.
 func TestImportRTXRoutesValidate(t *testing.T) {
+	t.Parallel()
 	snap, err := rtx.ParseSnapshot("", `# RTX1210 Rev.14.01.42 (Tue Mar  5 12:00:00 2024)
 # Memory 256Mbytes, 3LAN, 1BRI
 ip route default gateway pp 1 filter 600000 gateway tunnel 1

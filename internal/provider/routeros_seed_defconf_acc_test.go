@@ -179,6 +179,7 @@ func pkt(p rossim.Packet, proto string, port int, state string) rossim.Packet {
 // "defconf: drop all not coming from LAN", which still drops the rest
 // (winbox) while the tunnel is applied.
 func TestAccExample_rb750gr3L2TPDefconf(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, version := range defconfVersions {
 		t.Run(version, func(t *testing.T) {
@@ -224,6 +225,7 @@ func TestAccExample_rb750gr3L2TPDefconf(t *testing.T) {
 // fasttrack, effective says fasttrack is on, and a new one from the WAN
 // is dropped.
 func TestAccExample_rb1100ConntrackDefconf(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	// Seed 003's RB1100 at both versions, and a hEX (whose own defconf
 	// fasttrack rule routerlab_offload must report) at the newer one.
@@ -312,6 +314,7 @@ func TestAccExample_rb1100ConntrackDefconf(t *testing.T) {
 // Defconf leaves it as reset): the PPPoE server applies, the plan settles
 // and destroy leaves both routers as before, on 6.44 and 7.20.
 func TestAccExample_er6pPPPoEOffloadDefconf(t *testing.T) {
+	t.Parallel()
 	requireAcc(t)
 	for _, version := range defconfVersions {
 		t.Run(version, func(t *testing.T) {

@@ -16,6 +16,8 @@ import (
 // Issue 24 point 2: with ROUTERLAB_TRANSCRIPT_DIR set, every session the
 // RTX driver runs is recorded there, labelled as asked, without a secret.
 func TestAccRTX_transcript(t *testing.T) {
+	// Not parallel: t.Setenv points the in-process provider of every test at
+	// its transcript directory.
 	requireAcc(t)
 	simOnly(t, "rtx", "compare with the answers of a simulator in this process (the replay)")
 	dir := t.TempDir()

@@ -20,6 +20,7 @@ type describedAttr interface {
 // Every attribute of the provider, its resources and data sources has a
 // MarkdownDescription: the generated docs are only as good as these.
 func TestSchemasAreDescribed(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	p := New("test")()
 	var pr provider.SchemaResponse

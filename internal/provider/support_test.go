@@ -14,6 +14,7 @@ import (
 // names it: nested attributes dotted, elements as *, write-only twins as
 // their attribute, no version counters, no nulls, no empty collections.
 func TestSupportUsedAttributes(t *testing.T) {
+	t.Parallel()
 	route := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"metric": tftypes.Number, "gateway": tftypes.String}}
 	ovpn := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"static_key_wo": tftypes.String, "static_key_wo_version": tftypes.Number, "certificate": tftypes.String}}
 	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{

@@ -44,8 +44,8 @@ resource "routerlab_benchmark_run" "through" {
     target = "198.18.2.10"
   }
   dut              = ["r1", "r2"]
-  directions       = ["upload", "download"]
-  duration_seconds = 3
+  directions       = ["upload"]
+  duration_seconds = 2
   omit_seconds     = 1
   link_speed       = "1gbit"
   encapsulation {
@@ -56,12 +56,9 @@ resource "routerlab_benchmark_run" "through" {
 `, name, encapsulation)
 }
 
-// measured checks that every step of the benchmark carried traffic and was
-// set against a line rate below the bare Ethernet one (the tunnel's
-// overhead is counted).
-func measured(addr string) []statecheck.StateCheck { return measuredSteps(addr, 2) }
-
-// measuredSteps is measured for a benchmark of n steps.
+// measuredSteps checks that each of a benchmark's n steps carried traffic
+// and was set against a line rate below the bare Ethernet one (the
+// tunnel's overhead is counted).
 func measuredSteps(addr string, n int) []statecheck.StateCheck {
 	var checks []statecheck.StateCheck
 	for i := range n {
@@ -85,11 +82,13 @@ func measuredSteps(addr string, n int) []statecheck.StateCheck {
 }
 
 // TestAccTunnel_siteToSite joins the lab's two routers with an IKEv2
-// tunnel (aes128-sha256, then aes256-sha256), a WireGuard tunnel, then an
-// OpenVPN one (routing the far LAN into the last two), and measures a to b
-// through each against the line rate of its encapsulation; after a
+// tunnel (aes128-sha256), a WireGuard tunnel, then an OpenVPN one (routing
+// the far LAN into the last two), and measures a to b through each, one
+// direction for 2 s (this checks the path and the encapsulation's line
+// rate, not figures), against the line rate of its encapsulation; after a
 // refresh both ends report the tunnel established. (All four ESP suites of
-// seed 001 run in TestAccExample_ipsecSuites.)
+// seed 001 run in TestAccExample_ipsecSuites through charon's libipsec, and
+// in TestAccTunnel_espSuitesUML through the kernel's ESP.)
 func TestAccTunnel_siteToSite(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
 	l := startSiteToSiteLab(t, "accs2s", 253)
@@ -183,13 +182,11 @@ resource "routerlab_tunnel" "r2" {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,
 		Steps: []resource.TestStep{
-			{Config: ipsec("aes128-sha256"), ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
+			{Config: ipsec("aes128-sha256"), ConfigStateChecks: measuredSteps(bench, 1), Check: logMarkdown(t, bench)},
 			{RefreshState: true, Check: established},
-			{Config: ipsec("aes256-sha256"), ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
+			{Config: wg, ConfigStateChecks: measuredSteps(bench, 1), Check: logMarkdown(t, bench)},
 			{RefreshState: true, Check: established},
-			{Config: wg, ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
-			{RefreshState: true, Check: established},
-			{Config: ovpn, ConfigStateChecks: measured(bench), Check: logMarkdown(t, bench)},
+			{Config: ovpn, ConfigStateChecks: measuredSteps(bench, 1), Check: logMarkdown(t, bench)},
 			{RefreshState: true, Check: established},
 		},
 	})

@@ -28,6 +28,7 @@ func ipsecTunnel(ipsecExtra, topExtra string) string {
 // what is allowed. The device behind "r" does not exist (port 1): these
 // errors come before any read.
 func TestPlanValidationTunnels(t *testing.T) {
+	t.Parallel()
 	okDevice := closedPortDevice("r", "linux")
 	rtx := closedPortDevice("rtx", "rtx")
 	okSuites := `ike_proposals = ["aes128-sha256-modp2048"]

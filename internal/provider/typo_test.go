@@ -14,6 +14,7 @@ import (
 // planned as no expectation at all, a CI gate that never fired. As blocks,
 // Terraform itself refuses the key with "Did you mean …".
 func TestTypoInNestedSettingsFails(t *testing.T) {
+	t.Parallel()
 	device := closedPortDevice("a", "linux") + "\n  " + closedPortDevice("b", "linux")
 	pair := `pair {
     client = "a"

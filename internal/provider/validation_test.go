@@ -194,6 +194,7 @@ func TestPlanValidation(t *testing.T) {
 // Without any auth method the error says which to set, and never echoes a
 // secret of another device.
 func TestPlanValidationNoAuth(t *testing.T) {
+	t.Parallel()
 	planError(t, `
 provider "routerlab" {
   device {
@@ -209,6 +210,7 @@ data "routerlab_device" "r" { device = "r" }
 
 // An unreachable device fails at plan with host and port.
 func TestPlanUnreachableHost(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -234,6 +236,7 @@ func TestPlanUnreachableHost(t *testing.T) {
 // Secrets never reach error text: a wrong password against a closed port
 // and against a bad key both fail without echoing the secret.
 func TestErrorsHideSecrets(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

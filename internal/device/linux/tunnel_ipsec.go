@@ -384,6 +384,9 @@ func applyIPsec(t device.TunnelConfig, observed *device.TunnelState) (string, er
 		}
 	}
 	s += mssApply(t.Name, t.MSSClamp, ipsecMSSMatches(*t.IPsec), observed)
+	if t.IPsec.Initiate {
+		s += waitForChildSA(t.Name)
+	}
 	return s, nil
 }
 

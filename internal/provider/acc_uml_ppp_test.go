@@ -24,6 +24,12 @@ import (
 // (internal/lab/uml.go), whose kernel has the PPP, PPPoE, L2TP and ESP
 // modules that the machines here lack. The provider reaches the nodes over
 // SSH through the UML's tap, exactly as it reaches a router on a network.
+//
+// The files are named acc_uml_* so that Go declares these tests first: once
+// the figure tests are done, the parallel tests start in declaration order
+// as -parallel's slots allow, and the UML tests are the package's longest
+// (minutes each inside a kernel that a busy host slows most); started last,
+// they ran alone at the end of the package's run.
 
 // requireUMLTier ends the test unless the UML tier can run here (root,
 // TF_ACC, the UML kernel and the tools named); in CI it fails instead.
