@@ -180,11 +180,12 @@ func CheckSearchBaseline(plan Plan, baseline Run) error {
 
 // CompareSearchWithBaseline fills each frame size's ceiling from the
 // baseline search's result at the same frame size and direction, and marks
-// a result host-limited when it comes within 5 % of a ceiling that is
-// itself below the line rate (the hosts could not fill the wire without
-// the router, so the router was not what stopped them). A result whose
-// trials found the sender short is host-limited too, with or without a
-// baseline.
+// a result below the line rate host-limited when it comes within 5 % of
+// (or above) a ceiling that is itself below the line rate: the hosts could
+// not fill the wire without the router, so the router was not what
+// stopped them. A result whose search the sender stopped, or whose loss
+// the receiving host dropped itself, is host-limited too, with or without
+// a baseline. A result at the line rate never is: the wire stopped it.
 func CompareSearchWithBaseline(r *Run, baseline *Run) {
 	ceil := map[[2]string]FrameSearch{}
 	if baseline != nil {
@@ -222,17 +223,20 @@ func CompareWithReferences(r *Run) {
 
 func markHostLimited(s *FrameSearch, ceil map[[2]string]FrameSearch) {
 	var why []string
+	// A result at the line rate is the wire's: whatever held the hosts
+	// back at another time, it did not now.
+	atLine := s.Outcome == SearchFound && s.LineRatePercent >= 99
 	if b, ok := ceil[[2]string{fmt.Sprint(s.Frame), string(s.Direction)}]; ok && b.FramesPerSecond > 0 {
 		s.CeilingFPS = b.FramesPerSecond
 		s.CeilingPercent = 100 * s.FramesPerSecond / b.FramesPerSecond
-		if s.Outcome == SearchFound && b.LineRatePercent < 99 && s.FramesPerSecond >= HostLimitShare*b.FramesPerSecond {
+		if s.Outcome == SearchFound && !atLine && b.LineRatePercent < 99 && s.FramesPerSecond >= HostLimitShare*b.FramesPerSecond {
 			why = append(why, fmt.Sprintf("within 5 %% of the hosts' own ceiling without the router (%.0f frames/s, %.1f %% of the line rate)", b.FramesPerSecond, b.LineRatePercent))
 		}
 	}
-	if s.SenderLimited && s.LineRatePercent < 99 {
+	if s.SenderLimited && !atLine {
 		why = append(why, "the sender did not send what the next rate above the result asked for")
 	}
-	if l := s.Loss; l != nil && l.Where() == "receiver" {
+	if l := s.Loss; l != nil && l.Where() == "receiver" && !atLine {
 		why = append(why, fmt.Sprintf("the receiving host %s dropped %d of the %d datagrams lost in the failing trials itself (Udp InErrors; %d for a full socket buffer)", l.Receiver, l.ReceiverDropped, l.Lost, l.RcvbufErrors))
 	}
 	s.HostLimited = len(why) > 0

@@ -216,7 +216,7 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"sender_limited":    b("The search stopped at the sender's limit: the failed trial just above the result failed because its sender did not send what the rate asked for."),
 			"ceiling_fps":       f("What the hosts forwarded without the router at this frame size (the `baseline` search); 0 without one."),
 			"ceiling_percent":   f("`frames_per_second` as a share of `ceiling_fps`, in %; 0 without a baseline."),
-			"host_limited":      b("The figure is the hosts' limit, not the router's: within 5 % of a ceiling that is itself below the line rate, or the sender fell short. Never to be read as the router's throughput."),
+			"host_limited":      b("The figure is the hosts' limit, not the router's: below the line rate and within 5 % of (or above) a ceiling that is itself below the line rate, or the sender stopped the search, or the receiving host dropped most of the loss itself (`loss_where`). Never at the line rate (the wire stopped it). Never to be read as the router's throughput."),
 			"host_limit_reason": s("Why `host_limited` is true; empty otherwise."),
 			"datasheet_fps":     f("The `reference` for this frame size in frames/s; 0 without one."),
 			"datasheet_percent": f("`frames_per_second` as a share of `datasheet_fps`, in %; 0 without a reference. Beside a `host_limited` result it compares the generator, not the router."),

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/xml"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,14 @@ func TestSearchHostLimited(t *testing.T) {
 	// wire's limit, not the hosts'.
 	if s := r.Search[1]; s.HostLimited || s.CeilingPercent != 100 {
 		t.Errorf("1518 bytes at the line rate: %+v, want not host-limited", s)
+	}
+	// At the line rate, above a ceiling measured lower at another time:
+	// the wire's figure, not the hosts'.
+	at := searchRun()
+	at.Search[1].SenderLimited = true
+	bench.CompareSearchWithBaseline(&at, &bench.Run{ID: "b", Plan: bench.Plan{Search: &bench.SearchSpec{}}, Search: []bench.FrameSearch{{Frame: 1518, Direction: bench.Upload, Outcome: bench.SearchFound, FramesPerSecond: 62507, LineRatePercent: 76.9}}})
+	if s := at.Search[1]; s.HostLimited || math.Abs(s.CeilingPercent-130.02) > 0.01 {
+		t.Errorf("1518 bytes at the line rate over a lower ceiling: %+v, want the wire's figure", s)
 	}
 	// Below 95 % of the ceiling the router is the limit.
 	r.Search[0].FramesPerSecond = 0.9 * 212000
