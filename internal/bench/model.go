@@ -73,6 +73,13 @@ type Plan struct {
 	// RoleBaseline, the same hosts without the router (seed 003's
 	// "Direct Connection"), which other runs are compared with.
 	Role Role
+	// LatencyProbe: each pair's client pings its target every 200 ms
+	// through each step's measured window (and 2 s idle before the first
+	// step), for RTT under load beside RTT idle (PairResult.Latency).
+	LatencyProbe bool
+	// Search, when set, makes the run a throughput search per frame size
+	// (Run.Search) instead of fixed-rate steps.
+	Search *SearchSpec
 }
 
 // Role of a run.
@@ -168,6 +175,11 @@ type PairResult struct {
 	// BaselinePercent the receiver's share of it.
 	BaselineMbps    float64
 	BaselinePercent float64
+
+	// Latency is the pair's RTT idle (before the first step) and under
+	// load (this step's measured window), with Plan.LatencyProbe; nil
+	// otherwise.
+	Latency *Latency
 
 	// Iperf3JSON is where the archive keeps iperf3's own JSON report of
 	// this pair in this step, intervals included, relative to the run's
@@ -271,6 +283,9 @@ type Run struct {
 	// each step, relative to the run's directory (report.CPUSamplesFile);
 	// "" when there were none or the run was not archived.
 	CPUSamples string
+	// Search holds a search run's results, one per frame size in plan
+	// order (Plan.Search); a search run has no Steps.
+	Search []FrameSearch
 }
 
 // RunStatus tells whether a run measured every step of its plan.

@@ -22,7 +22,7 @@ var benchmarkListTypes = sync.OnceValue(func() map[string]attr.Type {
 	var resp resource.SchemaResponse
 	(&benchmarkRunResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
 	elem := map[string]attr.Type{}
-	for _, name := range []string{"duts", "hosts", "results"} {
+	for _, name := range []string{"duts", "hosts", "results", "search_results"} {
 		lt, ok := resp.Schema.Attributes[name].GetType().(types.ListType)
 		if !ok {
 			panic("routerlab_benchmark_run: computed attribute " + name + " is not a list") // a schema edit broke this file
@@ -78,6 +78,11 @@ type resultModel struct {
 	LineRatePercent     types.Float64  `tfsdk:"line_rate_percent"`
 	BaselineMbps        types.Float64  `tfsdk:"baseline_mbps"`
 	BaselinePercent     types.Float64  `tfsdk:"baseline_percent"`
+	RTTIdleP50          types.Float64  `tfsdk:"rtt_idle_p50_ms"`
+	RTTLoadP50          types.Float64  `tfsdk:"rtt_load_p50_ms"`
+	RTTLoadP90          types.Float64  `tfsdk:"rtt_load_p90_ms"`
+	RTTLoadP99          types.Float64  `tfsdk:"rtt_load_p99_ms"`
+	RTTLoadReplies      types.Int64    `tfsdk:"rtt_load_replies"`
 	CPU                 []cpuStatModel `tfsdk:"cpu"`
 	PowerIdleWatts      types.Float64  `tfsdk:"power_idle_watts"`
 	PowerAvgWatts       types.Float64  `tfsdk:"power_avg_watts"`
@@ -102,6 +107,7 @@ func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.
 		ParallelStreams: int(m.ParallelStreams.ValueInt64()),
 		Repeat:          int(m.Repeat.ValueInt64()),
 		LinkMTU:         int(m.LinkMTU.ValueInt64()),
+		LatencyProbe:    m.LatencyProbe.ValueBool(),
 	}
 	for _, pm := range m.Pairs {
 		p.Pairs = append(p.Pairs, bench.Pair{
@@ -135,6 +141,13 @@ func (m benchmarkRunModel) toRequest(ctx context.Context) (engine.Request, diag.
 		diags.Append(m.Encapsulation.As(ctx, &enc, basetypes.ObjectAsOptions{})...)
 	}
 	p.Encapsulation = enc.toBench()
+	var sm searchModel
+	if !m.Search.IsNull() && !m.Search.IsUnknown() {
+		diags.Append(m.Search.As(ctx, &sm, basetypes.ObjectAsOptions{})...)
+		spec, d := sm.toBench(ctx)
+		diags.Append(d...)
+		p.Search = &spec
+	}
 	req := engine.Request{
 		Name:       m.Name.ValueString(),
 		Plan:       p,
@@ -222,6 +235,13 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 				Warnings: pairWarnings(s.Warnings, p.Pair),
 				Started:  rfc3339(s.Started), Finished: rfc3339(s.Finished),
 			}
+			r.RTTIdleP50, r.RTTLoadP50, r.RTTLoadP90, r.RTTLoadP99 = types.Float64Null(), types.Float64Null(), types.Float64Null(), types.Float64Null()
+			r.RTTLoadReplies = types.Int64Value(0)
+			if l := p.Latency; l != nil {
+				r.RTTIdleP50, r.RTTLoadP50 = types.Float64Value(l.Idle.P50), types.Float64Value(l.Load.P50)
+				r.RTTLoadP90, r.RTTLoadP99 = types.Float64Value(l.Load.P90), types.Float64Value(l.Load.P99)
+				r.RTTLoadReplies = types.Int64Value(int64(l.Load.Samples))
+			}
 			if pw := s.Power; pw != nil {
 				r.PowerIdleWatts, r.PowerAvgWatts = types.Float64Value(pw.IdleWatts), types.Float64Value(pw.AvgWatts)
 				r.PowerMaxWatts, r.MbpsPerWatt = types.Float64Value(pw.MaxWatts), types.Float64Value(pw.MbpsPerWatt)
@@ -236,6 +256,8 @@ func (m *benchmarkRunModel) fromOutcome(ctx context.Context, out engine.Outcome)
 	m.Hosts, d = types.ListValueFrom(ctx, elem["hosts"], hosts)
 	diags.Append(d...)
 	m.Results, d = types.ListValueFrom(ctx, elem["results"], results)
+	diags.Append(d...)
+	m.SearchResults, d = types.ListValueFrom(ctx, elem["search_results"], searchResultModels(run.Search))
 	diags.Append(d...)
 	m.Markdown = types.StringValue(out.Markdown)
 	m.JSON = types.StringValue(out.JSON)

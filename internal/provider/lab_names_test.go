@@ -57,6 +57,7 @@ func TestLabNamesAndNetsAreUnique(t *testing.T) {
 var seriesTests = map[string]string{
 	"TestAccBenchmark_baseline":         "figures",
 	"TestAccBenchmark_sweep":            "figures",
+	"TestAccBenchmark_search":           "figures (found rates against the shaper and the hosts' ceiling, RTT under load)",
 	"TestAccBenchmark_pairsDriftExpect": "figures",
 	"TestAccReadme_ownConfiguration":    "figures (the README's table)",
 	"TestAccRTX_transcript":             "t.Setenv",

@@ -71,6 +71,8 @@ type benchmarkRunModel struct {
 	ArchiveDir        types.String   `tfsdk:"archive_dir"`
 	Role              types.String   `tfsdk:"role"`
 	Baseline          types.String   `tfsdk:"baseline"`
+	Search            types.Object   `tfsdk:"search"`
+	LatencyProbe      types.Bool     `tfsdk:"latency_probe"`
 	Timeouts          timeouts.Value `tfsdk:"timeouts"`
 
 	Started       types.String `tfsdk:"started"`
@@ -81,6 +83,7 @@ type benchmarkRunModel struct {
 	DUTs          types.List   `tfsdk:"duts"`
 	Hosts         types.List   `tfsdk:"hosts"`
 	Results       types.List   `tfsdk:"results"`
+	SearchResults types.List   `tfsdk:"search_results"`
 	Markdown      types.String `tfsdk:"markdown"`
 	JSON          types.String `tfsdk:"json"`
 	CSV           types.String `tfsdk:"csv"`
@@ -231,6 +234,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "Arbitrary values; changing any re-runs the benchmark (e.g. a firmware version)."},
 			"archive_dir": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "Directory (on the machine running Terraform) where each run writes `<id>/{run.json,results.md,results.csv,chart.svg}`. Never deleted or overwritten, so a history builds up in git."},
+			"latency_probe": schema.BoolAttribute{Optional: true, PlanModifiers: replaceB,
+				MarkdownDescription: "Ping each pair's target from its client every 200 ms through each step's measured window, and 10 times before the first step: `results.*.rtt_*` then hold the RTT idle and under load (p50, p90, p99), as flent reads latency under load. Costs 2 s before the first step and one more session on each client per step. Default false; a `search` always probes its confirmation trials."},
 			"role": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("measurement"), PlanModifiers: replaceS,
 				Validators:          []validator.String{stringvalidator.OneOf(string(bench.RoleMeasurement), string(bench.RoleBaseline))},
 				MarkdownDescription: "`measurement` (default) or `baseline`: the same hosts without the device under test (seed 003's \"Direct Connection\"), archived for other runs to be compared with. A baseline usually names no `dut`."},
@@ -262,7 +267,8 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 					"kernel":         computedS("Kernel release (`uname -r`)."),
 					"iperf3_version": computedS("iperf3 version."),
 				}}},
-			"results": resultsSchema(),
+			"results":        resultsSchema(),
+			"search_results": searchResultsSchema(),
 			"renderings_in_state": schema.ListAttribute{ElementType: types.StringType, Optional: true, Computed: true,
 				Default:    listdefault.StaticValue(types.ListValueMust(types.StringType, []attr.Value{types.StringValue("markdown")})),
 				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(renderingNames()...)), listvalidator.UniqueValues()},
@@ -351,6 +357,7 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 						MarkdownDescription: "Minimum receiver Mbps of every pair as a share of what the `baseline` run measured at the same MSS, length and direction, in % (e.g. `95`: fail when a firmware is more than 5 % slower). Needs `baseline`, and the baseline must have measured every step."},
 				},
 			},
+			"search":   searchBlock(),
 			"timeouts": describedTimeouts(ctx),
 		},
 	}
@@ -388,6 +395,11 @@ func resultsSchema() schema.ListNestedAttribute {
 			"line_rate_percent":     f("`receiver_mbps` as a share of `line_rate_mbps`."),
 			"baseline_mbps":         f("What the `baseline` run measured for this pair at the same MSS, length and direction; 0 without one."),
 			"baseline_percent":      f("`receiver_mbps` as a share of `baseline_mbps`; 0 without a baseline."),
+			"rtt_idle_p50_ms":       f("With `latency_probe`: the pair's RTT before the first step, median; null without."),
+			"rtt_load_p50_ms":       f("With `latency_probe`: RTT during this step's measured window, median; null without."),
+			"rtt_load_p90_ms":       f("With `latency_probe`: RTT under load, 90th percentile."),
+			"rtt_load_p99_ms":       f("With `latency_probe`: RTT under load, 99th percentile (nearest rank: with few replies the largest)."),
+			"rtt_load_replies":      i("With `latency_probe`: replies the probe got under load; 0 without."),
 			"cpu": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "CPU of each DUT inside the measured window.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"device":           s("DUT."),
@@ -430,8 +442,14 @@ func (r *benchmarkRunResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	resp.Diagnostics.Append(r.checkDevices(plan)...)
 	resp.Diagnostics.Append(planRenderings(ctx, plan, &resp.Plan)...)
-	if err := validateBenchmark(ctx, plan); err != nil {
-		resp.Diagnostics.AddError("Invalid Benchmark", err.Error())
+	// A search's attribute errors come first, with their paths; the
+	// engine's own check would only say the same again without them.
+	searchDiags := checkSearch(ctx, plan)
+	resp.Diagnostics.Append(searchDiags...)
+	if !searchDiags.HasError() {
+		if err := validateBenchmark(ctx, plan); err != nil {
+			resp.Diagnostics.AddError("Invalid Benchmark", err.Error())
+		}
 	}
 	if resp.Diagnostics.HasError() || req.State.Raw.IsNull() {
 		return
@@ -509,7 +527,7 @@ func (r *benchmarkRunResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	out, err := runBenchmark(ctx, r.inv, run)
-	measured := out.Run != nil && len(out.Run.Steps) > 0
+	measured := out.Run != nil && (len(out.Run.Steps) > 0 || len(out.Run.Search) > 0)
 	if measured {
 		resp.Diagnostics.Append(plan.fromOutcome(ctx, out)...)
 		plan.dropRenderings(ctx)

@@ -73,6 +73,9 @@ func Validate(req Request) error {
 		n.Plan.LinkMbps = 1000 // keep checking the rest
 	}
 	errs = append(errs, runner.Validate(n.Plan))
+	if n.Plan.Search != nil {
+		return errors.Join(append(errs, validateSearch(n, req.Baseline)...)...)
+	}
 	needEveryStep := req.Expect.MinPercentOfBaseline != nil
 	switch {
 	case req.Baseline != nil:
@@ -102,7 +105,13 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
-	run, rec, err := runner.RunRecorded(ctx, req.Plan, env)
+	var run *bench.Run
+	var rec bench.Recording
+	if req.Plan.Search != nil {
+		run, err = runner.RunSearch(ctx, req.Plan, env)
+	} else {
+		run, rec, err = runner.RunRecorded(ctx, req.Plan, env)
+	}
 	if run == nil {
 		return Outcome{}, err
 	}
@@ -113,7 +122,10 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 	if err != nil {
 		run.Status, run.Error = bench.RunFailed, err.Error()
 	}
-	if req.Baseline != nil {
+	switch {
+	case run.IsSearch():
+		bench.CompareSearchWithBaseline(run, req.Baseline)
+	case req.Baseline != nil:
 		bench.CompareWithBaseline(run, *req.Baseline)
 	}
 	// The raw iperf3 reports and CPU readings go only to the archive;
@@ -131,6 +143,20 @@ func Run(ctx context.Context, req Request, env Env) (Outcome, error) {
 		return out, errors.Join(err, rerr)
 	}
 	return out, nil
+}
+
+// validateSearch: what a search refuses besides the plan's own rules
+// (runner.ValidateSearch): expectations, which are checked per step, and a
+// baseline that is not a search.
+func validateSearch(n Request, baseline *bench.Run) []error {
+	errs := []error{runner.ValidateSearch(n.Plan, runner.OptionsOf(n.Plan))}
+	if n.Expect != (bench.Expect{}) {
+		errs = append(errs, errors.New("expect does not apply to a search: its result is already the highest rate within search.loss_percent"))
+	}
+	if baseline != nil {
+		errs = append(errs, bench.CheckSearchBaseline(n.Plan, *baseline))
+	}
+	return errs
 }
 
 // rendering is one of the run's renderings: its archive file, how to make

@@ -22,6 +22,8 @@ const (
 	MaxParallel = 128
 	// MaxDuration is iperf3's limit for -t.
 	MaxDuration = 86400 * time.Second
+	// MaxSocketBuffer is the largest -w routerlab passes: 512 MiB.
+	MaxSocketBuffer = 512 << 20
 	// DefaultConnectTimeout is used when ClientOptions.ConnectTimeout is 0.
 	DefaultConnectTimeout = 3 * time.Second
 )
@@ -54,6 +56,10 @@ type ClientOptions struct {
 	// ConnectTimeout bounds the control connection setup
 	// (--connect-timeout); 0 = DefaultConnectTimeout.
 	ConnectTimeout time.Duration
+	// SocketBuffer is -w: the sockets' buffer size in bytes on both ends
+	// (the kernel caps it at net.core.rmem_max/wmem_max); 0 = the
+	// kernel's default.
+	SocketBuffer int
 }
 
 var (
@@ -93,7 +99,7 @@ func wholeSeconds(name string, d time.Duration) (int, error) {
 
 // ClientCommand builds
 //
-//	iperf3 -c TARGET -p PORT -J -t N -O N [-M MSS] [-l LEN] [-P N] [-R | --bidir] [-u -b RATE [--fq-rate RATE]] --connect-timeout MS
+//	iperf3 -c TARGET -p PORT -J -t N -O N [-M MSS] [-l LEN] [-P N] [-w BYTES] [-R | --bidir] [-u -b RATE [--fq-rate RATE]] --connect-timeout MS
 //
 // after validating every option; the result is safe to hand to sh.
 func ClientCommand(o ClientOptions) (string, error) {
@@ -144,6 +150,12 @@ func ClientCommand(o ClientOptions) (string, error) {
 	}
 	if o.Parallel > 1 {
 		args = append(args, "-P", strconv.Itoa(o.Parallel))
+	}
+	if o.SocketBuffer < 0 || o.SocketBuffer > MaxSocketBuffer {
+		return "", fmt.Errorf("iperf3 socket buffer %d is out of range 0..%d bytes", o.SocketBuffer, MaxSocketBuffer)
+	}
+	if o.SocketBuffer > 0 {
+		args = append(args, "-w", strconv.Itoa(o.SocketBuffer))
 	}
 	switch o.Direction {
 	case "", bench.Upload:

@@ -2,6 +2,7 @@ package iperf3
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,38 @@ func TestUDPTrialLocal(t *testing.T) {
 	}
 	if r.SentFrames < 780 || r.SentFrames > 850 || r.LostFrames < 0 || r.LostFrames > r.SentFrames || r.OfferedFrames != 813 {
 		t.Errorf("trial (pacing %s) counted %+v, want about 813 frames sent", pacing, r)
+	}
+}
+
+func TestTrialRates(t *testing.T) {
+	// 1518-byte frames at 1 Gbit/s: 81,274.4 frames/s; -b is their
+	// payload (1472 bytes), --fq-rate their whole frames.
+	b, fq := trialRates(1518, 1e9/(1538*8))
+	if b != "957087126" || fq != "986996099" {
+		t.Errorf("trialRates(1518) = %s, %s", b, fq)
+	}
+	// The pacing rate covers what the kernel paces (frame − 4 bytes at the
+	// qdisc) for every frame size.
+	for _, frame := range []int{64, 512, 1518, 9018} {
+		fps := 1000.0
+		_, fq := trialRates(frame, fps)
+		v, _ := strconv.ParseFloat(fq, 64)
+		if v < fps*float64(frame-4)*8 {
+			t.Errorf("frame %d: --fq-rate %s below the %v bit/s of the packets the kernel paces", frame, fq, fps*float64(frame-4)*8)
+		}
+	}
+}
+
+func TestClientCommandSocketBuffer(t *testing.T) {
+	o := ClientOptions{Target: "198.18.0.2", Port: 5201, Duration: time.Second, Length: 1472, Protocol: bench.UDP, UDPBitrate: "1000", SocketBuffer: TrialSocketBuffer}
+	got, err := ClientCommand(o)
+	if want := "iperf3 -c 198.18.0.2 -p 5201 -J -t 1 -O 0 -l 1472 -w 4194304 -u -b 1000 --connect-timeout 3000"; err != nil || got != want {
+		t.Errorf("ClientCommand = %q, %v; want %q", got, err, want)
+	}
+	for _, bad := range []int{-1, MaxSocketBuffer + 1} {
+		o.SocketBuffer = bad
+		if _, err := ClientCommand(o); err == nil || !strings.Contains(err.Error(), "socket buffer") {
+			t.Errorf("socket buffer %d: %v", bad, err)
+		}
 	}
 }

@@ -43,6 +43,14 @@ import (
 // out), joined by " | "; empty when there are none. A failed run's steps
 // not measured have no rows: the run's status and error are in the JSON.
 func CSV(r bench.Run) ([]byte, error) {
+	if r.IsSearch() {
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		if err := w.WriteAll(searchCSVRows(r)); err != nil {
+			return nil, fmt.Errorf("write CSV: %w", err)
+		}
+		return buf.Bytes(), nil
+	}
 	g := newGrid(r)
 	tcp := isTCP(r.Plan)
 	head := []string{"step", "mss", "direction", "repeat", "pair", "sender_mbps", "receiver_mbps", "retransmits",
@@ -53,6 +61,10 @@ func CSV(r bench.Run) ([]byte, error) {
 	head = append(head, "power_idle_w", "power_avg_w", "mbps_per_watt",
 		"reverse_sender_mbps", "reverse_receiver_mbps", "reverse_retransmits", "default_mss",
 		"length", "baseline_mbps", "baseline_percent", "warnings")
+	probe := r.Plan.LatencyProbe
+	if probe {
+		head = append(head, "rtt_idle_p50_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies")
+	}
 
 	var buf bytes.Buffer
 	w := csv.NewWriter(&buf)
@@ -86,6 +98,14 @@ func CSV(r bench.Run) ([]byte, error) {
 				optNum(p.BaselineMbps, p.BaselineMbps > 0), optNum(p.BaselinePercent, p.BaselinePercent > 0),
 				pairWarnings(s, p.Pair),
 			)
+			if probe {
+				l := p.Latency
+				has := l != nil && l.Load.Samples > 0
+				if l == nil {
+					l = &bench.Latency{}
+				}
+				row = append(row, optNum(l.Idle.P50, has), optNum(l.Load.P50, has), optNum(l.Load.P90, has), optNum(l.Load.P99, has), optInt(l.Load.Samples, l != nil && has))
+			}
 			if err := w.Write(row); err != nil {
 				return nil, fmt.Errorf("write CSV: %w", err)
 			}

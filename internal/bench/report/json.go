@@ -44,6 +44,8 @@ type runJSON struct {
 	Error  string `json:"error,omitempty"`
 	// CPUSamples names the archive's cpu.csv; absent when there is none.
 	CPUSamples string `json:"cpu_samples,omitempty"`
+	// Search: a search run's results per frame size; absent otherwise.
+	Search []frameSearchJSON `json:"search,omitempty"`
 }
 
 type planJSON struct {
@@ -62,6 +64,8 @@ type planJSON struct {
 	Encapsulation   encapsulationJSON `json:"encapsulation"`
 	Role            string            `json:"role,omitempty"`
 	LinkMTU         int               `json:"link_mtu,omitempty"` // absent: bench.DefaultLinkMTU
+	LatencyProbe    bool              `json:"latency_probe,omitempty"`
+	Search          *searchSpecJSON   `json:"search,omitempty"` // absent: not a search
 }
 
 type pairJSON struct {
@@ -145,6 +149,8 @@ type pairResultJSON struct {
 	BaselinePercent     float64 `json:"baseline_percent,omitempty"`
 	// Iperf3JSON names the archived iperf3 report; absent without one.
 	Iperf3JSON string `json:"iperf3_json,omitempty"`
+	// Latency: RTT idle and under load; absent without latency_probe.
+	Latency *latencyJSON `json:"latency,omitempty"`
 }
 
 type cpuJSON struct {
@@ -211,6 +217,7 @@ func toJSON(r bench.Run) runJSON {
 	v.DUTs = mapSlice(r.DUTs, func(d bench.DUTInfo) dutJSON { return dutJSON(d) })
 	v.Hosts = mapSlice(r.Hosts, hostToJSON)
 	v.Steps = mapSlice(r.Steps, stepToJSON)
+	v.Search = mapSlice(r.Search, frameSearchToJSON)
 	return v
 }
 
@@ -229,8 +236,12 @@ func planToJSON(p bench.Plan) planJSON {
 		Encapsulation:   encapsulationJSON(p.Encapsulation),
 		Role:            roleJSON(p.Role),
 		LinkMTU:         p.LinkMTU,
+		LatencyProbe:    p.LatencyProbe,
 	}
 	v.Pairs = mapSlice(p.Pairs, func(pr bench.Pair) pairJSON { return pairJSON(pr) })
+	if p.Search != nil {
+		v.Search = searchSpecToJSON(*p.Search)
+	}
 	v.Directions = mapSlice(p.Directions, func(d bench.Direction) string { return string(d) })
 	return v
 }
@@ -247,7 +258,7 @@ func stepToJSON(s bench.StepResult) stepJSON {
 		TotalReceiverMbps: s.TotalReceiverMbps,
 		Warnings:          s.Warnings,
 	}
-	v.Pairs = mapSlice(s.Pairs, func(p bench.PairResult) pairResultJSON { return pairResultJSON(p) })
+	v.Pairs = mapSlice(s.Pairs, pairResultToJSON)
 	v.CPU = mapSlice(s.CPU, func(c bench.CPUStats) cpuJSON { return cpuJSON(c) })
 	if s.Power != nil {
 		p := powerJSON(*s.Power)
@@ -287,12 +298,21 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			Encapsulation:   bench.Encapsulation(v.Plan.Encapsulation),
 			Role:            bench.Role(v.Plan.Role),
 			LinkMTU:         v.Plan.LinkMTU,
+			LatencyProbe:    v.Plan.LatencyProbe,
 		},
 	}
 	r.Plan.Pairs = mapSlice(v.Plan.Pairs, func(p pairJSON) bench.Pair { return bench.Pair(p) })
 	r.Plan.Directions = mapSlice(v.Plan.Directions, func(d string) bench.Direction { return bench.Direction(d) })
 	r.DUTs = mapSlice(v.DUTs, func(d dutJSON) bench.DUTInfo { return bench.DUTInfo(d) })
 	r.Hosts = mapSlice(v.Hosts, hostFromJSON)
+	if v.Plan.Search != nil {
+		r.Plan.Search = searchSpecFromJSON(*v.Plan.Search)
+	}
+	for i, fs := range v.Search {
+		r.Search = append(r.Search, frameSearchFromJSON(fs, func(field, s string) time.Time {
+			return parse(fmt.Sprintf("search[%d].%s", i, field), s)
+		}))
+	}
 	if v.Steps != nil {
 		r.Steps = make([]bench.StepResult, len(v.Steps))
 		for i, s := range v.Steps {
@@ -306,7 +326,7 @@ func fromJSON(v runJSON) (bench.Run, error) {
 			if s.Pairs != nil {
 				st.Pairs = make([]bench.PairResult, len(s.Pairs))
 				for j, p := range s.Pairs {
-					st.Pairs[j] = bench.PairResult(p)
+					st.Pairs[j] = pairResultFromJSON(p)
 				}
 			}
 			if s.CPU != nil {

@@ -31,6 +31,11 @@ import (
 // section lists each host's TCP stack, path interfaces and qdiscs where
 // they were recorded (markdown_env.go).
 func Markdown(r bench.Run) string {
+	if r.IsSearch() {
+		var b strings.Builder
+		writeSearchMarkdown(&b, r)
+		return b.String()
+	}
 	g := newGrid(r)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", md(runTitle(r)))
@@ -414,6 +419,9 @@ func (g *grid) detailFigures() []figure {
 	}
 	if g.hasBaseline() {
 		figs = append(figs, figBaselineMbps)
+	}
+	if g.run.Plan.LatencyProbe {
+		figs = append(figs, figRTTIdle, figRTTLoad50, figRTTLoad99)
 	}
 	return figs
 }

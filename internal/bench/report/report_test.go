@@ -572,9 +572,9 @@ func assertAllSet(t *testing.T, v reflect.Value, path string) {
 }
 
 func TestJSONRoundTrip(t *testing.T) {
-	full := fullRun()
+	full := withSearch(fullRun())
 	assertAllSet(t, reflect.ValueOf(full), "Run")
-	for _, r := range []bench.Run{full, seed000(), seed004(), udpRun(), {ID: "empty", Status: bench.RunComplete}, {ID: "empty-slices", Status: bench.RunFailed, DUTs: []bench.DUTInfo{}, Steps: []bench.StepResult{}}} {
+	for _, r := range []bench.Run{full, searchRun(), seed000(), seed004(), udpRun(), {ID: "empty", Status: bench.RunComplete}, {ID: "empty-slices", Status: bench.RunFailed, DUTs: []bench.DUTInfo{}, Steps: []bench.StepResult{}}} {
 		data := mustJSON(t, r)
 		back, err := FromJSON([]byte(data))
 		if err != nil {

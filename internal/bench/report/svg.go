@@ -24,6 +24,9 @@ import (
 // standalone SVG 1.1 with every text escaped, the same bytes for the
 // same run.
 func SVG(r bench.Run) string {
+	if r.IsSearch() {
+		return searchSVG(r)
+	}
 	g := newGrid(r)
 	c := chart{
 		title:   runTitle(r),

@@ -374,7 +374,23 @@ var (
 	figLineRate        = figure{"line rate", lineRatePercent, formatPercent1, false}
 	figBaselineMbps    = figure{"baseline Mbps", baselineMbps, formatMbps, true}
 	figBaselinePercent = figure{"% of baseline", baselinePercent, formatPercent1, true}
+	figRTTIdle         = figure{"RTT idle p50 ms", rttMetric(func(l bench.Latency) float64 { return l.Idle.P50 }), formatRTT, true}
+	figRTTLoad50       = figure{"RTT load p50 ms", rttMetric(func(l bench.Latency) float64 { return l.Load.P50 }), formatRTT, true}
+	figRTTLoad99       = figure{"RTT load p99 ms", rttMetric(func(l bench.Latency) float64 { return l.Load.P99 }), formatRTT, true}
 )
+
+// rttMetric reads a figure of a pair's latency (latency_probe); none
+// without a probe or replies under load.
+func rttMetric(get func(bench.Latency) float64) pairMetric {
+	return func(p bench.PairResult, _ half) (float64, bool) {
+		if p.Latency == nil || p.Latency.Load.Samples == 0 {
+			return 0, false
+		}
+		return get(*p.Latency), true
+	}
+}
+
+func formatRTT(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
 // pairStat aggregates a metric of one pair over the steps of a cell.
 func pairStat(steps []bench.StepResult, pair string, h half, m pairMetric) stat {

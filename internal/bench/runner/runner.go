@@ -144,7 +144,7 @@ const (
 // a time); either takes one session at a time, so each DUT counts one.
 // Local, the machine running Terraform, has no such limit.
 func concurrencyErrors(p bench.Plan) []string {
-	type load struct{ servers, clients, samplers int }
+	type load struct{ servers, clients, probes, samplers int }
 	loads := map[string]*load{}
 	at := func(host string) *load {
 		if loads[host] == nil {
@@ -155,6 +155,9 @@ func concurrencyErrors(p bench.Plan) []string {
 	for _, pair := range p.Pairs {
 		at(pair.Server).servers++
 		at(pair.Client).clients++
+		if p.LatencyProbe {
+			at(pair.Client).probes++
+		}
 	}
 	duts := map[string]bool{}
 	for _, d := range p.DUTs {
@@ -166,7 +169,7 @@ func concurrencyErrors(p bench.Plan) []string {
 	var errs []string
 	for _, host := range slices.Sorted(maps.Keys(loads)) {
 		l := loads[host]
-		n := l.servers + l.clients + l.samplers
+		n := l.servers + l.clients + l.probes + l.samplers
 		if host == bench.LocalHost || n <= command.MaxConcurrentPerDevice {
 			continue
 		}
@@ -174,7 +177,7 @@ func concurrencyErrors(p bench.Plan) []string {
 		for _, c := range []struct {
 			n    int
 			what string
-		}{{l.servers, "iperf3 server"}, {l.clients, "iperf3 client"}, {l.samplers, "CPU sampler"}} {
+		}{{l.servers, "iperf3 server"}, {l.clients, "iperf3 client"}, {l.probes, "latency probe"}, {l.samplers, "CPU sampler"}} {
 			if c.n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s%s", c.n, c.what, plural(c.n)))
 			}
@@ -249,6 +252,12 @@ func run(ctx context.Context, plan bench.Plan, env Env, rec *bench.Recording) (*
 	// step and once after the last (see finishRecording).
 	envs := readEnvironments(ctx, env, endpoints(plan, clients, servers), "before the first step")
 	run.Iperf3Version = run.Hosts[0].Iperf3Version
+	var idleRTT []bench.RTTStats
+	if plan.LatencyProbe {
+		if idleRTT, err = idleLatencies(ctx, plan, clients); err != nil {
+			return nil, err
+		}
+	}
 	var idle float64
 	if env.Power != nil {
 		env.logf("power: measuring the idle baseline")
@@ -276,7 +285,7 @@ func run(ctx context.Context, plan bench.Plan, env Env, rec *bench.Recording) (*
 	for _, step := range steps {
 		env.logf("step %d/%d: %s, mss %s, length %s, repeat %d: %d pair(s) for %s (+%s warm-up)",
 			step.Index+1, len(steps), step.Direction, mssLabel(step.MSS), mssLabel(step.Length), step.Repeat+1, len(plan.Pairs), plan.Duration, plan.Omit)
-		res, raws, err := runStep(ctx, plan, step, clients, servers)
+		res, raws, err := runStep(ctx, plan, step, clients, servers, idleRTT)
 		if err != nil {
 			err = fmt.Errorf("step %d (%s, mss %s): %w", step.Index+1, step.Direction, mssLabel(step.MSS), err)
 			// The steps measured before keep their CPU and power
@@ -385,7 +394,7 @@ func summariseSamples(ctx context.Context, run *bench.Run, plan bench.Plan, env 
 // runStep starts a server per pair, then every client at once, and always
 // stops the servers by PID. It also returns each pair's iperf3 JSON as
 // printed (bench.Recording).
-func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []command.Runner) (*bench.StepResult, [][]byte, error) {
+func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, servers []command.Runner, idleRTT []bench.RTTStats) (*bench.StepResult, [][]byte, error) {
 	var started []*iperf3.Server
 	defer func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -425,15 +434,20 @@ func runStep(ctx context.Context, plan bench.Plan, step bench.Step, clients, ser
 		}()
 	}
 	res := &bench.StepResult{Step: step, Started: time.Now().UTC()}
+	probes := startStepProbes(stepCtx, plan, clients, idleRTT != nil)
 	close(gate)
 	wg.Wait()
 	res.Finished = time.Now().UTC()
+	loads := stopStepProbes(ctx, probes)
 	if err := firstError(ctx, plan.Pairs, errs); err != nil {
 		return nil, nil, err
 	}
 	for i, pair := range plan.Pairs {
 		sum := reports[i].Result()
 		pr := sum.PairResult(pair.Name)
+		if idleRTT != nil && i < len(loads) && loads[i] != nil {
+			pr.Latency = &bench.Latency{Idle: idleRTT[i], Load: *loads[i]}
+		}
 		if step.MSS > 0 {
 			pr.MSS = step.MSS // what -M set
 		} else {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
@@ -39,6 +40,12 @@ func ValidateSearch(p bench.Plan, o SearchOptions) error {
 	if p.LinkMbps <= 0 {
 		errs = append(errs, errors.New("a search needs the link speed: its line rate is the highest rate offered"))
 	}
+	if slices.ContainsFunc(p.MSS, func(m int) bool { return m != 0 }) || slices.ContainsFunc(p.Lengths, func(l int) bool { return l != 0 }) {
+		errs = append(errs, errors.New("a search sets each datagram's size from search.frame_sizes (iperf3 -l = frame − 46): remove mss and lengths"))
+	}
+	if p.ParallelStreams > 1 || p.Repeat > 1 {
+		errs = append(errs, fmt.Errorf("a search runs one stream once per trial: parallel_streams %d and repeat %d must be 1", p.ParallelStreams, p.Repeat))
+	}
 	if p.Duration%time.Second != 0 || o.TrialDuration%time.Second != 0 {
 		errs = append(errs, fmt.Errorf("search trials run whole seconds (iperf3 -t): duration %s, trial duration %s", p.Duration, o.TrialDuration))
 	}
@@ -50,8 +57,11 @@ func ValidateSearch(p bench.Plan, o SearchOptions) error {
 		search.CheckProtocol("protocol", p.Protocol),
 		search.CheckFrameSizes("search.frame_sizes", o.FrameSizes, mtu),
 		search.CheckLossPercent("search.loss_percent", o.LossPercent))
+	if p.Search != nil {
+		errs = append(errs, search.CheckReferences("search.reference", p.Search.References, o.FrameSizes))
+	}
 	for _, pair := range p.Pairs {
-		errs = append(errs, search.CheckTarget("pair "+pair.Name+" target", pair.Target, o.AllowPublicTargets, "search.allow_public_targets"))
+		errs = append(errs, search.CheckTarget("pair "+pair.Name+" target", pair.Target, o.AllowPublicTargets, "search.allow_public_target"))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err

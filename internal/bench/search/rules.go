@@ -101,3 +101,47 @@ func CheckTarget(attr, target string, allowPublic bool, allowAttr string) error 
 	}
 	return fmt.Errorf("%s %s is outside the private and benchmarking ranges a search may flood (%s; RFC 6815): set %s = true if this network is yours to test", attr, target, AllowedRanges(), allowAttr)
 }
+
+// CheckReferences checks published figures against the searched frame
+// sizes (frames; empty = RFC 2544's): each names a searched size, at most
+// once, with kpps and/or Mbit/s above 0 and, given both, the two agreeing
+// within 1 % by Mbit/s = kpps × frame × 8 / 1000. attr names the list,
+// e.g. "search.reference".
+func CheckReferences(attr string, refs []bench.Reference, frames []int) error {
+	if len(frames) == 0 {
+		frames = linerate.RFC2544FrameSizes
+	}
+	searched := map[int]bool{}
+	for _, f := range frames {
+		searched[f] = true
+	}
+	seen := map[int]bool{}
+	var errs []string
+	for i, r := range refs {
+		at := fmt.Sprintf("%s[%d]", attr, i)
+		switch {
+		case !searched[r.Frame]:
+			errs = append(errs, fmt.Sprintf("%s frame_size %d: not among the searched frame sizes %v", at, r.Frame, frames))
+		case seen[r.Frame]:
+			errs = append(errs, fmt.Sprintf("%s frame_size %d: a second reference for it; give one per frame size", at, r.Frame))
+		}
+		seen[r.Frame] = true
+		if math.IsNaN(r.KPPS) || math.IsNaN(r.Mbps) || r.KPPS < 0 || r.Mbps < 0 || (r.KPPS == 0 && r.Mbps == 0) {
+			errs = append(errs, fmt.Sprintf("%s: kpps %v, mbps %v: give kpps or mbps (or both), above 0", at, r.KPPS, r.Mbps))
+			continue
+		}
+		if r.KPPS > 0 && r.Mbps > 0 && r.Frame > 0 {
+			want := r.KPPS * float64(r.Frame) * 8 / 1000
+			if math.Abs(r.Mbps-want) > 0.01*want {
+				errs = append(errs, fmt.Sprintf("%s: mbps %v and kpps %v disagree: %v kpps × %d bytes × 8 / 1000 = %.1f Mbit/s", at, r.Mbps, r.KPPS, r.KPPS, r.Frame, want))
+			}
+		}
+		if strings.TrimSpace(r.Source) == "" || strings.ContainsFunc(r.Source, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
+			errs = append(errs, fmt.Sprintf("%s: source must name where the figure comes from, on one line", at))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return nil
+}

@@ -72,3 +72,32 @@ func TestCheckTarget(t *testing.T) {
 	wantErr(t, "hostname", CheckTarget(a, "dut.example", false, allow), `pair.target "dut.example" is not an IP address`)
 	wantErr(t, "hostname allowed", CheckTarget(a, "dut.example", true, allow), "")
 }
+
+func TestCheckReferences(t *testing.T) {
+	const a = "search.reference"
+	ok := []bench.Reference{
+		{Frame: 64, KPPS: 1402.5, Source: "MikroTik RB750Gr3, fast path"},
+		// 81.3 kpps × 1518 × 8 / 1000 = 987.3 Mbit/s
+		{Frame: 1518, KPPS: 81.3, Mbps: 987.3, Source: "MikroTik RB750Gr3, fast path"},
+		{Frame: 512, Mbps: 960, Source: "datasheet"},
+	}
+	wantErr(t, "valid", CheckReferences(a, ok, []int{64, 512, 1518}), "")
+	wantErr(t, "default sizes", CheckReferences(a, ok, nil), "")
+	for _, c := range []struct {
+		refs []bench.Reference
+		want string
+	}{
+		{[]bench.Reference{{Frame: 100, KPPS: 1, Source: "x"}}, "search.reference[0] frame_size 100: not among the searched frame sizes [64 512 1518]"},
+		{[]bench.Reference{{Frame: 64, KPPS: 1, Source: "x"}, {Frame: 64, Mbps: 1, Source: "y"}}, "search.reference[1] frame_size 64: a second reference"},
+		{[]bench.Reference{{Frame: 64, Source: "x"}}, "search.reference[0]: kpps 0, mbps 0: give kpps or mbps"},
+		{[]bench.Reference{{Frame: 64, KPPS: -1, Source: "x"}}, "give kpps or mbps (or both), above 0"},
+		{[]bench.Reference{{Frame: 1518, KPPS: 81.3, Mbps: 941, Source: "x"}}, "mbps 941 and kpps 81.3 disagree: 81.3 kpps × 1518 bytes × 8 / 1000 = 987.3 Mbit/s"},
+		{[]bench.Reference{{Frame: 64, KPPS: 1, Source: " "}}, "source must name where the figure comes from"},
+		{[]bench.Reference{{Frame: 64, KPPS: 1, Source: "a\nb"}}, "on one line"},
+	} {
+		wantErr(t, c.want, CheckReferences(a, c.refs, []int{64, 512, 1518}), c.want)
+	}
+	if r := (bench.Reference{Frame: 1518, Mbps: 987.3}); math.Abs(r.FPS()-987.3e6/(1518*8)) > 1e-6 || math.Abs(r.FPS()-81300) > 1 {
+		t.Errorf("FPS from Mbit/s = %v, want 81,300", r.FPS())
+	}
+}

@@ -95,6 +95,16 @@ type Record struct {
 	Passed bool
 }
 
+type phaseKey struct{}
+
+// PhaseOf is the phase of the trial a Trial's context belongs to (""
+// outside a search): a trial that records more than the search needs
+// (latency under load) can keep it for the confirmation only.
+func PhaseOf(ctx context.Context) Phase {
+	p, _ := ctx.Value(phaseKey{}).(Phase)
+	return p
+}
+
 // Outcome says how a search ended.
 type Outcome string
 
@@ -198,7 +208,7 @@ func Run(ctx context.Context, trial Trial, o Options) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return Record{}, err
 		}
-		tr, err := trial(ctx, rate, d)
+		tr, err := trial(context.WithValue(ctx, phaseKey{}, phase), rate, d)
 		if err != nil {
 			return Record{}, fmt.Errorf("%s trial at %.0f bit/s for %s: %w", phase, rate, d, err)
 		}

@@ -239,3 +239,27 @@ func TestTrialErrorsAndOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestPhaseOf(t *testing.T) {
+	var phases []Phase
+	d := newDevice(0.5 * gig)
+	trial := func(ctx context.Context, rate float64, dur time.Duration) (TrialResult, error) {
+		phases = append(phases, PhaseOf(ctx))
+		return d.trial(ctx, rate, dur)
+	}
+	res, err := Run(context.Background(), trial, Options{LineRateBps: gig})
+	if err != nil || res.Outcome != Found {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if len(phases) != len(res.Trials) {
+		t.Fatalf("%d phases for %d trials", len(phases), len(res.Trials))
+	}
+	for i, r := range res.Trials {
+		if phases[i] != r.Phase {
+			t.Errorf("trial %d: PhaseOf = %q, recorded %q", i, phases[i], r.Phase)
+		}
+	}
+	if PhaseOf(context.Background()) != "" {
+		t.Error("PhaseOf outside a search is not empty")
+	}
+}
