@@ -70,9 +70,18 @@ func startLab(t *testing.T, name string, mgmtNet int) *lab.Lab {
 // labProvider renders a provider block for the lab's three nodes, using the
 // lab's generated client key and known_hosts file.
 func labProvider(l *lab.Lab) string {
+	// A UML lab's nodes are slow routers: every process they start costs
+	// 70-130 ms inside the UML kernel, several times that while the rest
+	// of the suite runs beside it, and an L2TP/IPsec client's create (IKE,
+	// xl2tpd, pppd, then the wait for its session) once ran past the
+	// default one-minute command_timeout. As one would for a slow router.
+	commandTimeout := ""
+	if l.UML() != nil {
+		commandTimeout = "    command_timeout = \"3m\"\n"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    connect_timeout = \"5s\"\n  }\n",
-		l.ClientKeyPath(), l.KnownHostsPath())
+	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    connect_timeout = \"5s\"\n%s  }\n",
+		l.ClientKeyPath(), l.KnownHostsPath(), commandTimeout)
 	for _, n := range l.Nodes() {
 		b.WriteString(linuxDevice(n.Name, n.MgmtAddr))
 	}
@@ -83,7 +92,11 @@ func labProvider(l *lab.Lab) string {
 // labExec runs a command on a lab node as "someone at the console" would.
 func labExec(t *testing.T, l *lab.Lab, node string, args ...string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	limit := 20 * time.Second
+	if l.UML() != nil {
+		limit = 2 * time.Minute // slow routers (labProvider)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	out, err := l.Exec(ctx, node, args...)
 	if err != nil {
