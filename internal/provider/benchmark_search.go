@@ -184,18 +184,7 @@ func linkMTUHint(m benchmarkRunModel) string {
 }
 
 func searchResultsSchema() schema.ListNestedAttribute {
-	f := func(desc string) schema.Float64Attribute {
-		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
-	}
-	i := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
-	}
-	s := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
-	b := func(desc string) schema.BoolAttribute {
-		return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
-	}
+	f, i, s, b := computedFloat, computedInt, computedString, computedBool
 	return schema.ListNestedAttribute{
 		Computed:            true,
 		MarkdownDescription: "A `search` run's results, one element per frame size in order; empty for a run without `search`.",

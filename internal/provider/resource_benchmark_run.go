@@ -363,16 +363,26 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	}
 }
 
+// computedFloat, computedInt, computedString and computedBool are the
+// result attributes' shapes: computed, described.
+func computedFloat(desc string) schema.Float64Attribute {
+	return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedString(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+}
+
+func computedBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Computed: true, MarkdownDescription: desc}
+}
+
 func resultsSchema() schema.ListNestedAttribute {
-	f := func(desc string) schema.Float64Attribute {
-		return schema.Float64Attribute{Computed: true, MarkdownDescription: desc}
-	}
-	i := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
-	}
-	s := func(desc string) schema.StringAttribute {
-		return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
-	}
+	f, i, s := computedFloat, computedInt, computedString
 	return schema.ListNestedAttribute{
 		Computed:            true,
 		MarkdownDescription: "One element per step and pair, in run order.",
