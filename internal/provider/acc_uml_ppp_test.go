@@ -25,11 +25,11 @@ import (
 // modules that the machines here lack. The provider reaches the nodes over
 // SSH through the UML's tap, exactly as it reaches a router on a network.
 //
-// The files are named acc_uml_* so that Go declares these tests first: once
-// the figure tests are done, the parallel tests start in declaration order
-// as -parallel's slots allow, and the UML tests are the package's longest
-// (minutes each inside a kernel that a busy host slows most); started last,
-// they ran alone at the end of the package's run.
+// Their names end in UML: make test-all runs them (UML_TESTS) in a go test
+// invocation of their own beside the rest of the package, so these, the
+// package's longest tests, start at once; inside one invocation -parallel
+// hands out its slots in no fixed order, and they once started last and
+// ran alone at the end.
 
 // requireUMLTier ends the test unless the UML tier can run here (root,
 // TF_ACC, the UML kernel and the tools named); in CI it fails instead.

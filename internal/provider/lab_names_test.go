@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,6 +97,40 @@ func TestEveryOtherTestRunsInParallel(t *testing.T) {
 	}
 	if found < 100 {
 		t.Fatalf("found %d tests: the pattern no longer matches this package's test functions", found)
+	}
+	// make test-all runs seriesTests alone by name (SERIES_TESTS) and the
+	// UML tier (UML_TESTS: names ending in UML) in an invocation of its
+	// own: both lists must be this package's.
+	mk, err := os.ReadFile("../../GNUmakefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := regexp.MustCompile(`(?m)^SERIES_TESTS\s*:=\s*\^\(([A-Za-z0-9_|]+)\)\$\$$`).FindSubmatch(mk)
+	if series == nil {
+		t.Fatal("GNUmakefile has no SERIES_TESTS := ^(A|B|...)$$ line")
+	}
+	listed := strings.Split(string(series[1]), "|")
+	for _, name := range listed {
+		if _, ok := seriesTests[name]; !ok {
+			t.Errorf("GNUmakefile's SERIES_TESTS names %s, which seriesTests does not", name)
+		}
+	}
+	for name := range seriesTests {
+		if !slices.Contains(listed, name) {
+			t.Errorf("seriesTests names %s, which GNUmakefile's SERIES_TESTS does not: make test-all would run it beside others", name)
+		}
+	}
+	umlCall := regexp.MustCompile(`(?ms)^func (Test\w+)\(t \*testing\.T\) \{\n(.*?)^\}`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range umlCall.FindAllStringSubmatch(string(b), -1) {
+			if uml, named := strings.Contains(m[2], "requireUMLTier"+"(t,"), strings.HasSuffix(m[1], "UML"); uml != named {
+				t.Errorf("%s (%s): a test is on the UML tier (requireUMLTier) exactly when its name ends in UML (make test-all's UML_TESTS)", m[1], f)
+			}
+		}
 	}
 	// A second t.Parallel() in the same test panics, but only when the
 	// test runs (the whole package's run ends there).
