@@ -75,13 +75,15 @@ func labProvider(l *lab.Lab) string {
 	// of the suite runs beside it, and an L2TP/IPsec client's create (IKE,
 	// xl2tpd, pppd, then the wait for its session) once ran past the
 	// default one-minute command_timeout. As one would for a slow router.
-	commandTimeout := ""
+	// The SSH handshake with a UML node's sshd ran past 5 s too in a CI
+	// run.
+	timeouts := "    connect_timeout = \"5s\"\n"
 	if l.UML() != nil {
-		commandTimeout = "    command_timeout = \"3m\"\n"
+		timeouts = "    connect_timeout = \"30s\"\n    command_timeout = \"3m\"\n"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n    connect_timeout = \"5s\"\n%s  }\n",
-		l.ClientKeyPath(), l.KnownHostsPath(), commandTimeout)
+	fmt.Fprintf(&b, "provider \"routerlab\" {\n  ssh {\n    username = \"root\"\n    private_key = file(%q)\n    known_hosts_file = %q\n%s  }\n",
+		l.ClientKeyPath(), l.KnownHostsPath(), timeouts)
 	for _, n := range l.Nodes() {
 		b.WriteString(linuxDevice(n.Name, n.MgmtAddr))
 	}
