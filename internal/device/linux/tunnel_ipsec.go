@@ -366,21 +366,37 @@ func ipsecFiles(t device.TunnelConfig) []renderedFile {
 }
 
 // applyIPsec writes both files and loads them. Loading a new connection
-// with start_action = start initiates it. On a change, strongSwan replaces
-// the connection but keeps a responder's SA as it was negotiated, so the
-// SA is ended and, for an initiator, started again under the new
-// settings (--timeout 1: initiation goes on in charon after swanctl
-// returns).
+// with start_action = start initiates it. On a change, what strongSwan
+// does on the load decides the rest (vici_config.c, merge_config):
+//   - an initiator's changed connection or child is re-run by charon
+//     itself: the old CHILD_SA terminated, the new one initiated, all
+//     within the load. Ending and initiating it again from here as well
+//     raced that initiation (two IKE_SAs for one child; inside a loaded
+//     UML kernel the path then stayed down after an ESP suite change), so
+//     an initiator is initiated here only when the load left it no SA at
+//     all (an unchanged connection whose SA the peer had closed);
+//   - a responder's SA is kept as it was negotiated, so it is ended, and
+//     the peer's initiation meets the new settings;
+//   - a responder turned initiator keeps its old SA beside the one the
+//     load starts: it is ended and initiated again.
+//
+// --timeout 1: initiation goes on in charon after swanctl returns.
 func applyIPsec(t device.TunnelConfig, observed *device.TunnelState) (string, error) {
 	files, err := writeFiles(ipsecFiles(t))
 	if err != nil {
 		return "", err
 	}
 	s := files + swanctlLoad
+	initiate := fmt.Sprintf("swanctl --initiate --child %s --timeout 1 </dev/null >/dev/null 2>&1 || true\n", shell.Quote(t.Name))
 	if observed != nil {
-		s += swanctlTerminate(t.Name)
-		if t.IPsec.Initiate {
-			s += fmt.Sprintf("swanctl --initiate --child %s --timeout 1 </dev/null >/dev/null 2>&1 || true\n", shell.Quote(t.Name))
+		wasInitiator := observed.IPsec != nil && observed.IPsec.Initiate
+		switch {
+		case !t.IPsec.Initiate:
+			s += swanctlTerminate(t.Name)
+		case wasInitiator:
+			s += fmt.Sprintf("swanctl --list-sas --noblock --ike %s </dev/null 2>/dev/null | grep -q . || ", shell.Quote(t.Name)) + initiate
+		default:
+			s += swanctlTerminate(t.Name) + initiate
 		}
 	}
 	s += mssApply(t.Name, t.MSSClamp, ipsecMSSMatches(*t.IPsec), observed)
