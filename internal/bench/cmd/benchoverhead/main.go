@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,9 +94,12 @@ func run(rounds, duration, omit, mss, steps int, binDir string) error {
 			i+1, r, tf, tf/r, steps, wall1, wallN, iperf, step, once)
 		raw, viaTF, perStep, fixed = append(raw, r), append(viaTF, tf), append(perStep, step), append(fixed, once)
 	}
-	ratio := mean(viaTF) / mean(raw)
+	// The medians: one disturbed round of either side (raw iperf3 once
+	// read 774 against 934-937 in the two other rounds) is not routerlab's
+	// cost, and a mean let it decide the verdict.
+	ratio := median(viaTF) / median(raw)
 	ratioOK, stepOK, fixedOK := ratio >= 0.97 && ratio <= 1.03, mean(perStep) <= 0.3, mean(fixed) <= 2
-	fmt.Printf("\nthroughput ratio routerlab/raw: %.3f (target 0.97–1.03) %s\n", ratio, verdict(ratioOK))
+	fmt.Printf("\nthroughput ratio routerlab/raw (medians of the rounds): %.3f (target 0.97–1.03) %s\n", ratio, verdict(ratioOK))
 	fmt.Printf("orchestration overhead per step: %.2f s beyond iperf3's %.0f s (target ≤ 0.3 s) %s\n", mean(perStep), iperf, verdict(stepOK))
 	fmt.Printf("fixed overhead per run: %.2f s (target ≤ 2 s; Terraform's own time not counted) %s\n", mean(fixed), verdict(fixedOK))
 	// A missed target is a defect, not a figure: make bench-overhead fails.
@@ -134,6 +138,18 @@ func verdict(ok bool) string {
 		return "OK"
 	}
 	return "MISSED"
+}
+
+// median is the middle value of v (the mean of the two middle ones for
+// an even count).
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func mean(v []float64) float64 {
