@@ -146,25 +146,25 @@ func hideCommands(dir string, lacks []string) error {
 	var list strings.Builder
 	layers := map[string]string{} // directory -> its layer
 	for _, d := range filepath.SplitList(sessionPath) {
-		real, err := filepath.EvalSymlinks(d)
+		target, err := filepath.EvalSymlinks(d)
 		if err != nil {
 			continue // not on this machine
 		}
 		for _, c := range lacks {
-			if _, err := os.Lstat(filepath.Join(real, c)); err != nil {
+			if _, err := os.Lstat(filepath.Join(target, c)); err != nil {
 				continue
 			}
-			if strings.ContainsAny(real, " \t,:") {
-				return fmt.Errorf("cannot hide %s: directory %q cannot be an overlay's lower layer", c, real)
+			if strings.ContainsAny(target, " \t,:") {
+				return fmt.Errorf("cannot hide %s: directory %q cannot be an overlay's lower layer", c, target)
 			}
-			layer, ok := layers[real]
+			layer, ok := layers[target]
 			if !ok {
 				layer = filepath.Join(dir, fmt.Sprintf("lacks.%d", len(layers)))
 				if err := os.Mkdir(layer, 0o755); err != nil {
 					return err
 				}
-				layers[real] = layer
-				fmt.Fprintf(&list, "%s %s\n", layer, real)
+				layers[target] = layer
+				fmt.Fprintf(&list, "%s %s\n", layer, target)
 			}
 			if err := syscall.Mknod(filepath.Join(layer, c), syscall.S_IFCHR, 0); err != nil && !errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("whiteout of %s: %w", c, err)
