@@ -286,7 +286,7 @@ func TestSSH(t *testing.T) {
 // A router's BinDir comes first on its SSH sessions' PATH and what it
 // lacks (NodeSpec.Lacks) is gone from its view, not the machine's: how
 // tests inject faults by real means.
-func TestRouterBinDirAndLacks(t *testing.T) { // plumbing, not figures
+func TestRouterBinDirAndLacks(t *testing.T) {
 	s := spec("ltbin", 203)
 	s.Nodes = append([]lab.NodeSpec(nil), s.Nodes...)
 	s.Nodes[1].Lacks = []string{"nft", "wg"}
