@@ -23,9 +23,10 @@ import (
 // labSession is a Session on router r of a namespace lab of the test's
 // own, reached over SSH as the provider reaches it. reads counts the
 // snapshots the router served, on the router itself: a stand-in for
-// hostname on its sessions' PATH (lab.Node.BinDir), which the snapshot
-// script calls once and nothing else of the driver calls, notes each call
-// before it runs the real one. The tests share the lab's name and net and
+// nproc on its sessions' PATH (lab.Node.BinDir), which the snapshot
+// script calls once (the CPU count has no file it could read instead) and
+// nothing else of the driver calls, notes each call before it runs the
+// real one. The tests share the lab's name and net and
 // so run one at a time.
 func labSession(t *testing.T) (s *device.Session, l *lab.Lab, reads func() int) {
 	t.Helper()
@@ -34,14 +35,14 @@ func labSession(t *testing.T) (s *device.Session, l *lab.Lab, reads func() int) 
 		Nodes: []lab.NodeSpec{{Name: "a", Role: lab.RoleHost}, {Name: "r", Role: lab.RoleRouter}},
 		Links: []lab.LinkSpec{{A: "a", AIf: "eth1", AAddr: "198.18.1.10/24", B: "r", BIf: "eth1", BAddr: "198.18.1.1/24"}},
 	})
-	hostname, err := exec.LookPath("hostname") // the router sees the machine's /usr
+	nproc, err := exec.LookPath("nproc") // the router sees the machine's /usr
 	if err != nil {
 		t.Fatal(err)
 	}
 	bin := l.Node("r").BinDir
-	count := filepath.Join(bin, "hostname.calls")
-	stand := fmt.Sprintf("#!/bin/sh\necho call >>%s\nexec %s \"$@\"\n", shell.Quote(count), shell.Quote(hostname))
-	if err := os.WriteFile(filepath.Join(bin, "hostname"), []byte(stand), 0o755); err != nil {
+	count := filepath.Join(bin, "nproc.calls")
+	stand := fmt.Sprintf("#!/bin/sh\necho call >>%s\nexec %s \"$@\"\n", shell.Quote(count), shell.Quote(nproc))
+	if err := os.WriteFile(filepath.Join(bin, "nproc"), []byte(stand), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	n := l.Node("r")
