@@ -78,6 +78,9 @@ type FrameSearch struct {
 	LineRatePercent float64 // FramesPerSecond's share of LineRateFPS
 	LossPercent     float64 // of the confirmation trial
 	Trials          int     // search and confirmation trials run
+	// Confirmations is how many of them were confirmation trials: more
+	// than one when a confirmation failed and the search went on below it.
+	Confirmations int
 	// TrialLog is every trial in order, for the archive (run.json) and
 	// for reading why a search ended where it did.
 	TrialLog []SearchTrial

@@ -193,7 +193,7 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"pair":              s("Pair label."),
 			"direction":         s("`upload` or `download`."),
 			"outcome":           s("`found`, or `none_found` when even the lowest rate tried lost too much (then the figures are 0 and `reason` says why)."),
-			"reason":            s("Why none was found, or why the search stopped early; empty otherwise."),
+			"reason":            s("Why none was found, why the search stopped early, or, when a confirmation failed, which confirmations passed and failed; empty otherwise."),
 			"pacing":            s("How the sender spaced its datagrams: `fq_rate` (iperf3 `--fq-rate`, the socket's pacing rate) or `iperf3_timer` (iperf3's own bursts per 1 ms slot)."),
 			"frames_per_second": f("Highest confirmed frame rate with loss within `search.loss_percent`."),
 			"wire_mbps":         f("That rate in Mbit/s on the wire: frames × (frame + 20 bytes of preamble, SFD and inter-frame gap) × 8."),
@@ -202,6 +202,7 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"line_rate_percent": f("`frames_per_second` as a share of `line_rate_fps`, in %."),
 			"loss_percent":      f("Loss of the confirmation trial, in %."),
 			"trials":            i("Search and confirmation trials run."),
+			"confirmations":     i("Of them, confirmation trials (`duration_seconds` each). More than one when a confirmation failed: the search then goes on below it (MLRsearch: a failed confirmation lowers the upper bound), and the result is the highest rate whose confirmation passed; `reason` names it and the lowest that failed. `none_found` only when even the lowest rate's confirmation failed."),
 			"sender_limited":    b("The search stopped at the sender's limit: the failed trial just above the result failed because its sender did not send what the rate asked for."),
 			"ceiling_fps":       f("What the hosts forwarded without the router at this frame size (the `baseline` search); 0 without one."),
 			"ceiling_percent":   f("`frames_per_second` as a share of `ceiling_fps`, in %; 0 without a baseline."),
@@ -241,6 +242,7 @@ type searchResultModel struct {
 	LineRatePercent  types.Float64 `tfsdk:"line_rate_percent"`
 	LossPercent      types.Float64 `tfsdk:"loss_percent"`
 	Trials           types.Int64   `tfsdk:"trials"`
+	Confirmations    types.Int64   `tfsdk:"confirmations"`
 	SenderLimited    types.Bool    `tfsdk:"sender_limited"`
 	CeilingFPS       types.Float64 `tfsdk:"ceiling_fps"`
 	CeilingPercent   types.Float64 `tfsdk:"ceiling_percent"`
@@ -272,7 +274,7 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 			Outcome: types.StringValue(s.Outcome), Reason: types.StringValue(s.Reason), Pacing: types.StringValue(s.Pacing),
 			FramesPerSecond: types.Float64Value(s.FramesPerSecond), WireMbps: types.Float64Value(s.WireMbps), PayloadMbps: types.Float64Value(s.PayloadMbps),
 			LineRateFPS: types.Float64Value(s.LineRateFPS), LineRatePercent: types.Float64Value(s.LineRatePercent), LossPercent: types.Float64Value(s.LossPercent),
-			Trials: types.Int64Value(int64(s.Trials)), SenderLimited: types.BoolValue(s.SenderLimited),
+			Trials: types.Int64Value(int64(s.Trials)), Confirmations: types.Int64Value(int64(s.Confirmations)), SenderLimited: types.BoolValue(s.SenderLimited),
 			CeilingFPS: types.Float64Value(s.CeilingFPS), CeilingPercent: types.Float64Value(s.CeilingPercent),
 			HostLimited: types.BoolValue(s.HostLimited), HostLimitReason: types.StringValue(s.HostLimitReason),
 			RTTIdleP50: types.Float64Null(), RTTIdleP99: types.Float64Null(),

@@ -67,7 +67,7 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		fmt.Fprintf(b, "- Pacing: %s\n", md(pac))
 	}
 	b.WriteString("\n")
-	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Loss where (failing trials)", "Trials", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
+	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Loss where (failing trials)", "Trials (confirmations)", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
 	refs := hasReferences(r.Search)
 	if refs {
 		head = append(head[:5], append([]string{"% datasheet"}, head[5:]...)...)
@@ -95,7 +95,7 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		} else {
 			row = append(row, "-")
 		}
-		row = append(row, lossWhereCell(s.Loss), strconv.Itoa(s.Trials))
+		row = append(row, lossWhereCell(s.Loss), fmt.Sprintf("%d (%d)", s.Trials, s.Confirmations))
 		if l := s.Latency; l != nil {
 			row = append(row, rttMs(l.Idle.P50), fmt.Sprintf("%s / %s / %s (%d replies)", rttMs(l.Load.P50), rttMs(l.Load.P90), rttMs(l.Load.P99), l.Load.Samples))
 		} else {
@@ -212,14 +212,14 @@ func rttMs(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 // searchCSV: one row per frame size.
 func searchCSVRows(r bench.Run) [][]string {
 	rows := [][]string{{"run", "frame", "pair", "direction", "outcome", "frames_per_second", "wire_mbps", "payload_mbps", "line_rate_fps", "line_rate_percent",
-		"loss_percent", "trials", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
+		"loss_percent", "trials", "confirmations", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
 		"datasheet_fps", "datasheet_percent", "datasheet_source",
 		"lost_in_failing_trials", "lost_in_receiver", "loss_where",
 		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies"}}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, s := range r.Search {
 		row := []string{r.ID, strconv.Itoa(s.Frame), s.Pair, string(s.Direction), s.Outcome, num(s.FramesPerSecond), num(s.WireMbps), num(s.PayloadMbps),
-			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), s.Pacing, strconv.FormatBool(s.SenderLimited),
+			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), strconv.Itoa(s.Confirmations), s.Pacing, strconv.FormatBool(s.SenderLimited),
 			num(s.CeilingFPS), num(s.CeilingPercent), strconv.FormatBool(s.HostLimited)}
 		if ref := s.Reference; ref != nil {
 			row = append(row, num(ref.FPS()), num(s.ReferencePercent), ref.Source)

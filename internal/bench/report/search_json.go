@@ -67,6 +67,7 @@ type frameSearchJSON struct {
 	LineRatePercent  float64        `json:"line_rate_percent"`
 	LossPercent      float64        `json:"loss_percent"`
 	Trials           int            `json:"trials"`
+	Confirmations    int            `json:"confirmations"`
 	SenderLimited    bool           `json:"sender_limited"`
 	CeilingFPS       float64        `json:"ceiling_fps"`
 	CeilingPercent   float64        `json:"ceiling_percent"`
@@ -97,7 +98,7 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 	v := frameSearchJSON{
 		Frame: s.Frame, Pair: s.Pair, Direction: string(s.Direction), Outcome: s.Outcome, Reason: s.Reason, Pacing: s.Pacing,
 		FramesPerSecond: s.FramesPerSecond, WireMbps: s.WireMbps, PayloadMbps: s.PayloadMbps, LineRateFPS: s.LineRateFPS,
-		LineRatePercent: s.LineRatePercent, LossPercent: s.LossPercent, Trials: s.Trials, SenderLimited: s.SenderLimited,
+		LineRatePercent: s.LineRatePercent, LossPercent: s.LossPercent, Trials: s.Trials, Confirmations: s.Confirmations, SenderLimited: s.SenderLimited,
 		CeilingFPS: s.CeilingFPS, CeilingPercent: s.CeilingPercent, HostLimited: s.HostLimited, HostLimitReason: s.HostLimitReason,
 		Started: timeJSON(s.Started), Finished: timeJSON(s.Finished),
 	}
@@ -117,7 +118,7 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 	s := bench.FrameSearch{
 		Frame: v.Frame, Pair: v.Pair, Direction: bench.Direction(v.Direction), Outcome: v.Outcome, Reason: v.Reason, Pacing: v.Pacing,
 		FramesPerSecond: v.FramesPerSecond, WireMbps: v.WireMbps, PayloadMbps: v.PayloadMbps, LineRateFPS: v.LineRateFPS,
-		LineRatePercent: v.LineRatePercent, LossPercent: v.LossPercent, Trials: v.Trials, SenderLimited: v.SenderLimited,
+		LineRatePercent: v.LineRatePercent, LossPercent: v.LossPercent, Trials: v.Trials, Confirmations: v.Confirmations, SenderLimited: v.SenderLimited,
 		CeilingFPS: v.CeilingFPS, CeilingPercent: v.CeilingPercent, HostLimited: v.HostLimited, HostLimitReason: v.HostLimitReason,
 		Started: parse("started", v.Started), Finished: parse("finished", v.Finished),
 	}

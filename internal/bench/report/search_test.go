@@ -41,7 +41,7 @@ func searchRun() bench.Run {
 		fs := bench.FrameSearch{
 			Frame: c.frame, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate",
 			FramesPerSecond: c.fps, WireMbps: c.fps * float64(c.frame+20) * 8 / 1e6, PayloadMbps: c.fps * float64(c.frame-46) * 8 / 1e6,
-			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Latency: lat,
+			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Confirmations: 2, Latency: lat,
 			Loss:    &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3},
 			Started: t0, Finished: t0.Add(10 * time.Second),
 		}
@@ -120,8 +120,8 @@ func TestSearchHostLimited(t *testing.T) {
 func TestSearchMarkdown(t *testing.T) {
 	md := Markdown(searchRun())
 	for _, want := range []string{
-		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | % datasheet | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
-		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | 15.0 % of 1402500 frames/s (ref. 1) (host-limited: not the router's) | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | path: 3 of 120 lost in b | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
+		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | % datasheet | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials (confirmations) | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
+		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | 15.0 % of 1402500 frames/s (ref. 1) (host-limited: not the router's) | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | path: 3 of 120 lost in b | 7 (2) | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
 		"| 1518 | 81274 | 1000.0 | 957.1 | 100.0 % | 100.0 % of 81300 frames/s (ref. 1) | ceiling 81274 frames/s (100 %) |",
 		"zero-loss throughput (NDR) search over UDP",
 		"iperf3 -l = frame − 46 bytes",

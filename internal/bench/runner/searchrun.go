@@ -212,7 +212,7 @@ func stoppedBySender(res search.Result) bool {
 func frameSearch(frame int, pair string, dir bench.Direction, pacing string, res search.Result, lineBps float64) bench.FrameSearch {
 	fs := bench.FrameSearch{
 		Frame: frame, Pair: pair, Direction: dir, Outcome: string(res.Outcome), Reason: res.Reason, Pacing: pacing,
-		LineRateFPS: linerate.FramesPerSecond(lineBps, frame), Trials: len(res.Trials), SenderLimited: stoppedBySender(res),
+		LineRateFPS: linerate.FramesPerSecond(lineBps, frame), Trials: len(res.Trials), Confirmations: res.Confirmations, SenderLimited: stoppedBySender(res),
 	}
 	fs.TrialLog = make([]bench.SearchTrial, 0, len(res.Trials))
 	for _, r := range res.Trials {
