@@ -109,6 +109,11 @@ type FrameSearch struct {
 	// the receiving host's counters could not be read (not Linux).
 	Loss *LossAttribution
 
+	// Power is the draw over the passing confirmation trial at the result's
+	// rate and what it makes per frame; nil without a power meter or
+	// without a result.
+	Power *SearchPower
+
 	// Latency is the RTT a light probe saw idle (before the trials) and
 	// under load (during the confirmation trial); nil when not probed.
 	Latency *Latency
@@ -139,6 +144,32 @@ func (l LossAttribution) Where() string {
 	default:
 		return "path"
 	}
+}
+
+// SearchPower is the power meter's summary over the passing confirmation
+// trial at a search's result, and the energy figures it gives.
+type SearchPower struct {
+	IdleWatts float64 // before the first trial
+	AvgWatts  float64 // over the confirmation trial
+	MaxWatts  float64
+	Samples   int
+	// MicrojoulesPerFrame is AvgWatts over the frames forwarded per
+	// second (the result's frames/s less the confirmation's loss), × 1e6.
+	MicrojoulesPerFrame float64
+	// MbpsPerWatt is the result's wire rate (WireMbps) per average watt.
+	MbpsPerWatt float64
+}
+
+// NewSearchPower derives the energy figures of st for a result forwarding
+// fps frames per second (after loss) at wireMbps; zero figures where the
+// meter read no draw or nothing was forwarded.
+func NewSearchPower(st PowerStats, fps, wireMbps float64) *SearchPower {
+	p := &SearchPower{IdleWatts: st.IdleWatts, AvgWatts: st.AvgWatts, MaxWatts: st.MaxWatts, Samples: st.Samples}
+	if st.AvgWatts > 0 && fps > 0 {
+		p.MicrojoulesPerFrame = st.AvgWatts / fps * 1e6
+		p.MbpsPerWatt = wireMbps / st.AvgWatts
+	}
+	return p
 }
 
 // SearchTrial is one trial of a search as it ran.

@@ -77,7 +77,8 @@ func searchBlock() schema.Block {
 			"whose loss is at most `loss_percent` — short trials narrow it down, then one trial of `duration_seconds` confirms it. Results go to `search_results` " +
 			"(frames/s, Mbit/s, % of the line rate in frames/s, pacing, RTT idle and under load) instead of `results`. iperf3's `-l` is the frame size minus 46 bytes " +
 			"(Ethernet header 14, FCS 4, IPv4 20, UDP 8); iperf3 paces in 1 ms slots (microbursts), so `--fq-rate` is added where the client's iperf3 has socket pacing, and each result says which pacing was used. " +
-			"Needs `protocol = \"udp\"`, exactly one `pair` and one direction, and no `mss`, `lengths`, `udp_bitrate`, `expect`, `power_meter`, `parallel_streams` or `repeat` above 1; the `dut` devices' facts are recorded, their CPU is not sampled during a search yet. " +
+			"Needs `protocol = \"udp\"`, exactly one `pair` and one direction, and no `mss`, `lengths`, `udp_bitrate`, `expect`, `parallel_streams` or `repeat` above 1; the `dut` devices' facts are recorded, their CPU is not sampled during a search yet. " +
+			"With a `power_meter`, the draw is sampled over each confirmation trial and each result gets its watts, µJ per forwarded frame and Mbit/s per W. " +
 			"With `baseline` naming a search run of the same hosts without the router (`role = \"baseline\"`), every result within 5 % of that ceiling is marked `host_limited`. " +
 			"The target must be in a private or benchmarking range (RFC 6815) unless `allow_public_target` is set.",
 		Attributes: map[string]schema.Attribute{
@@ -156,10 +157,6 @@ func checkSearch(ctx context.Context, m benchmarkRunModel) diag.Diagnostics {
 	if err := search.CheckReferences("search.reference", spec.References, spec.FrameSizes); err != nil {
 		diags.AddAttributeError(path.Root("search").AtName("reference"), "Invalid Datasheet Reference", err.Error())
 	}
-	if m.PowerMeter != nil {
-		diags.AddAttributeError(path.Root("power_meter"), "Invalid Block for a Search",
-			"power_meter: a search does not sample power yet (energy per frame is not measured); remove power_meter or the search block")
-	}
 	if !m.UDPBitrate.IsNull() {
 		diags.AddAttributeError(path.Root("udp_bitrate"), "Invalid Attribute for a Search",
 			fmt.Sprintf("udp_bitrate %q: a search chooses each trial's rate itself (up to link_speed); remove udp_bitrate", m.UDPBitrate.ValueString()))
@@ -216,6 +213,12 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"lost_in_receiver": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Of them, those the receiving host dropped itself (`/proc/net/snmp` Udp `InErrors`, `RcvbufErrors` for a full socket buffer), read before and after each trial: loss that was not the router's."},
 			"loss_where":       s("`receiver` when the receiving host dropped at least half of the lost datagrams itself (the result is then `host_limited`), `path` (the router or the wire) otherwise, empty without loss or counters."),
+			"power_idle_watts": schema.Float64Attribute{Computed: true, MarkdownDescription: "The `power_meter`'s idle baseline before the first trial, W; null without a meter or a result."},
+			"power_avg_watts":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Average draw over the passing confirmation trial at the result's rate, W; null without a meter or a result."},
+			"power_max_watts":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Highest draw sampled over that trial, W."},
+			"microjoules_per_frame": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Energy per forwarded frame: `power_avg_watts` / (frames/s forwarded: `frames_per_second` less the confirmation's loss) × 10⁶, µJ; 0 when the meter read no samples in the trial; null without a meter or a result."},
+			"mbps_per_watt":    schema.Float64Attribute{Computed: true, MarkdownDescription: "`wire_mbps` per `power_avg_watts`; null without a meter or a result."},
 			"rtt_idle_p50_ms":  f("RTT from the client to the target before the trials (ping every 200 ms), median; null when not probed."),
 			"rtt_idle_p99_ms":  f("Idle RTT, 99th percentile (nearest rank)."),
 			"rtt_load_p50_ms":  f("RTT during the passing confirmation trial, median; null when not probed."),
@@ -229,39 +232,44 @@ func searchResultsSchema() schema.ListNestedAttribute {
 }
 
 type searchResultModel struct {
-	FrameSize        types.Int64   `tfsdk:"frame_size"`
-	Pair             types.String  `tfsdk:"pair"`
-	Direction        types.String  `tfsdk:"direction"`
-	Outcome          types.String  `tfsdk:"outcome"`
-	Reason           types.String  `tfsdk:"reason"`
-	Pacing           types.String  `tfsdk:"pacing"`
-	FramesPerSecond  types.Float64 `tfsdk:"frames_per_second"`
-	WireMbps         types.Float64 `tfsdk:"wire_mbps"`
-	PayloadMbps      types.Float64 `tfsdk:"payload_mbps"`
-	LineRateFPS      types.Float64 `tfsdk:"line_rate_fps"`
-	LineRatePercent  types.Float64 `tfsdk:"line_rate_percent"`
-	LossPercent      types.Float64 `tfsdk:"loss_percent"`
-	Trials           types.Int64   `tfsdk:"trials"`
-	Confirmations    types.Int64   `tfsdk:"confirmations"`
-	SenderLimited    types.Bool    `tfsdk:"sender_limited"`
-	CeilingFPS       types.Float64 `tfsdk:"ceiling_fps"`
-	CeilingPercent   types.Float64 `tfsdk:"ceiling_percent"`
-	HostLimited      types.Bool    `tfsdk:"host_limited"`
-	HostLimitReason  types.String  `tfsdk:"host_limit_reason"`
-	DatasheetFPS     types.Float64 `tfsdk:"datasheet_fps"`
-	DatasheetPercent types.Float64 `tfsdk:"datasheet_percent"`
-	DatasheetSource  types.String  `tfsdk:"datasheet_source"`
-	LostInTrials     types.Int64   `tfsdk:"lost_in_failing_trials"`
-	LostInReceiver   types.Int64   `tfsdk:"lost_in_receiver"`
-	LossWhere        types.String  `tfsdk:"loss_where"`
-	RTTIdleP50       types.Float64 `tfsdk:"rtt_idle_p50_ms"`
-	RTTIdleP99       types.Float64 `tfsdk:"rtt_idle_p99_ms"`
-	RTTLoadP50       types.Float64 `tfsdk:"rtt_load_p50_ms"`
-	RTTLoadP90       types.Float64 `tfsdk:"rtt_load_p90_ms"`
-	RTTLoadP99       types.Float64 `tfsdk:"rtt_load_p99_ms"`
-	RTTLoadReplies   types.Int64   `tfsdk:"rtt_load_replies"`
-	Started          types.String  `tfsdk:"started"`
-	Finished         types.String  `tfsdk:"finished"`
+	FrameSize           types.Int64   `tfsdk:"frame_size"`
+	Pair                types.String  `tfsdk:"pair"`
+	Direction           types.String  `tfsdk:"direction"`
+	Outcome             types.String  `tfsdk:"outcome"`
+	Reason              types.String  `tfsdk:"reason"`
+	Pacing              types.String  `tfsdk:"pacing"`
+	FramesPerSecond     types.Float64 `tfsdk:"frames_per_second"`
+	WireMbps            types.Float64 `tfsdk:"wire_mbps"`
+	PayloadMbps         types.Float64 `tfsdk:"payload_mbps"`
+	LineRateFPS         types.Float64 `tfsdk:"line_rate_fps"`
+	LineRatePercent     types.Float64 `tfsdk:"line_rate_percent"`
+	LossPercent         types.Float64 `tfsdk:"loss_percent"`
+	Trials              types.Int64   `tfsdk:"trials"`
+	Confirmations       types.Int64   `tfsdk:"confirmations"`
+	SenderLimited       types.Bool    `tfsdk:"sender_limited"`
+	CeilingFPS          types.Float64 `tfsdk:"ceiling_fps"`
+	CeilingPercent      types.Float64 `tfsdk:"ceiling_percent"`
+	HostLimited         types.Bool    `tfsdk:"host_limited"`
+	HostLimitReason     types.String  `tfsdk:"host_limit_reason"`
+	DatasheetFPS        types.Float64 `tfsdk:"datasheet_fps"`
+	DatasheetPercent    types.Float64 `tfsdk:"datasheet_percent"`
+	DatasheetSource     types.String  `tfsdk:"datasheet_source"`
+	LostInTrials        types.Int64   `tfsdk:"lost_in_failing_trials"`
+	LostInReceiver      types.Int64   `tfsdk:"lost_in_receiver"`
+	LossWhere           types.String  `tfsdk:"loss_where"`
+	PowerIdleWatts      types.Float64 `tfsdk:"power_idle_watts"`
+	PowerAvgWatts       types.Float64 `tfsdk:"power_avg_watts"`
+	PowerMaxWatts       types.Float64 `tfsdk:"power_max_watts"`
+	MicrojoulesPerFrame types.Float64 `tfsdk:"microjoules_per_frame"`
+	MbpsPerWatt         types.Float64 `tfsdk:"mbps_per_watt"`
+	RTTIdleP50          types.Float64 `tfsdk:"rtt_idle_p50_ms"`
+	RTTIdleP99          types.Float64 `tfsdk:"rtt_idle_p99_ms"`
+	RTTLoadP50          types.Float64 `tfsdk:"rtt_load_p50_ms"`
+	RTTLoadP90          types.Float64 `tfsdk:"rtt_load_p90_ms"`
+	RTTLoadP99          types.Float64 `tfsdk:"rtt_load_p99_ms"`
+	RTTLoadReplies      types.Int64   `tfsdk:"rtt_load_replies"`
+	Started             types.String  `tfsdk:"started"`
+	Finished            types.String  `tfsdk:"finished"`
 }
 
 // searchResultModels converts a run's search results; never nil, so that
@@ -279,6 +287,8 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 			HostLimited: types.BoolValue(s.HostLimited), HostLimitReason: types.StringValue(s.HostLimitReason),
 			RTTIdleP50: types.Float64Null(), RTTIdleP99: types.Float64Null(),
 			RTTLoadP50: types.Float64Null(), RTTLoadP90: types.Float64Null(), RTTLoadP99: types.Float64Null(), RTTLoadReplies: types.Int64Value(0),
+			PowerIdleWatts: types.Float64Null(), PowerAvgWatts: types.Float64Null(), PowerMaxWatts: types.Float64Null(),
+			MicrojoulesPerFrame: types.Float64Null(), MbpsPerWatt: types.Float64Null(),
 			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LossWhere: types.StringValue(""),
 			DatasheetFPS: types.Float64Value(0), DatasheetPercent: types.Float64Value(s.ReferencePercent), DatasheetSource: types.StringValue(""),
 			Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
@@ -288,6 +298,10 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 		}
 		if l := s.Loss; l != nil {
 			r.LostInTrials, r.LostInReceiver, r.LossWhere = types.Int64Value(l.Lost), types.Int64Value(l.ReceiverDropped), types.StringValue(l.Where())
+		}
+		if p := s.Power; p != nil {
+			r.PowerIdleWatts, r.PowerAvgWatts, r.PowerMaxWatts = types.Float64Value(p.IdleWatts), types.Float64Value(p.AvgWatts), types.Float64Value(p.MaxWatts)
+			r.MicrojoulesPerFrame, r.MbpsPerWatt = types.Float64Value(p.MicrojoulesPerFrame), types.Float64Value(p.MbpsPerWatt)
 		}
 		if l := s.Latency; l != nil {
 			r.RTTIdleP50, r.RTTIdleP99 = types.Float64Value(l.Idle.P50), types.Float64Value(l.Idle.P99)

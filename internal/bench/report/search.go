@@ -72,6 +72,10 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 	if refs {
 		head = append(head[:5], append([]string{"% datasheet"}, head[5:]...)...)
 	}
+	energy := hasSearchPower(r.Search)
+	if energy {
+		head = append(head, "Power (W)", "µJ per frame", "Mbit/s per W")
+	}
 	var rows [][]string
 	var notes []string
 	var sources []string
@@ -101,6 +105,13 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		} else {
 			row = append(row, "-", "-")
 		}
+		if energy {
+			if p := s.Power; p != nil && p.Samples > 0 {
+				row = append(row, fmt.Sprintf("%.2f (idle %.2f, %d samples)", p.AvgWatts, p.IdleWatts, p.Samples), strconv.FormatFloat(p.MicrojoulesPerFrame, 'g', 4, 64), strconv.FormatFloat(p.MbpsPerWatt, 'f', 1, 64))
+			} else {
+				row = append(row, "-", "-", "-")
+			}
+		}
 		rows = append(rows, row)
 	}
 	writeTable(b, head, 1, rows)
@@ -116,8 +127,20 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 			fmt.Fprintf(b, "- %s\n", md(n))
 		}
 	}
+	if energy {
+		b.WriteString("\nPower: the meter's average over the passing confirmation trial at each result; µJ per frame = W / forwarded frames per second × 10⁶ (forwarded: the result's frames/s less the confirmation's loss); Mbit/s per W from the wire rate.\n")
+	}
 	b.WriteString("\nRTT: ping every 200 ms from the client to the target, idle before the first trial and during each frame size's passing confirmation trial; percentiles by nearest rank.\n")
 	writeEnvironment(b, r)
+}
+
+func hasSearchPower(ss []bench.FrameSearch) bool {
+	for _, s := range ss {
+		if s.Power != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func hasReferences(ss []bench.FrameSearch) bool {
@@ -215,7 +238,8 @@ func searchCSVRows(r bench.Run) [][]string {
 		"loss_percent", "trials", "confirmations", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
 		"datasheet_fps", "datasheet_percent", "datasheet_source",
 		"lost_in_failing_trials", "lost_in_receiver", "loss_where",
-		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies"}}
+		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies",
+		"power_idle_watts", "power_avg_watts", "power_max_watts", "microjoules_per_frame", "mbps_per_watt"}}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, s := range r.Search {
 		row := []string{r.ID, strconv.Itoa(s.Frame), s.Pair, string(s.Direction), s.Outcome, num(s.FramesPerSecond), num(s.WireMbps), num(s.PayloadMbps),
@@ -235,6 +259,11 @@ func searchCSVRows(r bench.Run) [][]string {
 			row = append(row, num(l.Idle.P50), num(l.Idle.P90), num(l.Idle.P99), num(l.Load.P50), num(l.Load.P90), num(l.Load.P99), strconv.Itoa(l.Load.Samples))
 		} else {
 			row = append(row, "", "", "", "", "", "", "")
+		}
+		if p := s.Power; p != nil {
+			row = append(row, num(p.IdleWatts), num(p.AvgWatts), num(p.MaxWatts), num(p.MicrojoulesPerFrame), num(p.MbpsPerWatt))
+		} else {
+			row = append(row, "", "", "", "", "")
 		}
 		rows = append(rows, row)
 	}

@@ -48,38 +48,48 @@ type trialJSON struct {
 	Passed  bool    `json:"passed"`
 }
 
+type searchPowerJSON struct {
+	IdleWatts           float64 `json:"idle_watts"`
+	AvgWatts            float64 `json:"avg_watts"`
+	MaxWatts            float64 `json:"max_watts"`
+	Samples             int     `json:"samples"`
+	MicrojoulesPerFrame float64 `json:"microjoules_per_frame"`
+	MbpsPerWatt         float64 `json:"mbps_per_watt"`
+}
+
 type latencyJSON struct {
 	Idle rttJSON `json:"idle"`
 	Load rttJSON `json:"load"`
 }
 
 type frameSearchJSON struct {
-	Frame            int            `json:"frame_size"`
-	Pair             string         `json:"pair"`
-	Direction        string         `json:"direction"`
-	Outcome          string         `json:"outcome"`
-	Reason           string         `json:"reason,omitempty"`
-	Pacing           string         `json:"pacing"`
-	FramesPerSecond  float64        `json:"frames_per_second"`
-	WireMbps         float64        `json:"wire_mbps"`
-	PayloadMbps      float64        `json:"payload_mbps"`
-	LineRateFPS      float64        `json:"line_rate_fps"`
-	LineRatePercent  float64        `json:"line_rate_percent"`
-	LossPercent      float64        `json:"loss_percent"`
-	Trials           int            `json:"trials"`
-	Confirmations    int            `json:"confirmations"`
-	SenderLimited    bool           `json:"sender_limited"`
-	CeilingFPS       float64        `json:"ceiling_fps"`
-	CeilingPercent   float64        `json:"ceiling_percent"`
-	HostLimited      bool           `json:"host_limited"`
-	HostLimitReason  string         `json:"host_limit_reason,omitempty"`
-	Reference        *referenceJSON `json:"reference,omitempty"`
-	ReferencePercent float64        `json:"reference_percent,omitempty"`
-	Loss             *lossJSON      `json:"loss,omitempty"`
-	TrialLog         []trialJSON    `json:"trial_log,omitempty"`
-	Latency          *latencyJSON   `json:"latency,omitempty"`
-	Started          string         `json:"started"`
-	Finished         string         `json:"finished"`
+	Frame            int              `json:"frame_size"`
+	Pair             string           `json:"pair"`
+	Direction        string           `json:"direction"`
+	Outcome          string           `json:"outcome"`
+	Reason           string           `json:"reason,omitempty"`
+	Pacing           string           `json:"pacing"`
+	FramesPerSecond  float64          `json:"frames_per_second"`
+	WireMbps         float64          `json:"wire_mbps"`
+	PayloadMbps      float64          `json:"payload_mbps"`
+	LineRateFPS      float64          `json:"line_rate_fps"`
+	LineRatePercent  float64          `json:"line_rate_percent"`
+	LossPercent      float64          `json:"loss_percent"`
+	Trials           int              `json:"trials"`
+	Confirmations    int              `json:"confirmations"`
+	SenderLimited    bool             `json:"sender_limited"`
+	CeilingFPS       float64          `json:"ceiling_fps"`
+	CeilingPercent   float64          `json:"ceiling_percent"`
+	HostLimited      bool             `json:"host_limited"`
+	HostLimitReason  string           `json:"host_limit_reason,omitempty"`
+	Reference        *referenceJSON   `json:"reference,omitempty"`
+	ReferencePercent float64          `json:"reference_percent,omitempty"`
+	Loss             *lossJSON        `json:"loss,omitempty"`
+	Power            *searchPowerJSON `json:"power,omitempty"`
+	TrialLog         []trialJSON      `json:"trial_log,omitempty"`
+	Latency          *latencyJSON     `json:"latency,omitempty"`
+	Started          string           `json:"started"`
+	Finished         string           `json:"finished"`
 }
 
 func searchSpecToJSON(s bench.SearchSpec) *searchSpecJSON {
@@ -103,6 +113,10 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 		Started: timeJSON(s.Started), Finished: timeJSON(s.Finished),
 	}
 	v.Latency = latencyToJSON(s.Latency)
+	if p := s.Power; p != nil {
+		pj := searchPowerJSON(*p)
+		v.Power = &pj
+	}
 	v.TrialLog = mapSlice(s.TrialLog, func(t bench.SearchTrial) trialJSON { return trialJSON(t) })
 	if r := s.Reference; r != nil {
 		rj := referenceJSON(*r)
@@ -123,6 +137,10 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 		Started: parse("started", v.Started), Finished: parse("finished", v.Finished),
 	}
 	s.Latency = latencyFromJSON(v.Latency)
+	if p := v.Power; p != nil {
+		pb := bench.SearchPower(*p)
+		s.Power = &pb
+	}
 	s.TrialLog = mapSlice(v.TrialLog, func(t trialJSON) bench.SearchTrial { return bench.SearchTrial(t) })
 	if r := v.Reference; r != nil {
 		rb := bench.Reference(*r)

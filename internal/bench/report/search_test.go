@@ -45,6 +45,7 @@ func searchRun() bench.Run {
 			Loss:    &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3},
 			Started: t0, Finished: t0.Add(10 * time.Second),
 		}
+		fs.Power = bench.NewSearchPower(bench.PowerStats{IdleWatts: 4.5, AvgWatts: 6.3, MaxWatts: 6.6, Samples: 10}, fs.FramesPerSecond, fs.WireMbps)
 		r.Search = append(r.Search, fs)
 	}
 	base := bench.Run{ID: r.BaselineID, Plan: bench.Plan{Search: &bench.SearchSpec{}}}
@@ -131,6 +132,10 @@ func TestSearchMarkdown(t *testing.T) {
 		"fq_rate (iperf3 --fq-rate",
 		"- ref. 1: RB750Gr3 test results, IP forwarding, none (fast path)",
 		"% line rate | % datasheet | Host-limited / ceiling |",
+		// 6.3 W / 210000 frames/s = 30 µJ; 141.12 Mbit/s / 6.3 W = 22.4.
+		"| Power (W) | µJ per frame | Mbit/s per W |",
+		"| 6.30 (idle 4.50, 10 samples) | 30 | 22.4 |",
+		"µJ per frame = W / forwarded frames per second × 10⁶",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)

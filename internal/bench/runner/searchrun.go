@@ -70,6 +70,18 @@ func RunSearch(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error
 		env.logf("search: no idle RTT, so no latency figures: %v", idleErr)
 	}
 	opts := searchOptions(plan, o)
+	var idleWatts float64
+	if env.Power != nil {
+		env.logf("power: measuring the idle baseline")
+		if idleWatts, err = env.Power.MeasureIdle(ctx); err != nil {
+			return nil, fmt.Errorf("power meter idle baseline: %w", err)
+		}
+		sampleCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		if err := env.Power.Start(sampleCtx); err != nil {
+			return nil, fmt.Errorf("power meter: %w", err)
+		}
+	}
 	frames := o.FrameSizes
 	if len(frames) == 0 {
 		frames = linerate.RFC2544FrameSizes
@@ -94,6 +106,8 @@ func RunSearch(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error
 		if idleErr == nil {
 			trial = probed(trial, clients[0], pair.Target, &load)
 		}
+		windows := map[float64][2]time.Time{}
+		trial = timed(trial, env, windows)
 		res, err := search.Run(ctx, trial, opts)
 		if err != nil {
 			return finishSearch(run, env), fmt.Errorf("frame size %d: %w", frame, err)
@@ -105,6 +119,15 @@ func RunSearch(ctx context.Context, plan bench.Plan, env Env) (*bench.Run, error
 		}
 		if load != nil && fs.Outcome == bench.SearchFound {
 			fs.Latency = &bench.Latency{Idle: idle, Load: *load}
+		}
+		if w, ok := windows[res.RateBps]; ok && env.Power != nil && fs.Outcome == bench.SearchFound {
+			// The draw over the passing confirmation at the result.
+			if err := env.Power.WaitPast(ctx, w[1]); err != nil {
+				return finishSearch(run, env), fmt.Errorf("frame size %d: power meter: %w", frame, err)
+			}
+			st := env.Power.StatsBetween(w[0], w[1])
+			st.IdleWatts = idleWatts
+			fs.Power = bench.NewSearchPower(st, fs.FramesPerSecond*(1-fs.LossPercent/100), fs.WireMbps)
 		}
 		fs.Started, fs.Finished = started, env.now().UTC()
 		run.Search = append(run.Search, fs)
@@ -151,6 +174,20 @@ func probed(trial search.Trial, client command.Runner, target string, load **ben
 			*load = &st
 		} else {
 			*load = nil
+		}
+		return tr, err
+	}
+}
+
+// timed wraps a trial so that each confirmation's window (start, end) is
+// kept by rate: the power meter's samples in the window at the result's
+// rate (its passing confirmation) are its draw.
+func timed(trial search.Trial, env Env, windows map[float64][2]time.Time) search.Trial {
+	return func(ctx context.Context, rate float64, d time.Duration) (search.TrialResult, error) {
+		start := env.now()
+		tr, err := trial(ctx, rate, d)
+		if search.PhaseOf(ctx) == search.PhaseConfirm && err == nil {
+			windows[rate] = [2]time.Time{start, env.now()}
 		}
 		return tr, err
 	}
