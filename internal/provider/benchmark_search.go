@@ -212,10 +212,13 @@ func searchResultsSchema() schema.ListNestedAttribute {
 				MarkdownDescription: "Datagrams iperf3 counted lost over the trials that lost any; null when the receiving host's counters could not be read (not Linux)."},
 			"lost_in_receiver": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Of them, those the receiving host dropped itself (`/proc/net/snmp` Udp `InErrors`, `RcvbufErrors` for a full socket buffer), read before and after each trial: loss that was not the router's."},
-			"loss_where":       s("`receiver` when the receiving host dropped at least half of the lost datagrams itself (the result is then `host_limited`), `path` (the router or the wire) otherwise, empty without loss or counters."),
-			"power_idle_watts": schema.Float64Attribute{Computed: true, MarkdownDescription: "The `power_meter`'s idle baseline before the first trial, W; null without a meter or a result."},
-			"power_avg_watts":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Average draw over the passing confirmation trial at the result's rate, W; null without a meter or a result."},
-			"power_max_watts":  schema.Float64Attribute{Computed: true, MarkdownDescription: "Highest draw sampled over that trial, W."},
+			"lost_in_router": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Of them, those the `dut` devices' interface drop and error counters account for, read before and after each trial (Linux `/sys/class/net/*/statistics`, RouterOS `/interface print stats`, EdgeOS/VyOS the kernel's statistics under vbash; per interface the largest growth of each side, since a platform's counters overlap); null when no DUT's counters could be read. RTX's `show status lanN` prints packets but no drop counter routerlab could ground in a published output, so an RTX counts none."},
+			"loss_router_counters": s("The DUT counters that grew over the failing trials, largest first, at most three: e.g. `r: eth2 tx_dropped 1234, r: eth1 rx_missed_errors 17`; empty when none grew or none were read."),
+			"loss_where":           s("Where the failing trials' datagrams were lost: `router` when the DUTs' counters account for at least half (`lost_in_router`), `host` when the receiving host dropped at least half itself (its socket buffer: `lost_in_receiver`; the result is then `host_limited`), `both` when each does or each some and together half, `unknown` otherwise (the wire, or a counter no one reads: e.g. a Linux qdisc's drops, or an RTX); empty without loss or the host's counters."),
+			"power_idle_watts":     schema.Float64Attribute{Computed: true, MarkdownDescription: "The `power_meter`'s idle baseline before the first trial, W; null without a meter or a result."},
+			"power_avg_watts":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Average draw over the passing confirmation trial at the result's rate, W; null without a meter or a result."},
+			"power_max_watts":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Highest draw sampled over that trial, W."},
 			"microjoules_per_frame": schema.Float64Attribute{Computed: true,
 				MarkdownDescription: "Energy per forwarded frame: `power_avg_watts` / (frames/s forwarded: `frames_per_second` less the confirmation's loss) × 10⁶, µJ; 0 when the meter read no samples in the trial; null without a meter or a result."},
 			"mbps_per_watt":    schema.Float64Attribute{Computed: true, MarkdownDescription: "`wire_mbps` per `power_avg_watts`; null without a meter or a result."},
@@ -256,6 +259,8 @@ type searchResultModel struct {
 	DatasheetSource     types.String  `tfsdk:"datasheet_source"`
 	LostInTrials        types.Int64   `tfsdk:"lost_in_failing_trials"`
 	LostInReceiver      types.Int64   `tfsdk:"lost_in_receiver"`
+	LostInRouter        types.Int64   `tfsdk:"lost_in_router"`
+	LossRouterCounters  types.String  `tfsdk:"loss_router_counters"`
 	LossWhere           types.String  `tfsdk:"loss_where"`
 	PowerIdleWatts      types.Float64 `tfsdk:"power_idle_watts"`
 	PowerAvgWatts       types.Float64 `tfsdk:"power_avg_watts"`
@@ -289,7 +294,7 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 			RTTLoadP50: types.Float64Null(), RTTLoadP90: types.Float64Null(), RTTLoadP99: types.Float64Null(), RTTLoadReplies: types.Int64Value(0),
 			PowerIdleWatts: types.Float64Null(), PowerAvgWatts: types.Float64Null(), PowerMaxWatts: types.Float64Null(),
 			MicrojoulesPerFrame: types.Float64Null(), MbpsPerWatt: types.Float64Null(),
-			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LossWhere: types.StringValue(""),
+			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LostInRouter: types.Int64Null(), LossRouterCounters: types.StringValue(""), LossWhere: types.StringValue(""),
 			DatasheetFPS: types.Float64Value(0), DatasheetPercent: types.Float64Value(s.ReferencePercent), DatasheetSource: types.StringValue(""),
 			Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
 		}
@@ -298,6 +303,10 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 		}
 		if l := s.Loss; l != nil {
 			r.LostInTrials, r.LostInReceiver, r.LossWhere = types.Int64Value(l.Lost), types.Int64Value(l.ReceiverDropped), types.StringValue(l.Where())
+			r.LossRouterCounters = types.StringValue(l.RouterLabel())
+			if len(l.Routers) > 0 {
+				r.LostInRouter = types.Int64Value(l.RouterDropped)
+			}
 		}
 		if p := s.Power; p != nil {
 			r.PowerIdleWatts, r.PowerAvgWatts, r.PowerMaxWatts = types.Float64Value(p.IdleWatts), types.Float64Value(p.AvgWatts), types.Float64Value(p.MaxWatts)

@@ -186,9 +186,16 @@ func lossWhereCell(l *bench.LossAttribution) string {
 		return "not read"
 	case l.Lost == 0:
 		return "none lost"
-	default:
-		return fmt.Sprintf("%s: %d of %d lost in %s", l.Where(), l.ReceiverDropped, l.Lost, l.Receiver)
 	}
+	s := fmt.Sprintf("%s: of %d lost, %d in host %s", l.Where(), l.Lost, l.ReceiverDropped, l.Receiver)
+	if len(l.Routers) == 0 {
+		return s + ", router counters not read"
+	}
+	s += fmt.Sprintf(", %d in %s", l.RouterDropped, strings.Join(l.Routers, "+"))
+	if lbl := l.RouterLabel(); lbl != "" {
+		s += " (" + lbl + ")"
+	}
+	return s
 }
 
 func hostLimitCell(s bench.FrameSearch) string {
@@ -237,7 +244,7 @@ func searchCSVRows(r bench.Run) [][]string {
 	rows := [][]string{{"run", "frame", "pair", "direction", "outcome", "frames_per_second", "wire_mbps", "payload_mbps", "line_rate_fps", "line_rate_percent",
 		"loss_percent", "trials", "confirmations", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
 		"datasheet_fps", "datasheet_percent", "datasheet_source",
-		"lost_in_failing_trials", "lost_in_receiver", "loss_where",
+		"lost_in_failing_trials", "lost_in_receiver", "lost_in_router", "loss_router_counters", "loss_where",
 		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies",
 		"power_idle_watts", "power_avg_watts", "power_max_watts", "microjoules_per_frame", "mbps_per_watt"}}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
@@ -251,9 +258,13 @@ func searchCSVRows(r bench.Run) [][]string {
 			row = append(row, "", "", "")
 		}
 		if l := s.Loss; l != nil {
-			row = append(row, strconv.FormatInt(l.Lost, 10), strconv.FormatInt(l.ReceiverDropped, 10), l.Where())
+			router := ""
+			if len(l.Routers) > 0 {
+				router = strconv.FormatInt(l.RouterDropped, 10)
+			}
+			row = append(row, strconv.FormatInt(l.Lost, 10), strconv.FormatInt(l.ReceiverDropped, 10), router, l.RouterLabel(), l.Where())
 		} else {
-			row = append(row, "", "", "")
+			row = append(row, "", "", "", "", "")
 		}
 		if l := s.Latency; l != nil {
 			row = append(row, num(l.Idle.P50), num(l.Idle.P90), num(l.Idle.P99), num(l.Load.P50), num(l.Load.P90), num(l.Load.P99), strconv.Itoa(l.Load.Samples))

@@ -31,11 +31,21 @@ type rttJSON struct {
 }
 
 type lossJSON struct {
-	Receiver        string `json:"receiver"`
-	Lost            int64  `json:"lost"`
-	ReceiverDropped int64  `json:"receiver_dropped"`
-	RcvbufErrors    int64  `json:"rcvbuf_errors"`
-	Where           string `json:"where,omitempty"` // written for readers; derived on reading
+	Receiver        string              `json:"receiver"`
+	Lost            int64               `json:"lost"`
+	ReceiverDropped int64               `json:"receiver_dropped"`
+	RcvbufErrors    int64               `json:"rcvbuf_errors"`
+	Routers         []string            `json:"routers,omitempty"`
+	RouterDropped   int64               `json:"router_dropped"`
+	RouterCounters  []counterGrowthJSON `json:"router_counters,omitempty"`
+	Where           string              `json:"where,omitempty"` // written for readers; derived on reading
+}
+
+type counterGrowthJSON struct {
+	Device    string `json:"device"`
+	Interface string `json:"interface"`
+	Counter   string `json:"counter"`
+	Delta     int64  `json:"delta"`
 }
 
 type trialJSON struct {
@@ -46,6 +56,11 @@ type trialJSON struct {
 	Lost    int64   `json:"lost"`
 	Offered int64   `json:"offered"`
 	Passed  bool    `json:"passed"`
+	// -1: not read (a trial without loss); absent in archives before
+	// the DUTs' counters were read, which read back as 0.
+	RouterDropped int64  `json:"router_dropped,omitempty"`
+	HostDropped   int64  `json:"host_dropped,omitempty"`
+	Where         string `json:"where,omitempty"`
 }
 
 type searchPowerJSON struct {
@@ -123,7 +138,9 @@ func frameSearchToJSON(s bench.FrameSearch) frameSearchJSON {
 		v.Reference, v.ReferencePercent = &rj, s.ReferencePercent
 	}
 	if l := s.Loss; l != nil {
-		v.Loss = &lossJSON{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors, Where: l.Where()}
+		v.Loss = &lossJSON{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors, Where: l.Where(),
+			Routers: l.Routers, RouterDropped: l.RouterDropped,
+			RouterCounters: mapSlice(l.RouterCounters, func(c bench.CounterGrowth) counterGrowthJSON { return counterGrowthJSON(c) })}
 	}
 	return v
 }
@@ -147,7 +164,9 @@ func frameSearchFromJSON(v frameSearchJSON, parse func(field, s string) time.Tim
 		s.Reference, s.ReferencePercent = &rb, v.ReferencePercent
 	}
 	if l := v.Loss; l != nil {
-		s.Loss = &bench.LossAttribution{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors}
+		s.Loss = &bench.LossAttribution{Receiver: l.Receiver, Lost: l.Lost, ReceiverDropped: l.ReceiverDropped, RcvbufErrors: l.RcvbufErrors,
+			Routers: l.Routers, RouterDropped: l.RouterDropped,
+			RouterCounters: mapSlice(l.RouterCounters, func(c counterGrowthJSON) bench.CounterGrowth { return bench.CounterGrowth(c) })}
 	}
 	return s
 }

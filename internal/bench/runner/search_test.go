@@ -163,7 +163,7 @@ func TestLossAttributedToReceiver(t *testing.T) {
 	if tr.LostFrames == 0 || loss.Lost != tr.LostFrames {
 		t.Fatalf("lost %d, attributed %d: want loss through a 4 KiB buffer", tr.LostFrames, loss.Lost)
 	}
-	if loss.Where() != "receiver" || loss.RcvbufErrors == 0 {
+	if loss.Where() != bench.LossInHost || loss.RcvbufErrors == 0 {
 		t.Errorf("loss %+v attributed to %q, want the receiver's socket buffer", *loss, loss.Where())
 	}
 	// With the search's own 4 MiB buffer at 20 Mbit/s, nothing is lost
