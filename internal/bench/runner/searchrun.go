@@ -248,45 +248,49 @@ func (a *attribution) wrap(trial search.Trial) search.Trial {
 			a.trials = append(a.trials, trialLoss{-1, -1, ""})
 			return tr, nil
 		}
-		// Attribution is best effort: counters that cannot be read end it,
-		// never the trial.
-		after, rerr := udpstat.Read(ctx, a.receiver)
-		if rerr != nil {
-			a.loss = nil
-			a.trials = append(a.trials, trialLoss{-1, -1, ""})
-			return tr, nil
-		}
-		delta := after.Sub(before)
-		host := min(max(delta.InErrors, 0), tr.LostFrames)
-		l := a.loss
-		l.Lost += tr.LostFrames
-		l.ReceiverDropped += host
-		l.RcvbufErrors += min(max(delta.RcvbufErrors, 0), tr.LostFrames)
-		router := int64(-1)
-		if dutsAfter := a.readDUTs(ctx); len(a.duts) > 0 {
-			var sum int64
-			read := 0
-			for _, r := range a.duts {
-				b, ok1 := dutsBefore[r.Device]
-				af, ok2 := dutsAfter[r.Device]
-				if !ok1 || !ok2 {
-					continue
-				}
-				read++
-				g := ifstat.Grew(r.Device, b, af)
-				sum += g.Dropped
-				for _, c := range g.Counters {
-					a.grown[[3]string{c.Device, c.Interface, c.Counter}] += c.Delta
-				}
-			}
-			if read > 0 {
-				router = min(sum, tr.LostFrames)
-				l.RouterDropped += router
-			}
-		}
-		a.trials = append(a.trials, trialLoss{router, host, bench.TrialWhere(tr.LostFrames, router, host)})
+		a.record(ctx, tr, before, dutsBefore)
 		return tr, nil
 	}
+}
+
+// record attributes a trial's loss. Attribution is best effort: counters
+// that cannot be read end it, never the trial.
+func (a *attribution) record(ctx context.Context, tr search.TrialResult, before udpstat.Counters, dutsBefore map[string][]device.IfCounters) {
+	after, rerr := udpstat.Read(ctx, a.receiver)
+	if rerr != nil {
+		a.loss = nil
+		a.trials = append(a.trials, trialLoss{-1, -1, ""})
+		return
+	}
+	delta := after.Sub(before)
+	host := min(max(delta.InErrors, 0), tr.LostFrames)
+	l := a.loss
+	l.Lost += tr.LostFrames
+	l.ReceiverDropped += host
+	l.RcvbufErrors += min(max(delta.RcvbufErrors, 0), tr.LostFrames)
+	router := int64(-1)
+	if dutsAfter := a.readDUTs(ctx); len(a.duts) > 0 {
+		var sum int64
+		read := 0
+		for _, r := range a.duts {
+			b, ok1 := dutsBefore[r.Device]
+			af, ok2 := dutsAfter[r.Device]
+			if !ok1 || !ok2 {
+				continue
+			}
+			read++
+			g := ifstat.Grew(r.Device, b, af)
+			sum += g.Dropped
+			for _, c := range g.Counters {
+				a.grown[[3]string{c.Device, c.Interface, c.Counter}] += c.Delta
+			}
+		}
+		if read > 0 {
+			router = min(sum, tr.LostFrames)
+			l.RouterDropped += router
+		}
+	}
+	a.trials = append(a.trials, trialLoss{router, host, bench.TrialWhere(tr.LostFrames, router, host)})
 }
 
 // readDUTs reads every DUT's counters that has not failed before.
