@@ -8,7 +8,8 @@ import (
 )
 
 // CounterProbe implements device.InterfaceCounters with the kernel's own
-// counters under vbash, as the CPU probe reads /proc/stat: EdgeOS and
+// counters (and the root qdiscs' drops, where tc runs) under vbash, as the
+// CPU probe reads /proc/stat: EdgeOS and
 // VyOS are Debian underneath, and their op-mode `show interfaces
 // ethernet ethX` prints these same counters (the RX:/TX: blocks of `ip
 // -s link`, read from the kernel's rtnl_link_stats64). One exec, every

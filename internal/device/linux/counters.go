@@ -2,6 +2,7 @@ package linux
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -22,13 +23,19 @@ var (
 	sysfsTxLosses = []string{"tx_dropped", "tx_errors", "tx_fifo_errors", "tx_aborted_errors", "tx_carrier_errors"}
 )
 
+// qdiscTail lists the root qdiscs' statistics after the interface files:
+// a frame a router's egress queue drops (a shaper's tbf, a full pfifo)
+// never reaches the device, so no file under statistics counts it. Without
+// tc (or with a tc that fails) the counters stand without it.
+const qdiscTail = "; tc -s qdisc show 2>/dev/null || true"
+
 // StatisticsCommand reads every statistics file of ifaces (all interfaces
 // of the namespace when empty) in one exec: grep prints each as
-// "<if>/statistics/<counter>:<value>". Names are quoted; a name with a
-// slash is refused (it would leave /sys/class/net).
+// "<if>/statistics/<counter>:<value>"; then `tc -s qdisc show`. Names are
+// quoted; a name with a slash is refused (it would leave /sys/class/net).
 func StatisticsCommand(ifaces []string) (string, error) {
 	if len(ifaces) == 0 {
-		return "cd /sys/class/net && grep -r . -- */statistics", nil
+		return "cd /sys/class/net && grep -r . -- */statistics" + qdiscTail, nil
 	}
 	var b strings.Builder
 	b.WriteString("cd /sys/class/net && grep -r . --")
@@ -38,8 +45,18 @@ func StatisticsCommand(ifaces []string) (string, error) {
 		}
 		b.WriteString(" " + shell.Quote(i+"/statistics"))
 	}
-	return b.String(), nil
+	return b.String() + qdiscTail, nil
 }
+
+// Lines of `tc -s qdisc show` (iproute2; the format internal/bench/hostenv
+// reads too):
+//
+//	qdisc tbf 8125: dev eth2 root refcnt 3 rate 1Gbit burst 256Kb lat 5ms
+//	 Sent 25366193 bytes 17490 pkt (dropped 36, overlimits 2490 requeues 0)
+var (
+	qdiscRootRE = regexp.MustCompile(`^qdisc (\S+) \S+ dev (\S+) root\b`)
+	qdiscSentRE = regexp.MustCompile(`^\s+Sent \d+ bytes \d+ pkts? \(dropped (\d+),`)
+)
 
 // ParseStatistics reads StatisticsCommand's output: lines
 // "<if>/statistics/<counter>:<value>". Files that are not counters (a
@@ -48,7 +65,28 @@ func StatisticsCommand(ifaces []string) (string, error) {
 func ParseStatistics(out string) ([]device.IfCounters, error) {
 	byName := map[string]*device.IfCounters{}
 	seen := map[string]int{}
+	qdiscDrops := map[string]int64{} // by interface, its root qdisc's drops
+	root := ""                       // the interface whose root qdisc's lines follow
 	for _, line := range device.Lines(out) {
+		if m := qdiscRootRE.FindStringSubmatch(line); m != nil {
+			root = m[2]
+			continue
+		}
+		if strings.HasPrefix(line, "qdisc ") {
+			root = ""
+			continue
+		}
+		if m := qdiscSentRE.FindStringSubmatch(line); m != nil {
+			if root != "" {
+				v, err := strconv.ParseInt(m[1], 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("tc -s qdisc show: %q is not a counter", m[1])
+				}
+				qdiscDrops[root] = v
+				root = ""
+			}
+			continue
+		}
 		path, val, ok := strings.Cut(strings.TrimSpace(line), ":")
 		if !ok {
 			continue
@@ -90,6 +128,11 @@ func ParseStatistics(out string) ([]device.IfCounters, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	for n, v := range qdiscDrops {
+		if c := byName[n]; c != nil {
+			c.TxLosses["qdisc_dropped"] = v
+		}
+	}
 	out2 := make([]device.IfCounters, 0, len(names))
 	for _, n := range names {
 		out2 = append(out2, *byName[n])
