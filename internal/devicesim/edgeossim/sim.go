@@ -153,6 +153,7 @@ type Device struct {
 	// op wrapper (ConfigReads): instrumentation, no device behaviour.
 	configReads atomic.Int64
 	cpuReads    uint64
+	ifStats     map[string]IfStats // /sys/class/net/<if>/statistics (SetInterfaceStats)
 	files       map[string]*simFile
 	dirs        map[string]bool
 	// sas is the state of each site-to-site peer's SAs, by peer tag
