@@ -121,6 +121,12 @@ func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, e
 	case "cat", "rm", "mv", "cmp", "chmod", "umask", "touch":
 		code, _ := d.fileCommand(in, args, out, errw)
 		return code, nil
+	case "cd":
+		return cmdCd(in, args, errw), nil
+	case "grep":
+		if code, ok := d.sysfsGrep(in, args, out, errw); ok {
+			return code, nil
+		}
 	case CfgWrapper, path.Base(CfgWrapper):
 		return d.cfgWrapper(in, args[1:], out)
 	case "id":

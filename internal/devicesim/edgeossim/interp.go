@@ -24,6 +24,7 @@ type interp struct {
 	group   string // the effective group (sg changes it)
 	killed  bool   // the shell was sent SIGKILL: no EXIT trap ran
 	umask   fs.FileMode
+	cwd     string // the working directory `cd` entered ("" at login)
 	// cmdStdin is what the running command reads (a here-document or a
 	// file), nil for none.
 	cmdStdin []byte

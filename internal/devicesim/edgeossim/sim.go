@@ -14,6 +14,7 @@
 //	    show vpn ipsec sa|show ubnt offload|reset openvpn interface vtunN (EdgeOS)
 //	cat /proc/stat, and cat, rm, mv, cmp, chmod, umask, test -e|-f|-d|-s on the
 //	    simulated files (files.go)
+//	cd /sys/class/net; grep -r . -- IF/statistics ... (sysfs.go: interface counters)
 //	sh|bash|vbash -c SCRIPT, and sh -s (the script on stdin)
 //
 // The wrapper's session lives in the shell that runs it (the real one keys
@@ -153,6 +154,7 @@ type Device struct {
 	// op wrapper (ConfigReads): instrumentation, no device behaviour.
 	configReads atomic.Int64
 	cpuReads    uint64
+	ifStats     map[string]IfStats // /sys/class/net/<if>/statistics (SetInterfaceStats)
 	files       map[string]*simFile
 	dirs        map[string]bool
 	// sas is the state of each site-to-site peer's SAs, by peer tag
