@@ -12,7 +12,8 @@ import (
 // FILE --status FILE N --log FILE --config FILE`, peer to peer with a
 // static key on a TUN device. The daemon reads its file, opens the
 // device (named by `dev`, MTU tun-mtu or 1500, up, the ifconfig
-// addresses as local/32 peer remote), binds its port, writes the pid,
+// addresses as local/32 peer remote), binds its port, logs its link
+// socket as 2.6.14 does, writes the pid,
 // log and status files, and stays in the process table until killed;
 // ending, it closes the device (which goes). Errors go to the log, as
 // with --log, and the command exits 1. The status file counts bytes from
@@ -24,6 +25,7 @@ type ovpnDaemon struct {
 	proto      string
 	port       int
 	bound      bool // a server: it binds its port (a client has nobind)
+	remote     string
 }
 
 // ovpnDirectives are the options openvpn accepts in a file, with how
@@ -122,6 +124,11 @@ func cmdOpenVPN(c *call) int {
 			d.dev = arg(1)
 		case "nobind":
 			d.bound = false
+		case "remote":
+			d.remote = arg(1)
+			if len(f) > 2 {
+				d.remote += ":" + arg(2)
+			}
 		case "dev-type":
 			if arg(1) != "tun" {
 				return fail("Options error: linuxsim simulates dev-type tun only")
@@ -186,6 +193,26 @@ func cmdOpenVPN(c *call) int {
 	logf("net_iface_mtu_set: mtu %d for %s", mtu, d.dev)
 	logf("net_iface_up: set %s up", d.dev)
 	logf("net_addr_ptp_v4_add: %s peer %s dev %s", local, peer, d.dev)
+	if d.bound {
+		logf("Could not determine IPv4/IPv6 protocol. Using AF_INET")
+	} else {
+		logf("TCP/UDP: Preserving recently used remote address: [AF_INET]%s", d.remote)
+	}
+	// The link socket, as 2.6.14's socket.c logs it; a TCP client's
+	// connection and the peer's first packet (Initialization Sequence
+	// Completed) are simulated as at once.
+	switch {
+	case d.proto == "tcp" && d.bound:
+		logf("Listening for incoming TCP connection on [AF_INET][undef]:%d", d.port)
+	case d.proto == "tcp":
+		logf("Attempting to establish TCP connection with [AF_INET]%s", d.remote)
+	case d.bound:
+		logf("UDPv4 link local (bound): [AF_INET][undef]:%d", d.port)
+		logf("UDPv4 link remote: [AF_UNSPEC]")
+	default:
+		logf("UDPv4 link local: (not bound)")
+		logf("UDPv4 link remote: [AF_INET]%s", d.remote)
+	}
 	logf("Initialization Sequence Completed")
 	d.name = strings.TrimSuffix(path.Base(confPath), ".conf")
 	proc := r.startProcess(c.args, nil)
