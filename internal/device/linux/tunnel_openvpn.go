@@ -17,12 +17,16 @@ import (
 // secret, is /etc/routerlab/secrets/<name>.key. OpenVPN 2.6 runs static-key
 // mode with a deprecation warning only (2.7 drops it).
 //
-// `openvpn --daemon` returns once the interface is up and its addresses
-// are set, with a non-zero status when that failed; it calls daemon(3),
-// which starts a session of its own, so the daemon outlives the exec
-// whose process group the transport kills. A change is a restart: the
-// daemon reads its file once. It is stopped by the PID of its pid file,
-// after /proc says that process is openvpn run with our file.
+// `openvpn --daemon` fails (non-zero) only on what it checks before it
+// detaches: its options and files. It calls daemon(3) before it opens
+// the interface or its socket (openvpn.c, 2.4 to 2.7), so a port already
+// in use or a TUN device it cannot open end the daemon after the exec
+// returned 0; the create therefore waits for the daemon's log to show
+// its link socket (ovpnWaitScript). daemon(3) starts a session of
+// its own, so the daemon outlives the exec whose process group the
+// transport kills. A change is a restart: the daemon reads its file
+// once. It is stopped by the PID of its pid file, after /proc says that
+// process is openvpn run with our file.
 //
 // OpenVPN clamps the MSS itself (mssfix, on by default, sized so that the
 // encrypted UDP packets fit 1492 bytes): "pmtu" keeps it and adds the
@@ -203,10 +207,71 @@ func renderOpenVPNApply(t device.TunnelConfig, _ *device.TunnelState) (string, e
 	b.WriteString(ovpnStopScript(name))
 	b.write(ovpnKeyPath(name), staticKeyText(t.OpenVPN.StaticKey))
 	b.write(ovpnConfPath(name), renderOpenVPNConf(t))
-	b.printf("rm -f %s\n", ovpnStatusPath(name))
+	// The pid file goes too: a daemon killed hard left its own, and
+	// the wait must not take that PID for the new daemon's.
+	b.printf("rm -f %s %s\n", ovpnStatusPath(name), ovpnPidPath(name))
 	b.printf("%s </dev/null || { tail -n 8 %s >&2; exit 1; }\n", ovpnCommand(name), ovpnLogPath(name))
+	b.WriteString(ovpnWaitScript(t))
 	b.WriteString(ifaceMSSScript(name, name, t.MSSClamp))
 	return b.result()
+}
+
+// ovpnWaitTries bounds ovpnWaitScript: polls 0.1 s apart, 10 s.
+const ovpnWaitTries = 100
+
+// ovpnLinkLine is what the daemon logs (at the default verb 1) once its
+// interface is open and its link socket set up, the last step of its
+// start that can fail: OpenVPN 2.6.14's src/openvpn/socket.c, checked against the
+// openvpn 2.6.14 of Debian 12 in a network namespace. A UDP server logs
+// "UDPv4 link local (bound): [AF_INET][undef]:1194" after its bind
+// (linksock_print_addr; the family varies, hence no "UDPv4"), a UDP client
+// with nobind "UDPv4 link local: (not bound)". A TCP server logs
+// "Listening for incoming TCP connection on [AF_INET][undef]:1194" after
+// its bind, before listen (socket_do_listen); its "link local" line
+// waits for a client. A TCP client has no bind to fail: it logs
+// "Attempting to establish TCP connection with [AF_INET]...:1194" before
+// each connect (socket_connect) and retries a refused one for ever, so
+// that line (the interface is open by then) is where it has started; to
+// wait for the connection would fail a client created before its server.
+func ovpnLinkLine(c *device.OpenVPNConfig) string {
+	switch {
+	case ovpnProtocol(c) == "tcp" && c.Role == device.RoleServer:
+		return "Listening for incoming TCP connection on "
+	case ovpnProtocol(c) == "tcp":
+		return "Attempting to establish TCP connection with "
+	case c.Role == device.RoleServer:
+		return " link local (bound): "
+	default:
+		return " link local: (not bound)"
+	}
+}
+
+// ovpnWaitScript waits, after the daemon was started, until its log (the
+// file it truncated before it detached) shows its link socket
+// (ovpnLinkLine), or that it ended: "Exiting due to fatal error" (error.c,
+// after every M_FATAL message, a failed bind's "TCP/UDP: Socket bind
+// failed on local address ...: Address already in use (errno=98)"
+// among them) or "<signal>[...] received, process exiting" (sig.c,
+// print_signal). A daemon killed without a word is found by its pid file
+// once a second (ovpn_ours; the daemon writes the file right after it
+// detaches and removes it when it exits, so a missing file is one not
+// written yet). Either way, and after 10 s, the create fails with the
+// end of the log. Each poll reads the log, a few dozen lines, with the
+// shell's read (a line the daemon is still writing, without its newline,
+// is not read, and is whole at the next poll); `set +x` keeps the log's
+// lines last in the error's text.
+func ovpnWaitScript(t device.TunnelConfig) string {
+	log := ovpnLogPath(t.Name)
+	return fmt.Sprintf(`ovpn_failed() { set +x; echo "openvpn tunnel %[1]s: $1; the end of its log:" >&2; tail -n 8 %[2]s >&2; exit 1; }
+ovpn_seen=; i=0
+while :; do
+while IFS= read -r ovpn_line; do case $ovpn_line in *'Exiting due to fatal error'*|*' received, process exiting'*) ovpn_seen=failed;; *%[3]s*) ovpn_seen=${ovpn_seen:-up};; esac; done <%[2]s
+case $ovpn_seen in up) break;; failed) ovpn_failed 'the daemon exited';; esac
+i=$((i+1)); [ $i -lt %[4]d ] || ovpn_failed 'the daemon did not set up its link socket within 10 s'
+case $i in *0) [ ! -e %[5]s ] || ovpn_ours || ovpn_failed 'the daemon exited';; esac
+sleep 0.1
+done
+`, t.Name, log, shell.Quote(ovpnLinkLine(t.OpenVPN)), ovpnWaitTries, ovpnPidPath(t.Name))
 }
 
 // renderOpenVPNRemove stops the daemon and deletes every file of the

@@ -2,8 +2,8 @@ package linux
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"github.com/routerlab/terraform-provider-routerlab/internal/testenv"
 )
 
@@ -649,4 +650,110 @@ next:
 		b.WriteString(l)
 	}
 	return b.String()
+}
+
+// A create whose port another daemon holds fails, every time, with the
+// daemon's own words ("Address already in use"): `openvpn --daemon`
+// returns 0 before the daemon binds, so the create waits for the daemon's
+// log to show its link socket, or its exit. Through the driver, as the
+// provider runs it (ApplyTunnel: the apply and the routes script), on the
+// real openvpn: UDP and TCP servers, each created on a port its twin holds
+// a few times over (the race the interface check lost, either way, is
+// gone), and a TCP client whose server is not there yet, which must not
+// wait for a connection.
+func TestOpenVPNPortInUse(t *testing.T) {
+	l := newTunnelLab(t)
+	testenv.RequireCommand(t, "openvpn", "apt-get install openvpn")
+	d := New(&netnsRunner{t: t, ns: l.ns[0]})
+	ctx := context.Background()
+	udp, _ := ovpnPair(t)
+	tcp, tcpClient := ovpnTCPPair(t)
+	// Names of this test's own (the namespaces share /etc/routerlab),
+	// short: OpenVPN refused the file's comment line, which carries the
+	// name five times, for a 7-letter name ("Maximum option line length
+	// (256) exceeded").
+	udp.Name, tcp.Name, tcpClient.Name = "obu", "obt", "obc"
+	udp.MSSClamp = nil // no nftables chain to leave behind
+	for _, holder := range []device.TunnelConfig{udp, tcp} {
+		l.removeAtEnd(0, renderOpenVPNRemove(ovpnWant(holder)))
+		if err := d.ApplyTunnel(ctx, holder, nil); err != nil {
+			t.Fatalf("%s: %v", holder.Name, err)
+		}
+		if ovpnDaemon(holder.Name) == 0 || !l.linkExists(0, holder.Name) {
+			t.Fatalf("%s: created, but no daemon or no interface", holder.Name)
+		}
+		twin := holder
+		twin.Name = holder.Name + "2"
+		o := *holder.OpenVPN
+		o.LocalAddress, o.RemoteAddress = "198.18.72.1", "198.18.72.2"
+		twin.OpenVPN = &o
+		twin.Routes = []string{"198.18.73.0/24"}
+		remove := renderOpenVPNRemove(ovpnWant(twin))
+		l.removeAtEnd(0, remove)
+		for try := range 3 {
+			start := time.Now()
+			err := d.ApplyTunnel(ctx, twin, nil)
+			t.Logf("%s, try %d (%v): %v", twin.Name, try, time.Since(start).Round(time.Millisecond), err)
+			if err == nil || !strings.Contains(err.Error(), "the daemon exited") || !strings.Contains(err.Error(), "Address already in use") {
+				t.Errorf("%s on %s's port %d, try %d: got %v, want the daemon exited, with its \"Address already in use\"", twin.Name, holder.Name, ovpnPort(&o), try, err)
+			}
+			l.mustRun(0, remove) // what the provider's failed create does
+			if ovpnDaemon(twin.Name) != 0 || l.linkExists(0, twin.Name) {
+				t.Errorf("%s, try %d: a daemon or an interface is left", twin.Name, try)
+			}
+		}
+		if ovpnDaemon(holder.Name) == 0 {
+			t.Errorf("%s: the holder's daemon is gone", holder.Name)
+		}
+	}
+	// The TCP client dials a port where nothing listens: created all the
+	// same (it connects in a loop, as a client whose server comes later).
+	tcpClient.OpenVPN.Remote, tcpClient.OpenVPN.Port = "198.18.0.2", 1199
+	l.removeAtEnd(0, renderOpenVPNRemove(ovpnWant(tcpClient)))
+	if err := d.ApplyTunnel(ctx, tcpClient, nil); err != nil {
+		t.Fatalf("%s with no server: %v", tcpClient.Name, err)
+	}
+	if ovpnDaemon(tcpClient.Name) == 0 {
+		t.Errorf("%s: no daemon", tcpClient.Name)
+	}
+}
+
+// The wait on stand-ins for openvpn, first on the script's PATH, that log
+// what the real one does before its socket: one writes its PID and exits
+// without a word more (a daemon killed hard), which the wait finds by the
+// pid file, checked once a second, rather than at the 10 s bound; one
+// writes its "link local" line in two pieces, 0.3 s apart, and stays,
+// which the wait reads as the one line it is once it is whole.
+func TestOpenVPNWaitStandIns(t *testing.T) {
+	l := newTunnelLab(t)
+	c, _ := ovpnPair(t)
+	c.Name, c.MSSClamp = "obg", nil
+	script, err := renderOpenVPNApply(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.removeAtEnd(0, renderOpenVPNRemove(ovpnWant(c)))
+	const args = `while [ $# -gt 0 ]; do case $1 in --writepid) pid=$2;; --log) log=$2;; esac; shift; done
+echo 'TUN/TAP device obg opened' >"$log"
+`
+	for _, tc := range []struct{ name, stub, want string }{
+		{"gone", args + "echo $$ >\"$pid\"\n", "openvpn tunnel obg: the daemon exited; the end of its log:\nTUN/TAP device obg opened\n"},
+		{"split line", args + `sleep 30 </dev/null >/dev/null 2>&1 &
+echo $! >"$pid"
+printf 'UDPv4 link lo' >>"$log"
+(sleep 0.3; echo 'cal (bound): [AF_INET][undef]:1194' >>"$log") </dev/null >/dev/null 2>&1 &
+`, ""},
+	} {
+		bin := t.TempDir()
+		if err := os.WriteFile(filepath.Join(bin, "openvpn"), []byte("#!/bin/sh\n"+tc.stub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		out, err := l.run(0, "PATH="+shell.Quote(bin)+":$PATH\n"+script)
+		if tc.want == "" && err != nil {
+			t.Errorf("%s: %v\n%s", tc.name, err, out)
+		}
+		if tc.want != "" && (err == nil || !strings.Contains(out, tc.want)) {
+			t.Errorf("%s: got %v:\n%s\nwant %q", tc.name, err, out, tc.want)
+		}
+	}
 }

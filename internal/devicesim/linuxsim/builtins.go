@@ -242,6 +242,13 @@ func bRead(c *call) int {
 	_ = raw
 	in := string(c.stdin)
 	line, _, found := strings.Cut(in, "\n")
+	// A read of the shell's current input (a loop's `done <FILE`, a
+	// group's, a pipeline's) consumes the line, as from a file
+	// descriptor, so `while read l; do ...; done <FILE` reads each line
+	// once and ends; a read with its own redirection reads a fresh copy.
+	if sin := c.sh.stdin; len(c.stdin) > 0 && len(sin) == len(c.stdin) && &sin[0] == &c.stdin[0] {
+		c.sh.stdin = sin[min(len(line)+1, len(sin)):]
+	}
 	if len(args) == 0 {
 		args = []string{"REPLY"}
 	}

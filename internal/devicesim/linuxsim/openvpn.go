@@ -12,11 +12,17 @@ import (
 // FILE --status FILE N --log FILE --config FILE`, peer to peer with a
 // static key on a TUN device. The daemon reads its file, opens the
 // device (named by `dev`, MTU tun-mtu or 1500, up, the ifconfig
-// addresses as local/32 peer remote), binds its port, writes the pid,
+// addresses as local/32 peer remote), sets up its link socket (a
+// server binds its port) and logs it as 2.6.14 does, writes the pid,
 // log and status files, and stays in the process table until killed;
 // ending, it closes the device (which goes). Errors go to the log, as
-// with --log, and the command exits 1. The status file counts bytes from
-// the peer only once a test says the peer answers (SetPeerUp).
+// with --log. Those of its options (a key file missing among them) exit
+// 1; a cipher OpenSSL lacks, a key file without a key, a device that
+// cannot be opened or a port already bound end the daemon after
+// `--daemon` returned 0, as with the real one, which detaches before it
+// loads its key or opens either, leaving the log only ("Exiting due to
+// fatal error"). The status file counts bytes from the peer only once a
+// test says the peer answers (SetPeerUp).
 
 type ovpnDaemon struct {
 	name, dev  string
@@ -24,6 +30,7 @@ type ovpnDaemon struct {
 	proto      string
 	port       int
 	bound      bool // a server: it binds its port (a client has nobind)
+	remote     string
 }
 
 // ovpnDirectives are the options openvpn accepts in a file, with how
@@ -78,16 +85,20 @@ func cmdOpenVPN(c *call) int {
 	now := r.now().Format("2006-01-02 15:04:05")
 	var log strings.Builder
 	logf := func(format string, a ...any) { fmt.Fprintf(&log, now+" "+format+"\n", a...) }
-	fail := func(format string, a ...any) int {
+	// fatal logs a fatal error and the end, as OpenVPN does.
+	fatal := func(format string, a ...any) {
 		logf(format, a...)
 		logf("Exiting due to fatal error")
 		if logPath != "" {
 			if n, e := r.openWrite(cleanPath(c.sh.cwd, logPath), c.sh.umask, false); e == "" {
 				n.data = []byte(log.String())
-				return 1
+				return
 			}
 		}
 		fmt.Fprint(c.stderr, log.String())
+	}
+	fail := func(format string, a ...any) int {
+		fatal(format, a...)
 		return 1
 	}
 	if confPath == "" {
@@ -122,6 +133,11 @@ func cmdOpenVPN(c *call) int {
 			d.dev = arg(1)
 		case "nobind":
 			d.bound = false
+		case "remote":
+			d.remote = arg(1)
+			if len(f) > 2 {
+				d.remote += ":" + arg(2)
+			}
 		case "dev-type":
 			if arg(1) != "tun" {
 				return fail("Options error: linuxsim simulates dev-type tun only")
@@ -153,30 +169,35 @@ func cmdOpenVPN(c *call) int {
 	}
 	logf("WARNING: --secret (static key mode) is deprecated and will be removed in OpenVPN 2.7")
 	logf("OpenVPN 2.6.3 x86_64-pc-linux-gnu [SSL (OpenSSL)] [LZO] [LZ4] [EPOLL] [PKCS11] [MH/PKTINFO] [AEAD] [DCO]")
+	if d.dev == "" || !local.IsValid() {
+		return fail("Options error: linuxsim needs dev and ifconfig")
+	}
+	// From here on the real daemon has detached: `--daemon` returned 0
+	// (2.6.14 in a namespace, for a key file without a key, a cipher
+	// OpenSSL lacks and a port in use).
+	detached := func(format string, a ...any) int {
+		fatal(format, a...)
+		if daemon {
+			return 0
+		}
+		return 1
+	}
 	if ovpnLegacyCiphers[cipher] && !legacy {
-		return fail("Unsupported cipher in --cipher option: %s", cipher)
+		return detached("Unsupported cipher in --cipher option: %s", cipher)
 	}
 	key, e := r.readFile(cleanPath(c.sh.cwd, secret))
 	if secret == "" || e != "" {
 		return fail("Cannot pre-load keyfile (%s)", secret)
 	}
 	if !strings.Contains(string(key), "-----BEGIN OpenVPN Static key V1-----") {
-		return fail("Insufficient key material or header text not found in file '%s' (0/256/0 bytes found/min/warn)", secret)
-	}
-	if d.dev == "" || !local.IsValid() {
-		return fail("Options error: linuxsim needs dev and ifconfig")
-	}
-	for _, p := range r.procs {
-		if o, ok := p.data.(*ovpnDaemon); ok && d.bound && o.bound && o.port == d.port && o.proto == d.proto {
-			return fail("TCP/UDP: Socket bind failed on local address [AF_INET][undef]:%d: Address already in use (errno=98)", d.port)
-		}
+		return detached("Insufficient key material or header text not found in file '%s' (0/256/0 bytes found/min/warn)", secret)
 	}
 	if _, err := r.findIface(d.dev); err == nil {
-		return fail("ERROR: Cannot ioctl TUNSETIFF %s: Device or resource busy (errno=16)", d.dev)
+		return detached("ERROR: Cannot ioctl TUNSETIFF %s: Device or resource busy (errno=16)", d.dev)
 	}
 	ifc, err := r.addVirtual(d.dev, kindTun, mtu)
 	if err != nil {
-		return fail("ERROR: Cannot open TUN/TAP dev %s: %v", d.dev, err)
+		return detached("ERROR: Cannot open TUN/TAP dev %s: %v", d.dev, err)
 	}
 	ifc.down = false
 	lp := netip.PrefixFrom(local, 32)
@@ -186,6 +207,33 @@ func cmdOpenVPN(c *call) int {
 	logf("net_iface_mtu_set: mtu %d for %s", mtu, d.dev)
 	logf("net_iface_up: set %s up", d.dev)
 	logf("net_addr_ptp_v4_add: %s peer %s dev %s", local, peer, d.dev)
+	if d.bound {
+		logf("Could not determine IPv4/IPv6 protocol. Using AF_INET")
+		for _, p := range r.procs {
+			if o, ok := p.data.(*ovpnDaemon); ok && o.bound && o.port == d.port && o.proto == d.proto {
+				// The daemon ends: its device goes with it.
+				r.removeInterface(d.dev)
+				return detached("TCP/UDP: Socket bind failed on local address [AF_INET][undef]:%d: Address already in use (errno=98)", d.port)
+			}
+		}
+	} else {
+		logf("TCP/UDP: Preserving recently used remote address: [AF_INET]%s", d.remote)
+	}
+	// The link socket, as 2.6.14's socket.c logs it; a TCP client's
+	// connection and the peer's first packet (Initialization Sequence
+	// Completed) are simulated as at once.
+	switch {
+	case d.proto == "tcp" && d.bound:
+		logf("Listening for incoming TCP connection on [AF_INET][undef]:%d", d.port)
+	case d.proto == "tcp":
+		logf("Attempting to establish TCP connection with [AF_INET]%s", d.remote)
+	case d.bound:
+		logf("UDPv4 link local (bound): [AF_INET][undef]:%d", d.port)
+		logf("UDPv4 link remote: [AF_UNSPEC]")
+	default:
+		logf("UDPv4 link local: (not bound)")
+		logf("UDPv4 link remote: [AF_INET]%s", d.remote)
+	}
 	logf("Initialization Sequence Completed")
 	d.name = strings.TrimSuffix(path.Base(confPath), ".conf")
 	proc := r.startProcess(c.args, nil)

@@ -112,6 +112,8 @@ func TestShellSemantics(t *testing.T) {
 		{"sed -n with a group", "sh -s", "printf '\\tchain fw_in {\\n\\tchain other {\\n' | sed -n 's/^[[:space:]]*chain \\(fw_[A-Za-z0-9_]*\\) {$/\\1/p'", 0, "fw_in\n", ""},
 		{"printf reuses its format", "sh -s", "printf 'add %s\\n' a b; printf '%s-%d\\n' x 1 y", 0, "add a\nadd b\nx-1\ny-0\n", ""},
 		{"[ argument expected", "sh -s", "[ a = ]", 2, "", "argument expected"},
+		{"a read loop reads each line once", "sh -e -s", "printf 'a b\\nc\\n' >/tmp/f\nwhile IFS= read -r l; do echo \"[$l]\"; done </tmp/f\nwhile read -r l; do echo \"($l)\"; done </tmp/f", 0, "[a b]\n[c]\n(a b)\n(c)\n", ""},
+		{"a read with its own redirection reads the first line", "sh -s", "printf 'a\\nb\\n' >/tmp/f\nread -r x </tmp/f; read -r y </tmp/f; echo $x$y", 0, "aa\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
