@@ -101,7 +101,12 @@ func renderOpenVPNConf(t device.TunnelConfig) string {
 	c := t.OpenVPN
 	var b strings.Builder
 	fmt.Fprintf(&b, "# routerlab openvpn %s\n", t.Name)
-	fmt.Fprintf(&b, "# Written by routerlab, which starts it with: %s\n", ovpnCommand(t.Name))
+	// The command, one option a line: OpenVPN refuses a config line of
+	// 256 bytes or more, comments included (options.c OPTION_LINE_SIZE,
+	// "Maximum option line length (256) exceeded"), which the whole
+	// command on one line reached with a name of 6 characters.
+	b.WriteString("# Written by routerlab, which starts it with:\n#   " +
+		strings.ReplaceAll(ovpnCommand(t.Name), " --", "\n#     --") + "\n")
 	fmt.Fprintf(&b, "dev %s\ndev-type tun\n", t.Name)
 	proto := ovpnProtocol(c)
 	if c.Role == device.RoleServer {

@@ -668,11 +668,12 @@ func TestOpenVPNPortInUse(t *testing.T) {
 	ctx := context.Background()
 	udp, _ := ovpnPair(t)
 	tcp, tcpClient := ovpnTCPPair(t)
-	// Names of this test's own (the namespaces share /etc/routerlab),
-	// short: OpenVPN refused the file's comment line, which carries the
-	// name five times, for a 7-letter name ("Maximum option line length
-	// (256) exceeded").
-	udp.Name, tcp.Name, tcpClient.Name = "obu", "obt", "obc"
+	// Names of this test's own (the namespaces share /etc/routerlab); the
+	// client's is 15 characters, the longest an interface takes: the
+	// file's comment once carried the name five times on one line, and
+	// OpenVPN refused it from 6 characters ("Maximum option line length
+	// (256) exceeded"; TestOpenVPNConfLinesFitOpenVPN).
+	udp.Name, tcp.Name, tcpClient.Name = "obu", "obt", "obc"+strings.Repeat("l", 12)
 	udp.MSSClamp = nil // no nftables chain to leave behind
 	for _, holder := range []device.TunnelConfig{udp, tcp} {
 		l.removeAtEnd(0, renderOpenVPNRemove(ovpnWant(holder)))
@@ -754,6 +755,32 @@ printf 'UDPv4 link lo' >>"$log"
 		}
 		if tc.want != "" && (err == nil || !strings.Contains(out, tc.want)) {
 			t.Errorf("%s: got %v:\n%s\nwant %q", tc.name, err, out, tc.want)
+		}
+	}
+}
+
+// OpenVPN refuses a config line of 256 bytes or more, comments included
+// (options.c OPTION_LINE_SIZE: "Maximum option line length (256)
+// exceeded"): with the longest tunnel name the validator takes, every
+// line of the file fits. The whole start command on one comment line
+// passed 255 bytes at a name of 6 characters.
+func TestOpenVPNConfLinesFitOpenVPN(t *testing.T) {
+	server, client := ovpnPair(t)
+	long := strings.Repeat("n", 15)
+	for _, c := range []device.TunnelConfig{server, client} {
+		c.Name = long
+		if err := ValidateTunnel(c); err != nil {
+			t.Fatalf("a %d-character name: %v", len(long), err)
+		}
+		longer := c
+		longer.Name = long + "n"
+		if ValidateTunnel(longer) == nil {
+			t.Fatalf("a %d-character name is valid: the test must use the longest", len(longer.Name))
+		}
+		for i, line := range strings.Split(renderOpenVPNConf(c), "\n") {
+			if len(line) >= 255 { // with its newline and OpenVPN's NUL
+				t.Errorf("%s line %d is %d bytes, OpenVPN reads at most 255: %s", c.OpenVPN.Role, i+1, len(line), line)
+			}
 		}
 	}
 }
