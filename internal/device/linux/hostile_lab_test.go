@@ -107,17 +107,11 @@ func newHostileLab(t *testing.T, name string, mgmt int) *hostileLab {
 	}
 	s := lab.DefaultSpec(name)
 	s.MgmtNet = mgmt
-	l := labtest.Start(t, s)
+	l, c := labRouter(t, s)
 	n := l.Node("r")
 	if n.CharonPID == 0 {
 		t.Fatalf("router r runs no charon: %s", n.CharonMissing)
 	}
-	c := sshx.NewClient("r", sshx.Config{Endpoint: sshx.Endpoint{
-		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
-		Auth:           sshx.Auth{PrivateKey: l.ClientKeyPEM()},
-		KnownHostsFile: l.KnownHostsPath(),
-	}, Dialect: drivers.Dialect(device.Linux)}, nil)
-	t.Cleanup(func() { c.Close() })
 	h := &hostileLab{l: l, client: c, drv: linux.New(c), host: n.Hostname}
 	h.pppDrv = pppCheckless{h.drv}
 	h.standInPPPD(t)
@@ -127,6 +121,21 @@ func newHostileLab(t *testing.T, name string, mgmt int) *hostileLab {
 	}
 	t.Cleanup(func() { _ = os.Remove("/tmp/" + hostile.Sentinel) })
 	return h
+}
+
+// labRouter starts s (whose router is r) and returns an SSH client to r
+// as the provider makes one for a Linux device.
+func labRouter(t *testing.T, s lab.Spec) (*lab.Lab, *sshx.Client) {
+	t.Helper()
+	l := labtest.Start(t, s)
+	n := l.Node("r")
+	c := sshx.NewClient("r", sshx.Config{Endpoint: sshx.Endpoint{
+		Host: n.MgmtAddr, Port: n.SSHPort, User: "root",
+		Auth:           sshx.Auth{PrivateKey: l.ClientKeyPEM()},
+		KnownHostsFile: l.KnownHostsPath(),
+	}, Dialect: drivers.Dialect(device.Linux)}, nil)
+	t.Cleanup(func() { c.Close() })
+	return l, c
 }
 
 // standInPPPD puts a pppd in r's BinDir for the PPPoE client's `pppd

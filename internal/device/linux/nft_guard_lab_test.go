@@ -1,0 +1,44 @@
+package linux_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/routerlab/terraform-provider-routerlab/internal/device"
+	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+)
+
+// On a real router without nftables (lab.NodeSpec.Lacks hides nft from
+// its PATH), the apply script's guard stops it with its own message and
+// exit status where connection tracking needs nft, after the commands
+// before it ran: the plan refuses this earlier
+// (TestAccRouter_missingNftAtPlan), the guard is for a router that lost
+// nft between plan and apply. (Ported from linuxsim's TestApplyNoNft.)
+func TestApplyRouterWithoutNftLab(t *testing.T) {
+	t.Parallel()
+	s := lab.DefaultSpec("lxnft")
+	s.MgmtNet = 215
+	s.Nodes[1].Lacks = []string{"nft"} // r
+	l, c := labRouter(t, s)
+	drv := linux.New(c)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	snap, err := drv.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !snap.Router.ConnectionTracking {
+		t.Fatal("a router without nftables reads as not tracking connections")
+	}
+	err = drv.ApplyRouter(ctx, device.RouterConfig{Hostname: ptr("lxnft-x"), ConnectionTracking: ptr(false)}, snap.Router)
+	if err == nil || !strings.Contains(err.Error(), "exit status 127") ||
+		!strings.Contains(err.Error(), "nftables is not installed on the device (nft not found): apt-get install nftables") {
+		t.Fatalf("ApplyRouter without nft: %v", err)
+	}
+	if out, err := l.Exec(ctx, "r", "cat", "/proc/sys/kernel/hostname"); err != nil || strings.TrimSpace(out) != "lxnft-x" {
+		t.Errorf("host name %q (%v): the commands before the guard did not run", out, err)
+	}
+}
