@@ -22,7 +22,7 @@ import (
 // exit status where connection tracking needs nft, after the commands
 // before it ran: the plan refuses this earlier
 // (TestAccRouter_missingNftAtPlan), the guard is for a router that lost
-// nft between plan and apply. (Ported from linuxsim's TestApplyNoNft.)
+// nft between plan and apply.
 func TestApplyRouterWithoutNftLab(t *testing.T) {
 	t.Parallel()
 	s := lab.DefaultSpec("lxnft")
@@ -52,8 +52,7 @@ func TestApplyRouterWithoutNftLab(t *testing.T) {
 // An IPsec tunnel on a router whose charon does not answer: the real
 // swanctl fails to connect, and the apply says what to look at. The
 // router's charon runs; a stand-in swanctl in its BinDir runs the real one
-// against a socket no charon listens on. (Ported from linuxsim's
-// TestIPsecTunnel, whose simulated charon could be stopped.)
+// against a socket no charon listens on.
 func TestApplyIPsecWithoutCharonLab(t *testing.T) {
 	t.Parallel()
 	testenv.RequireCommand(t, "swanctl", "apt-get install strongswan-swanctl")

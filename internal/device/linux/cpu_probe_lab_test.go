@@ -21,8 +21,7 @@ import (
 // the signal request for root logins), and a loop that survived that would
 // still die of its next write to the closed channel. A loop that ignores
 // SIGPIPE, on a client without the Linux dialect's group script, was
-// caught here still running. (Ported from linuxsim's
-// TestSamplingLoopOverSSH.)
+// caught here still running.
 func TestCPUProbeOverSSHLab(t *testing.T) {
 	t.Parallel()
 	s := lab.DefaultSpec("lxcpu")

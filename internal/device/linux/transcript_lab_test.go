@@ -19,10 +19,9 @@ import (
 // even before linux.RedactTranscript runs: the record here redacts
 // nothing. The answers are the router's own (its shell's -x trace, its
 // tools' errors, the snapshot's files), so a secret a real tool echoes
-// would show. (Ported from linuxsim's TestTranscriptHoldsNoSecret; the
-// IPsec tunnel is a responder, whose create does not wait for a peer, and
-// the PPPoE client's pppd is newHostileLab's stand-in: this kernel has no
-// PPP.)
+// would show. The IPsec tunnel is a responder, whose create does not wait
+// for a peer, and the PPPoE client's pppd is newHostileLab's stand-in:
+// this kernel has no PPP.
 func TestTranscriptHoldsNoSecretLab(t *testing.T) {
 	t.Parallel()
 	h := newHostileLab(t, "lxtrs", 199)
