@@ -59,11 +59,11 @@ func TestApplyIPsecWithoutCharonLab(t *testing.T) {
 	s := lab.DefaultSpec("lxnoc")
 	s.MgmtNet = 217
 	l, c := labRouter(t, s)
-	real, err := exec.LookPath("swanctl")
+	swanctl, err := exec.LookPath("swanctl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	stand := fmt.Sprintf("#!/bin/sh\nexec %s \"$@\" --uri unix:///run/routerlab-no-charon.vici\n", shell.Quote(real))
+	stand := fmt.Sprintf("#!/bin/sh\nexec %s \"$@\" --uri unix:///run/routerlab-no-charon.vici\n", shell.Quote(swanctl))
 	if err := os.WriteFile(filepath.Join(l.Node("r").BinDir, "swanctl"), []byte(stand), 0o755); err != nil {
 		t.Fatal(err)
 	}

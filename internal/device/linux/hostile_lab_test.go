@@ -150,7 +150,7 @@ func labRouter(t *testing.T, s lab.Spec) (*lab.Lab, *sshx.Client) {
 // apply as it would on a router with PPP.
 func (h *hostileLab) standInPPPD(t *testing.T) {
 	t.Helper()
-	real, err := exec.LookPath("pppd")
+	pppd, err := exec.LookPath("pppd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ rc=$?
 rm -f "$tmp"
 [ "$rc" -eq 4 ] && exit 0
 exit "$rc"
-`, shell.Quote(real))
+`, shell.Quote(pppd))
 	if err := os.WriteFile(filepath.Join(h.l.Node("r").BinDir, "pppd"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
