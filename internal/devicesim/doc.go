@@ -17,11 +17,13 @@
 //  1. Pure golden tests (internal/device/<platform>): render and parse
 //     functions against files captured from real devices. No I/O.
 //  2. Simulated devices (this package and its platform packages, such as
-//     linuxsim): the real driver and SSH transport against a state machine
+//     rossim): the real driver and SSH transport against a state machine
 //     that prints the real output formats. Runs under plain `go test`.
+//     Only vendor CLIs are simulated: Linux behaviour is tested on Linux.
 //  3. The real lab (internal/lab, examples/labs): real kernels and routers,
 //     needs root or hardware; the only tier that catches a simulator that
-//     has drifted from the real CLI.
+//     has drifted from the real CLI, and the Linux driver's tier (its
+//     property tests run on a lab router: internal/device/linux).
 //
 // A simulator must keep to the formats of tier 1's captured files, so that
 // whatever passes against it also parses from the real device.

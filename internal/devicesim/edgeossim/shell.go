@@ -7,8 +7,7 @@ import (
 
 // A small POSIX-shell reader for the scripts an EdgeOS driver sends: the
 // wrapper's session must live in ONE shell (its session id is the shell's
-// pid), so the driver sends a script, not single commands. linuxsim has a
-// full dash interpreter, but it is internal to that package; this one
+// pid), so the driver sends a script, not single commands. This reader
 // covers what a straightforward wrapper script needs: assignments, simple
 // commands, `;` and newlines, `&&`, `||`, `!`, `{ ...; }`, if/elif/else/fi,
 // quoting ('...', "...", backslash), $NAME, ${NAME}, $?, the redirections

@@ -403,9 +403,8 @@ func (d *Device) BootConfig() string {
 }
 
 // ConfigReads counts the `show configuration commands` the op wrapper
-// ran (a configuration read by the driver), as linuxsim's Snapshots does
-// for the Linux snapshot: what a test of how often a write reads asserts
-// on.
+// ran (a configuration read by the driver): what a test of how often a
+// write reads asserts on.
 func (d *Device) ConfigReads() int64 { return d.configReads.Load() }
 
 // Commits counts the successful commits.

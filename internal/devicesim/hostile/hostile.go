@@ -1,5 +1,5 @@
 // Package hostile is the property test every platform runs against its
-// simulator (issue 18): for every resource and every string attribute of
+// simulator, and Linux on a router of the namespace lab (issue 18): for every resource and every string attribute of
 // its configuration, a set of hostile values is either refused by the
 // plan's checks, with a message naming the attribute, or reaches the
 // device as inert data: the write succeeds, no second command runs (the
@@ -285,7 +285,7 @@ type Case[C any] struct {
 type Target struct {
 	Driver device.Driver
 	// Effects reports a second command that ran: the sentinel's trace on
-	// the simulated device (a file, a host name, an identity), which it
+	// the device (a file, a host name, an identity), which it
 	// then clears, so the next value is judged on its own.
 	Effects func() error
 }
