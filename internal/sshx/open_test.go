@@ -191,6 +191,21 @@ func stepGoroutines() int {
 // (context.Canceled), the error names the device and the step, a channel
 // open left unanswered closes the connection (the next command
 // re-dials) and no goroutine is left behind in the step.
+// cancelWhenHung returns ctx, cancelled once s has reached the step it
+// leaves unanswered, and 200 ms after the call at the earliest.
+func cancelWhenHung(t *testing.T, ctx context.Context, s *hangServer) context.Context {
+	ctx, cancel := context.WithCancel(ctx)
+	t.Cleanup(cancel)
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		for s.hung.Load() == 0 && ctx.Err() == nil {
+			time.Sleep(10 * time.Millisecond)
+		}
+		cancel()
+	}()
+	return ctx
+}
+
 func TestSessionOpenUnanswered(t *testing.T) {
 	const timeout = time.Second
 	vendor := command.Dialect{}
@@ -229,10 +244,12 @@ func TestSessionOpenUnanswered(t *testing.T) {
 		within         time.Duration // from the call's start; generous for a loaded 2-core CI machine
 	}{
 		{"CommandTimeout", timeout, func(t *testing.T) context.Context { return context.Background() }, ErrCommandTimeout, timeout + 3*time.Second},
+		// The cancel comes once the server has reached the step it
+		// leaves unanswered (cancelWhenHung), 200 ms at the earliest: a
+		// fixed 200 ms came before the handshake on a loaded machine.
 		{"cancelled", time.Minute, func(t *testing.T) context.Context {
 			ctx, cancel := context.WithCancel(context.Background())
 			t.Cleanup(cancel)
-			time.AfterFunc(200*time.Millisecond, cancel)
 			return ctx
 		}, context.Canceled, 2 * time.Second},
 	}
@@ -252,6 +269,9 @@ func TestSessionOpenUnanswered(t *testing.T) {
 						})
 						ctx := end.ctx(t)
 						begin := time.Now()
+						if errors.Is(end.want, context.Canceled) {
+							ctx = cancelWhenHung(t, ctx, s)
+						}
 						errc := make(chan error, 1)
 						go func() { errc <- p.call(ctx, c) }()
 						var err error
