@@ -25,7 +25,7 @@ import (
 
 // fsys is a device's root directory and the programs installed in it.
 type fsys struct {
-	dir   string // the temporary directory: root, the programs' sockets
+	dir   string // the temporary directory, which holds root
 	root  string // the device's "/"
 	infra map[string]bool
 }
@@ -61,10 +61,11 @@ func (f *fsys) real(name string) string { return filepath.Join(f.root, filepath.
 // may run, copied into the root (a copy: a script's chmod or touch of
 // /bin/cat changes the copy, not the host's). EdgeOS and VyOS are Debian:
 // the shell is dash, coreutils' cat, rm, mv, chmod and touch are in /bin,
-// diffutils' cmp in /usr/bin.
-var hostTools = map[string]string{
-	"/bin/sh": "dash", "/bin/cat": "cat", "/bin/rm": "rm", "/bin/mv": "mv",
-	"/bin/chmod": "chmod", "/bin/touch": "touch", "/usr/bin/cmp": "cmp",
+// diffutils' cmp in /usr/bin. Each is the first of its host names found
+// (a host without dash lends its /bin/sh).
+var hostTools = map[string][]string{
+	"/bin/sh": {"dash", "sh"}, "/bin/cat": {"cat"}, "/bin/rm": {"rm"}, "/bin/mv": {"mv"},
+	"/bin/chmod": {"chmod"}, "/bin/touch": {"touch"}, "/usr/bin/cmp": {"cmp"},
 }
 
 // simPrograms are the programs the simulator itself answers (shellexec.go):
@@ -116,12 +117,13 @@ func newFsys(dirs []string) (*fsys, error) {
 			return fail(err)
 		}
 	}
-	for p, name := range hostTools {
+	for p, names := range hostTools {
 		src := ""
-		for _, dir := range []string{"/usr/bin/", "/bin/"} {
-			if _, err := os.Stat(dir + name); err == nil {
-				src = dir + name
-				break
+		for _, name := range names {
+			for _, dir := range []string{"/usr/bin/", "/bin/"} {
+				if _, err := os.Stat(dir + name); err == nil && src == "" {
+					src = dir + name
+				}
 			}
 		}
 		if src == "" {
