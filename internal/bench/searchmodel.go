@@ -78,6 +78,9 @@ type FrameSearch struct {
 	LineRatePercent float64 // FramesPerSecond's share of LineRateFPS
 	LossPercent     float64 // of the confirmation trial
 	Trials          int     // search and confirmation trials run
+	// Confirmations is how many of them were confirmation trials: more
+	// than one when a confirmation failed and the search went on below it.
+	Confirmations int
 	// TrialLog is every trial in order, for the archive (run.json) and
 	// for reading why a search ended where it did.
 	TrialLog []SearchTrial
@@ -102,9 +105,16 @@ type FrameSearch struct {
 	Reference        *Reference
 	ReferencePercent float64
 
-	// Loss says where the failing trials' datagrams were lost; nil when
-	// the receiving host's counters could not be read (not Linux).
+	// Loss says where the failing trials' datagrams were lost: in the
+	// routers (their interfaces' drop and error counters) or in the
+	// receiving host (its UDP receive drops); nil when the receiving
+	// host's counters could not be read (not Linux).
 	Loss *LossAttribution
+
+	// Power is the draw over the passing confirmation trial at the result's
+	// rate and what it makes per frame; nil without a power meter or
+	// without a result.
+	Power *SearchPower
 
 	// Latency is the RTT a light probe saw idle (before the trials) and
 	// under load (during the confirmation trial); nil when not probed.
@@ -114,28 +124,107 @@ type FrameSearch struct {
 }
 
 // LossAttribution sums, over a search's trials that lost datagrams, what
-// iperf3 counted lost and what the receiving host counted as dropped
-// itself (/proc/net/snmp Udp InErrors, of them RcvbufErrors for a full
-// socket buffer): those never reached the router's blame.
+// iperf3 counted lost, what the receiving host counted as dropped itself
+// (/proc/net/snmp Udp InErrors, of them RcvbufErrors for a full socket
+// buffer), and what the DUTs' interface drop and error counters grew by
+// (device.InterfaceCounters), each read before and after every trial.
 type LossAttribution struct {
 	Receiver        string // the host whose counters were read
 	Lost            int64  // datagrams iperf3 counted lost
 	ReceiverDropped int64  // of them, dropped by the receiving host (InErrors, at most Lost per trial)
 	RcvbufErrors    int64  // of ReceiverDropped, those for a full socket buffer (at most Lost per trial)
+	// Routers are the DUTs whose interface counters were read around
+	// every failing trial; empty when none could be (no DUT, or a
+	// platform without counters), and RouterDropped then says nothing.
+	Routers []string
+	// RouterDropped is what the DUTs' drop and error counters grew by in
+	// the failing trials (per DUT and interface the largest growth of each
+	// side; at most Lost per trial).
+	RouterDropped int64
+	// RouterCounters are the counters that grew, summed over the failing
+	// trials, largest first.
+	RouterCounters []CounterGrowth
 }
 
-// Where says where most of the loss was: "receiver" when the receiving
-// host dropped at least half of it itself, "path" (the router or the
-// wire) otherwise, "" without loss.
+// CounterGrowth is how much one counter of a DUT's interface grew.
+type CounterGrowth struct {
+	Device, Interface, Counter string
+	Delta                      int64
+}
+
+// Loss places, as LossAttribution.Where says.
+const (
+	LossInRouter = "router"  // the DUTs' counters account for at least half the loss
+	LossInHost   = "host"    // the receiving host's UDP drops (its socket buffer) do
+	LossInBoth   = "both"    // each accounts for part, or both for half
+	LossUnknown  = "unknown" // neither: lost on the wire, in a counter no one reads, or in a router whose counters were not read
+)
+
+// Where says where the loss was: router when the DUTs' drop and error
+// counters grew by at least half the datagrams lost, host when the
+// receiving host dropped at least half itself, both when each did (or
+// each some, and together half), unknown otherwise; "" without loss.
 func (l LossAttribution) Where() string {
-	switch {
-	case l.Lost <= 0:
+	if l.Lost <= 0 {
 		return ""
-	case 2*l.ReceiverDropped >= l.Lost:
-		return "receiver"
-	default:
-		return "path"
 	}
+	return lossPlace(l.Lost, l.RouterDropped, l.ReceiverDropped)
+}
+
+func lossPlace(lost, router, host int64) string {
+	r, h := 2*router >= lost, 2*host >= lost
+	switch {
+	case r && h:
+		return LossInBoth
+	case r:
+		return LossInRouter
+	case h:
+		return LossInHost
+	case router > 0 && host > 0 && 2*(router+host) >= lost:
+		return LossInBoth
+	default:
+		return LossUnknown
+	}
+}
+
+// RouterLabel names the counters that grew, largest first, at most three:
+// "r: eth2 tx_dropped 1234, r: eth1 rx_missed_errors 17".
+func (l LossAttribution) RouterLabel() string {
+	var parts []string
+	for i, c := range l.RouterCounters {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(l.RouterCounters)-3))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s %s %d", c.Device, c.Interface, c.Counter, c.Delta))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SearchPower is the power meter's summary over the passing confirmation
+// trial at a search's result, and the energy figures it gives.
+type SearchPower struct {
+	IdleWatts float64 // before the first trial
+	AvgWatts  float64 // over the confirmation trial
+	MaxWatts  float64
+	Samples   int
+	// MicrojoulesPerFrame is AvgWatts over the frames forwarded per
+	// second (the result's frames/s less the confirmation's loss), × 1e6.
+	MicrojoulesPerFrame float64
+	// MbpsPerWatt is the result's wire rate (WireMbps) per average watt.
+	MbpsPerWatt float64
+}
+
+// NewSearchPower derives the energy figures of st for a result forwarding
+// fps frames per second (after loss) at wireMbps; zero figures where the
+// meter read no draw or nothing was forwarded.
+func NewSearchPower(st PowerStats, fps, wireMbps float64) *SearchPower {
+	p := &SearchPower{IdleWatts: st.IdleWatts, AvgWatts: st.AvgWatts, MaxWatts: st.MaxWatts, Samples: st.Samples}
+	if st.AvgWatts > 0 && fps > 0 {
+		p.MicrojoulesPerFrame = st.AvgWatts / fps * 1e6
+		p.MbpsPerWatt = wireMbps / st.AvgWatts
+	}
+	return p
 }
 
 // SearchTrial is one trial of a search as it ran.
@@ -147,6 +236,20 @@ type SearchTrial struct {
 	Lost    int64
 	Offered int64 // what the rate asked for
 	Passed  bool
+	// RouterDropped and HostDropped are what the DUTs' drop and error
+	// counters and the receiving host's UDP drops grew by in this trial,
+	// and Where their verdict (LossAttribution.Where); -1 and "" where
+	// not read (a trial without loss is not read after).
+	RouterDropped, HostDropped int64
+	Where                      string
+}
+
+// TrialWhere is LossAttribution.Where for one trial.
+func TrialWhere(lost, router, host int64) string {
+	if lost <= 0 {
+		return ""
+	}
+	return lossPlace(lost, max(router, 0), max(host, 0))
 }
 
 // Latency is RTT, in milliseconds, idle and under load (flent's central
@@ -236,7 +339,7 @@ func markHostLimited(s *FrameSearch, ceil map[[2]string]FrameSearch) {
 	if s.SenderLimited && !atLine {
 		why = append(why, "the sender did not send what the next rate above the result asked for")
 	}
-	if l := s.Loss; l != nil && l.Where() == "receiver" && !atLine {
+	if l := s.Loss; l != nil && l.Where() == LossInHost && !atLine {
 		why = append(why, fmt.Sprintf("the receiving host %s dropped %d of the %d datagrams lost in the failing trials itself (Udp InErrors; %d for a full socket buffer)", l.Receiver, l.ReceiverDropped, l.Lost, l.RcvbufErrors))
 	}
 	s.HostLimited = len(why) > 0

@@ -136,3 +136,40 @@ type PPPoESessions interface {
 	ApplyPPPoE(ctx context.Context, desired PPPoEConfig, observed *PPPoEState) error
 	DeletePPPoE(ctx context.Context, observed PPPoEState) error
 }
+
+// InterfaceCounters is a platform whose interfaces' packet, drop and
+// error counters can be read: the benchmark reads them before and after
+// each search trial on every DUT, to tell frames the router dropped from
+// frames a host's socket buffer did.
+type InterfaceCounters interface {
+	// CounterProbe says which read-only commands read the counters of
+	// ifaces and how to parse their outputs. Empty ifaces: every
+	// interface the platform can list itself; a platform whose CLI
+	// reads one interface per command and cannot list them (RTX) needs
+	// names and says so in its error.
+	CounterProbe(ifaces []string) (CounterProbe, error)
+}
+
+// CounterProbe describes one read of a device's interface counters.
+type CounterProbe struct {
+	// Commands are run in order, each as its own exec (one where the
+	// platform has a shell).
+	Commands []string
+	// Parse reads the outputs of Commands, in order.
+	Parse func(outputs ...string) ([]IfCounters, error)
+}
+
+// IfCounters are one interface's cumulative counters as the device
+// reports them.
+type IfCounters struct {
+	Name                 string
+	RxPackets, TxPackets int64
+	// RxLosses and TxLosses are the interface's drop and error counters
+	// by the platform's own names (Linux rx_dropped, rx_missed_errors;
+	// RouterOS rx-drop, tx-queue-drop; RTX 受信エラー …), on the side
+	// they count: frames that came in and went nowhere, and frames that
+	// were to go out and did not. A platform's counters on one side may
+	// overlap (Linux folds rx_fifo_errors into rx_errors), so a reader
+	// takes the largest growth per side, never the sum.
+	RxLosses, TxLosses map[string]int64
+}

@@ -68,6 +68,8 @@ func TestSpecValidation(t *testing.T) {
 		"bad rate":         func(s *lab.Spec) { s.Links[0].Rate = "fast" },
 		"relative state":   func(s *lab.Spec) { s.StateDir = "state" },
 		"mgmt range":       func(s *lab.Spec) { s.MgmtNet = 300 },
+		"host lacks":       func(s *lab.Spec) { s.Nodes[0].Lacks = []string{"nft"} },
+		"lacks a path":     func(s *lab.Spec) { s.Nodes[1].Lacks = []string{"../sbin/nft"} },
 	}
 	for name, mut := range bad {
 		s := lab.DefaultSpec("x")
@@ -278,6 +280,51 @@ func TestSSH(t *testing.T) {
 	}
 	if got := sshRun(t, l, "a", "hostname"); got != "ltssh-a" {
 		t.Errorf("ssh a hostname = %q after changing r", got)
+	}
+}
+
+// A router's BinDir comes first on its SSH sessions' PATH and what it
+// lacks (NodeSpec.Lacks) is gone from its view, not the machine's: how
+// tests inject faults by real means.
+func TestRouterBinDirAndLacks(t *testing.T) {
+	s := spec("ltbin", 203)
+	s.Nodes = append([]lab.NodeSpec(nil), s.Nodes...)
+	s.Nodes[1].Lacks = []string{"nft", "wg"}
+	l := labtest.Start(t, s)
+	ctx := ctxT(t, 30*time.Second)
+	r := l.Node("r")
+	if r.BinDir == "" || l.Node("a").BinDir != "" {
+		t.Fatalf("BinDir: router %q, host %q; want one for the router only", r.BinDir, l.Node("a").BinDir)
+	}
+	if got := sshRun(t, l, "r", "echo $PATH"); !strings.HasPrefix(got, r.BinDir+":") || !strings.Contains(got, ":/usr/sbin:") {
+		t.Errorf("r's session PATH = %q, want %s first, then sshd's", got, r.BinDir)
+	}
+	// Gone from r's sessions, in /usr/sbin and through /sbin alike; the
+	// rest of the directory is there; the host and the machine keep it.
+	if got := sshRun(t, l, "r", "command -v nft wg || echo none; ls /usr/sbin/nft /sbin/nft 2>&1 || true; command -v ip"); !strings.HasPrefix(got, "none\n") ||
+		!strings.Contains(got, "cannot access '/usr/sbin/nft'") || !strings.Contains(got, "cannot access '/sbin/nft'") || !strings.HasSuffix(got, "/ip") {
+		t.Errorf("r, lacking nft and wg:\n%s", got)
+	}
+	if out, err := l.Exec(ctx, "r", "sh", "-c", "command -v nft || echo none"); err != nil || strings.TrimSpace(out) != "none" {
+		t.Errorf("Exec on r (its mount namespace): %q, %v", out, err)
+	}
+	if got := sshRun(t, l, "a", "command -v nft"); !strings.HasSuffix(got, "/nft") {
+		t.Errorf("host a: command -v nft = %q", got)
+	}
+	if _, err := os.Stat("/usr/sbin/nft"); err != nil {
+		t.Errorf("the machine's nft: %v", err)
+	}
+
+	// A command put into BinDir stands in for the real one in sessions
+	// opened afterwards; Exec (the caller's PATH) still runs the real one.
+	if err := os.WriteFile(filepath.Join(r.BinDir, "ip"), []byte("#!/bin/sh\necho stand-in \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := sshRun(t, l, "r", "ip -br link show dev eth1"); got != "stand-in -br link show dev eth1" {
+		t.Errorf("ssh r ip = %q, want the stand-in", got)
+	}
+	if out, err := l.Exec(ctx, "r", "ip", "-br", "link", "show", "dev", "eth1"); err != nil || !strings.HasPrefix(out, "eth1") {
+		t.Errorf("Exec r ip = %q, %v; want the real ip", out, err)
 	}
 }
 

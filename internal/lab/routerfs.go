@@ -4,10 +4,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // A router node sees a filesystem of its own, so that the provider's Linux
@@ -39,6 +41,14 @@ import (
 //     it is bound back at the same path from a descriptor opened before the
 //     tmpfs hid it, so sshd's authorized_keys and charon's log are where
 //     the state file says.
+//   - <files>/bin (Node.BinDir) comes first on the sessions' PATH
+//     (sshdConfig): empty, for a test to put a command there that fails or
+//     hangs on a named call.
+//   - a command the router lacks (NodeSpec.Lacks) is hidden in every
+//     directory of the sessions' PATH that holds it: a read-only overlay of
+//     that directory whose top layer, <files>/lacks.<i>, holds a whiteout
+//     (a 0/0 character device) of the command's name; <files>/lacks lists
+//     the layers and the directories they cover.
 //
 // Everything lives in the state directory (recorded in stateFile.Dirs) and
 // in the node's mount namespace, which ends with its last process: Down
@@ -57,6 +67,11 @@ mkdir -p /etc/swanctl /etc/routerlab
 mount --bind "$1/swanctl" /etc/swanctl
 mount --bind "$1/routerlab" /etc/routerlab
 mount --bind "$1/strongswan.conf" /etc/strongswan.conf
+if [ -f "$1/lacks" ]; then
+	while read -r layer dir; do
+		mount -t overlay routerlab-lacks -o "lowerdir=$layer:$dir" "$dir"
+	done <"$1/lacks"
+fi
 mount -t tmpfs -o mode=0755,nosuid,nodev routerlab-run /run
 mkdir -p /run/sshd /run/lock
 chmod 1777 /run/lock
@@ -73,9 +88,10 @@ func charonLogName(node string) string { return node + ".charon.log" }
 // packageSwanctlDir is where strongswan-swanctl installs its tree.
 const packageSwanctlDir = "/etc/swanctl"
 
-// prepareRouterFS records and fills the node's files directory; the
-// mounts are made by routerFSScript when sshd starts.
-func (l *Lab) prepareRouterFS(n *Node) error {
+// prepareRouterFS records and fills the node's files directory, lacks
+// the commands the node is not to have; the mounts are made by
+// routerFSScript when sshd starts.
+func (l *Lab) prepareRouterFS(n *Node, lacks []string) error {
 	name := filesDirName(n.Name)
 	l.st.Dirs = appendUnique(l.st.Dirs, name)
 	if err := l.save(); err != nil {
@@ -90,7 +106,7 @@ func (l *Lab) prepareRouterFS(n *Node) error {
 	for _, d := range []struct {
 		path string
 		mode os.FileMode
-	}{{dir, 0o755}, {filepath.Join(dir, "etc.upper"), 0o755}, {filepath.Join(dir, "etc.work"), 0o700}, {filepath.Join(dir, "routerlab"), 0o755}} {
+	}{{dir, 0o755}, {filepath.Join(dir, "etc.upper"), 0o755}, {filepath.Join(dir, "etc.work"), 0o700}, {filepath.Join(dir, "routerlab"), 0o755}, {filepath.Join(dir, "bin"), 0o755}} {
 		if err := os.Mkdir(d.path, d.mode); err != nil {
 			return err
 		}
@@ -112,8 +128,53 @@ func (l *Lab) prepareRouterFS(n *Node) error {
 	if err := os.WriteFile(filepath.Join(dir, "strongswan.conf"), []byte(conf), 0o644); err != nil {
 		return err
 	}
+	if err := hideCommands(dir, lacks); err != nil {
+		return err
+	}
 	n.FilesDir = dir
+	n.BinDir = filepath.Join(dir, "bin")
 	return l.save()
+}
+
+// hideCommands writes, in the files directory dir, the layers that hide
+// the commands lacks from the router's view (routerFSScript mounts them):
+// one per directory of sessionPath holding one of them (symbolic links
+// such as /sbin -> usr/sbin resolved, each directory once), with a
+// whiteout of each such command. A command the machine does not have
+// either needs nothing.
+func hideCommands(dir string, lacks []string) error {
+	var list strings.Builder
+	layers := map[string]string{} // directory -> its layer
+	for _, d := range filepath.SplitList(sessionPath) {
+		target, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue // not on this machine
+		}
+		for _, c := range lacks {
+			if _, err := os.Lstat(filepath.Join(target, c)); err != nil {
+				continue
+			}
+			if strings.ContainsAny(target, " \t,:") {
+				return fmt.Errorf("cannot hide %s: directory %q cannot be an overlay's lower layer", c, target)
+			}
+			layer, ok := layers[target]
+			if !ok {
+				layer = filepath.Join(dir, fmt.Sprintf("lacks.%d", len(layers)))
+				if err := os.Mkdir(layer, 0o755); err != nil {
+					return err
+				}
+				layers[target] = layer
+				fmt.Fprintf(&list, "%s %s\n", layer, target)
+			}
+			if err := syscall.Mknod(filepath.Join(layer, c), syscall.S_IFCHR, 0); err != nil && !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("whiteout of %s: %w", c, err)
+			}
+		}
+	}
+	if list.Len() == 0 {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(dir, "lacks"), []byte(list.String()), 0o644)
 }
 
 // copySwanctlTree makes dst a fresh swanctl tree like the package's at src:

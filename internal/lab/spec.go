@@ -53,6 +53,13 @@ type NodeSpec struct {
 	// namespace once its links and routes are up: what a lab needs that
 	// routerlab itself does not configure there (PPPoESpec's masquerade).
 	Setup [][]string `json:",omitempty"`
+	// Lacks are commands a router node does not have, as on a router
+	// where their package is not installed: each is hidden from the
+	// node's filesystem view in every directory of its SSH sessions' PATH
+	// (a read-only overlay whose top layer holds a whiteout for it:
+	// routerfs.go), so `command -v` fails there while the machine keeps
+	// the tool. Routers only.
+	Lacks []string `json:",omitempty"`
 }
 
 // LinkSpec describes one point-to-point veth link between two nodes.
@@ -311,6 +318,7 @@ func nextIf(links []LinkSpec, node string) string {
 var (
 	labNameRE  = regexp.MustCompile(`^[a-z][a-z0-9]{0,5}$`)
 	nodeNameRE = regexp.MustCompile(`^[a-z][a-z0-9]{0,3}$`)
+	commandRE  = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._+-]{0,63}$`)
 	ifNameRE   = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9_.-]{0,14}$`)
 	stateDirRE = regexp.MustCompile(`^[A-Za-z0-9/._-]+$`)
 	rateRE     = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|tbit|bps|kbps|mbps|gbps|tbps)$`)
@@ -371,6 +379,14 @@ func (s Spec) validate() error {
 		roles[n.Name] = n.Role
 		if n.Role != RoleHost && n.Role != RoleRouter {
 			return fmt.Errorf("node %q: role %q must be %q or %q", n.Name, n.Role, RoleHost, RoleRouter)
+		}
+		if len(n.Lacks) > 0 && n.Role != RoleRouter {
+			return fmt.Errorf("node %q: only a router's filesystem view can lack commands (Lacks)", n.Name)
+		}
+		for _, c := range n.Lacks {
+			if !commandRE.MatchString(c) {
+				return fmt.Errorf("node %q: Lacks: %q is not a command name", n.Name, c)
+			}
 		}
 	}
 	ifs := map[string]bool{}

@@ -39,6 +39,14 @@ type Node struct {
 	// /etc/swanctl, routerlab/ its /etc/routerlab, strongswan.conf its
 	// /etc/strongswan.conf, etc.upper/ what it wrote elsewhere in /etc.
 	FilesDir string `json:"files_dir,omitempty"`
+	// BinDir (routers only; <FilesDir>/bin) comes first on the PATH of
+	// the node's SSH sessions and is empty at Up: an executable a test puts
+	// there stands in for the command of its name in every session opened
+	// afterwards, which is how a fault is injected by real means (a named
+	// call that fails or hangs, the real command run by its full path
+	// otherwise). Lab.Exec resolves commands on the caller's PATH and so
+	// does not see it, except in a UML lab, where Exec is SSH.
+	BinDir string `json:"bin_dir,omitempty"`
 	// CharonPID is the router's strongSwan charon (0: none; see
 	// Lab.CharonRunning), Charon its binary, CharonMissing why a router
 	// runs none (strongSwan not installed).
@@ -214,16 +222,16 @@ func (l *Lab) build(ctx context.Context, s Spec) error {
 		if _, err := l.writeFile(n.Name+".ssh_host_ed25519_key.pub", []byte(hk.AuthLine+"\n"), 0o644); err != nil {
 			return stepErr("write host key for "+n.Name, err)
 		}
-		conf, err := l.writeFile(n.Name+".sshd_config", []byte(sshdConfig(nsAddr, keyPath, authKeys)), 0o600)
+		if ns.Role == RoleRouter {
+			if err := l.prepareRouterFS(n, ns.Lacks); err != nil {
+				return stepErr("private files of "+n.Name, err)
+			}
+		}
+		conf, err := l.writeFile(n.Name+".sshd_config", []byte(sshdConfig(nsAddr, keyPath, authKeys, n.BinDir)), 0o600)
 		if err != nil {
 			return stepErr("write sshd_config for "+n.Name, err)
 		}
 		confs[n.Name] = conf
-		if ns.Role == RoleRouter {
-			if err := l.prepareRouterFS(n); err != nil {
-				return stepErr("private files of "+n.Name, err)
-			}
-		}
 		fmt.Fprintf(&known, "%s %s\n", n.MgmtAddr, n.HostKey)
 		l.st.Nodes = append(l.st.Nodes, n)
 	}

@@ -231,6 +231,10 @@ func TestAccPPP_pppoeUML(t *testing.T) {
 // the seed's Debian client (strongSwan IKEv1 aes128-sha1-modp1024, the
 // transport SA for UDP 1701, xl2tpd and pppd at MTU 1350); a, on srv's
 // LAN, benchmarks against the client's PPP address through the tunnel.
+// cli's tunnel is examples/labs/rb750gr3-l2tp-ipsec's Debian client (its
+// name and the plain password and psk aside: the example's are write-only),
+// which TestAccExample_rb750gr3L2TP can only plan: the namespace lab's
+// kernel has no PPP.
 func l2tpUMLConfig(l *lab.Lab, withBenchmark bool) string {
 	cfg := labProvider(l) + `
 resource "routerlab_tunnel" "srv" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -19,6 +20,7 @@ import (
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/engine"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/ifstat"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/power"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/runner"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
@@ -267,8 +269,13 @@ func (inv *Inventory) dut(ctx context.Context, name string, hosts []string) (run
 		return runner.DUT{}, fmt.Errorf("DUT %s: %w", name, err)
 	}
 	info := bench.DUTInfo{Device: name, Platform: string(dev.Platform)}
+	var ifaces []string // the interfaces the snapshot knows, for a platform that needs names to read counters
 	switch snap, err := dev.Snapshot(ctx); {
 	case err == nil:
+		for n := range snap.Router.Interfaces {
+			ifaces = append(ifaces, n)
+		}
+		sort.Strings(ifaces)
 		info.Model, info.Firmware, info.ConfigSHA256 = snap.Facts.Model, snap.Facts.Firmware, snap.SHA256
 		info.Offload = snap.Offload.Effective
 		if info.Offload == nil {
@@ -288,7 +295,29 @@ func (inv *Inventory) dut(ctx context.Context, name string, hosts []string) (run
 	if err != nil {
 		return runner.DUT{}, err
 	}
-	return runner.DUT{Info: info, CPU: cpu.NewSource(h, cr.CPUProbe(), 0)}, nil
+	return runner.DUT{Info: info, CPU: cpu.NewSource(h, cr.CPUProbe(), 0), Counters: counterReader(ctx, name, drv, h, ifaces)}, nil
+}
+
+// counterReader reads the DUT's interface counters for a search's loss
+// attribution, through its driver's probe: every interface where the
+// platform lists them itself, else those of its snapshot. nil (with a
+// warning) where the platform has none: the search then says nothing of
+// the router's drops (lost_in_router null), but runs.
+func counterReader(ctx context.Context, name string, drv device.Driver, h command.Runner, ifaces []string) *ifstat.Reader {
+	ic, err := device.Capability[device.InterfaceCounters](drv, "interface counters (a search's loss attribution)")
+	if err != nil {
+		tflog.Warn(ctx, "DUT's interface counters cannot be read: a search does not attribute loss to it", map[string]any{"device": name, "error": err.Error()})
+		return nil
+	}
+	probe, err := ic.CounterProbe(nil)
+	if err != nil {
+		probe, err = ic.CounterProbe(ifaces)
+	}
+	if err != nil {
+		tflog.Warn(ctx, "DUT's interface counters cannot be read: a search does not attribute loss to it", map[string]any{"device": name, "error": err.Error()})
+		return nil
+	}
+	return &ifstat.Reader{Device: name, Host: h, Probe: probe}
 }
 
 // sharedCPU says why a DUT's CPU figures are not its own ("" when they

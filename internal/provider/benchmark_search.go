@@ -77,7 +77,8 @@ func searchBlock() schema.Block {
 			"whose loss is at most `loss_percent` — short trials narrow it down, then one trial of `duration_seconds` confirms it. Results go to `search_results` " +
 			"(frames/s, Mbit/s, % of the line rate in frames/s, pacing, RTT idle and under load) instead of `results`. iperf3's `-l` is the frame size minus 46 bytes " +
 			"(Ethernet header 14, FCS 4, IPv4 20, UDP 8); iperf3 paces in 1 ms slots (microbursts), so `--fq-rate` is added where the client's iperf3 has socket pacing, and each result says which pacing was used. " +
-			"Needs `protocol = \"udp\"`, exactly one `pair` and one direction, and no `mss`, `lengths`, `udp_bitrate`, `expect`, `power_meter`, `parallel_streams` or `repeat` above 1; the `dut` devices' facts are recorded, their CPU is not sampled during a search yet. " +
+			"Needs `protocol = \"udp\"`, exactly one `pair` and one direction, and no `mss`, `lengths`, `udp_bitrate`, `expect`, `parallel_streams` or `repeat` above 1; the `dut` devices' facts are recorded, their CPU is not sampled during a search yet. " +
+			"With a `power_meter`, the draw is sampled over each confirmation trial and each result gets its watts, µJ per forwarded frame and Mbit/s per W. " +
 			"With `baseline` naming a search run of the same hosts without the router (`role = \"baseline\"`), every result within 5 % of that ceiling is marked `host_limited`. " +
 			"The target must be in a private or benchmarking range (RFC 6815) unless `allow_public_target` is set.",
 		Attributes: map[string]schema.Attribute{
@@ -156,10 +157,6 @@ func checkSearch(ctx context.Context, m benchmarkRunModel) diag.Diagnostics {
 	if err := search.CheckReferences("search.reference", spec.References, spec.FrameSizes); err != nil {
 		diags.AddAttributeError(path.Root("search").AtName("reference"), "Invalid Datasheet Reference", err.Error())
 	}
-	if m.PowerMeter != nil {
-		diags.AddAttributeError(path.Root("power_meter"), "Invalid Block for a Search",
-			"power_meter: a search does not sample power yet (energy per frame is not measured); remove power_meter or the search block")
-	}
 	if !m.UDPBitrate.IsNull() {
 		diags.AddAttributeError(path.Root("udp_bitrate"), "Invalid Attribute for a Search",
 			fmt.Sprintf("udp_bitrate %q: a search chooses each trial's rate itself (up to link_speed); remove udp_bitrate", m.UDPBitrate.ValueString()))
@@ -193,7 +190,7 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"pair":              s("Pair label."),
 			"direction":         s("`upload` or `download`."),
 			"outcome":           s("`found`, or `none_found` when even the lowest rate tried lost too much (then the figures are 0 and `reason` says why)."),
-			"reason":            s("Why none was found, or why the search stopped early; empty otherwise."),
+			"reason":            s("Why none was found, why the search stopped early, or, when a confirmation failed, which confirmations passed and failed; empty otherwise."),
 			"pacing":            s("How the sender spaced its datagrams: `fq_rate` (iperf3 `--fq-rate`, the socket's pacing rate) or `iperf3_timer` (iperf3's own bursts per 1 ms slot)."),
 			"frames_per_second": f("Highest confirmed frame rate with loss within `search.loss_percent`."),
 			"wire_mbps":         f("That rate in Mbit/s on the wire: frames × (frame + 20 bytes of preamble, SFD and inter-frame gap) × 8."),
@@ -202,6 +199,7 @@ func searchResultsSchema() schema.ListNestedAttribute {
 			"line_rate_percent": f("`frames_per_second` as a share of `line_rate_fps`, in %."),
 			"loss_percent":      f("Loss of the confirmation trial, in %."),
 			"trials":            i("Search and confirmation trials run."),
+			"confirmations":     i("Of them, confirmation trials (`duration_seconds` each). More than one when a confirmation failed: the search then goes on below it (MLRsearch: a failed confirmation lowers the upper bound), and the result is the highest rate whose confirmation passed; `reason` names it and the lowest that failed. `none_found` only when even the lowest rate's confirmation failed."),
 			"sender_limited":    b("The search stopped at the sender's limit: the failed trial just above the result failed because its sender did not send what the rate asked for."),
 			"ceiling_fps":       f("What the hosts forwarded without the router at this frame size (the `baseline` search); 0 without one."),
 			"ceiling_percent":   f("`frames_per_second` as a share of `ceiling_fps`, in %; 0 without a baseline."),
@@ -214,7 +212,16 @@ func searchResultsSchema() schema.ListNestedAttribute {
 				MarkdownDescription: "Datagrams iperf3 counted lost over the trials that lost any; null when the receiving host's counters could not be read (not Linux)."},
 			"lost_in_receiver": schema.Int64Attribute{Computed: true,
 				MarkdownDescription: "Of them, those the receiving host dropped itself (`/proc/net/snmp` Udp `InErrors`, `RcvbufErrors` for a full socket buffer), read before and after each trial: loss that was not the router's."},
-			"loss_where":       s("`receiver` when the receiving host dropped at least half of the lost datagrams itself (the result is then `host_limited`), `path` (the router or the wire) otherwise, empty without loss or counters."),
+			"lost_in_router": schema.Int64Attribute{Computed: true,
+				MarkdownDescription: "Of them, those the `dut` devices' interface drop and error counters account for, read before and after each trial (Linux `/sys/class/net/*/statistics` and each root qdisc's drops, `qdisc_dropped`, from `tc -s qdisc show`: a shaper's drops never reach the device's counters; RouterOS `/interface print stats`, EdgeOS/VyOS the kernel's statistics under vbash; per interface the largest growth of each side, since a platform's counters overlap); null when no DUT's counters could be read. RTX's `show status lanN` prints packets but no drop counter routerlab could ground in a published output, so an RTX counts none."},
+			"loss_router_counters": s("The DUT counters that grew over the failing trials, largest first, at most three: e.g. `r: eth2 tx_dropped 1234, r: eth1 rx_missed_errors 17`; empty when none grew or none were read."),
+			"loss_where":           s("Where the failing trials' datagrams were lost: `router` when the DUTs' counters account for at least half (`lost_in_router`), `host` when the receiving host dropped at least half itself (its socket buffer: `lost_in_receiver`; the result is then `host_limited`), `both` when each does or each some and together half, `unknown` otherwise (the wire, or a counter no one reads: e.g. an RTX's); empty without loss or the host's counters."),
+			"power_idle_watts":     schema.Float64Attribute{Computed: true, MarkdownDescription: "The `power_meter`'s idle baseline before the first trial, W; null without a meter or a result."},
+			"power_avg_watts":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Average draw over the passing confirmation trial at the result's rate, W; null without a meter or a result."},
+			"power_max_watts":      schema.Float64Attribute{Computed: true, MarkdownDescription: "Highest draw sampled over that trial, W."},
+			"microjoules_per_frame": schema.Float64Attribute{Computed: true,
+				MarkdownDescription: "Energy per forwarded frame: `power_avg_watts` / (frames/s forwarded: `frames_per_second` less the confirmation's loss) × 10⁶, µJ; 0 when the meter read no samples in the trial; null without a meter or a result."},
+			"mbps_per_watt":    schema.Float64Attribute{Computed: true, MarkdownDescription: "`wire_mbps` per `power_avg_watts`; null without a meter or a result."},
 			"rtt_idle_p50_ms":  f("RTT from the client to the target before the trials (ping every 200 ms), median; null when not probed."),
 			"rtt_idle_p99_ms":  f("Idle RTT, 99th percentile (nearest rank)."),
 			"rtt_load_p50_ms":  f("RTT during the passing confirmation trial, median; null when not probed."),
@@ -228,38 +235,46 @@ func searchResultsSchema() schema.ListNestedAttribute {
 }
 
 type searchResultModel struct {
-	FrameSize        types.Int64   `tfsdk:"frame_size"`
-	Pair             types.String  `tfsdk:"pair"`
-	Direction        types.String  `tfsdk:"direction"`
-	Outcome          types.String  `tfsdk:"outcome"`
-	Reason           types.String  `tfsdk:"reason"`
-	Pacing           types.String  `tfsdk:"pacing"`
-	FramesPerSecond  types.Float64 `tfsdk:"frames_per_second"`
-	WireMbps         types.Float64 `tfsdk:"wire_mbps"`
-	PayloadMbps      types.Float64 `tfsdk:"payload_mbps"`
-	LineRateFPS      types.Float64 `tfsdk:"line_rate_fps"`
-	LineRatePercent  types.Float64 `tfsdk:"line_rate_percent"`
-	LossPercent      types.Float64 `tfsdk:"loss_percent"`
-	Trials           types.Int64   `tfsdk:"trials"`
-	SenderLimited    types.Bool    `tfsdk:"sender_limited"`
-	CeilingFPS       types.Float64 `tfsdk:"ceiling_fps"`
-	CeilingPercent   types.Float64 `tfsdk:"ceiling_percent"`
-	HostLimited      types.Bool    `tfsdk:"host_limited"`
-	HostLimitReason  types.String  `tfsdk:"host_limit_reason"`
-	DatasheetFPS     types.Float64 `tfsdk:"datasheet_fps"`
-	DatasheetPercent types.Float64 `tfsdk:"datasheet_percent"`
-	DatasheetSource  types.String  `tfsdk:"datasheet_source"`
-	LostInTrials     types.Int64   `tfsdk:"lost_in_failing_trials"`
-	LostInReceiver   types.Int64   `tfsdk:"lost_in_receiver"`
-	LossWhere        types.String  `tfsdk:"loss_where"`
-	RTTIdleP50       types.Float64 `tfsdk:"rtt_idle_p50_ms"`
-	RTTIdleP99       types.Float64 `tfsdk:"rtt_idle_p99_ms"`
-	RTTLoadP50       types.Float64 `tfsdk:"rtt_load_p50_ms"`
-	RTTLoadP90       types.Float64 `tfsdk:"rtt_load_p90_ms"`
-	RTTLoadP99       types.Float64 `tfsdk:"rtt_load_p99_ms"`
-	RTTLoadReplies   types.Int64   `tfsdk:"rtt_load_replies"`
-	Started          types.String  `tfsdk:"started"`
-	Finished         types.String  `tfsdk:"finished"`
+	FrameSize           types.Int64   `tfsdk:"frame_size"`
+	Pair                types.String  `tfsdk:"pair"`
+	Direction           types.String  `tfsdk:"direction"`
+	Outcome             types.String  `tfsdk:"outcome"`
+	Reason              types.String  `tfsdk:"reason"`
+	Pacing              types.String  `tfsdk:"pacing"`
+	FramesPerSecond     types.Float64 `tfsdk:"frames_per_second"`
+	WireMbps            types.Float64 `tfsdk:"wire_mbps"`
+	PayloadMbps         types.Float64 `tfsdk:"payload_mbps"`
+	LineRateFPS         types.Float64 `tfsdk:"line_rate_fps"`
+	LineRatePercent     types.Float64 `tfsdk:"line_rate_percent"`
+	LossPercent         types.Float64 `tfsdk:"loss_percent"`
+	Trials              types.Int64   `tfsdk:"trials"`
+	Confirmations       types.Int64   `tfsdk:"confirmations"`
+	SenderLimited       types.Bool    `tfsdk:"sender_limited"`
+	CeilingFPS          types.Float64 `tfsdk:"ceiling_fps"`
+	CeilingPercent      types.Float64 `tfsdk:"ceiling_percent"`
+	HostLimited         types.Bool    `tfsdk:"host_limited"`
+	HostLimitReason     types.String  `tfsdk:"host_limit_reason"`
+	DatasheetFPS        types.Float64 `tfsdk:"datasheet_fps"`
+	DatasheetPercent    types.Float64 `tfsdk:"datasheet_percent"`
+	DatasheetSource     types.String  `tfsdk:"datasheet_source"`
+	LostInTrials        types.Int64   `tfsdk:"lost_in_failing_trials"`
+	LostInReceiver      types.Int64   `tfsdk:"lost_in_receiver"`
+	LostInRouter        types.Int64   `tfsdk:"lost_in_router"`
+	LossRouterCounters  types.String  `tfsdk:"loss_router_counters"`
+	LossWhere           types.String  `tfsdk:"loss_where"`
+	PowerIdleWatts      types.Float64 `tfsdk:"power_idle_watts"`
+	PowerAvgWatts       types.Float64 `tfsdk:"power_avg_watts"`
+	PowerMaxWatts       types.Float64 `tfsdk:"power_max_watts"`
+	MicrojoulesPerFrame types.Float64 `tfsdk:"microjoules_per_frame"`
+	MbpsPerWatt         types.Float64 `tfsdk:"mbps_per_watt"`
+	RTTIdleP50          types.Float64 `tfsdk:"rtt_idle_p50_ms"`
+	RTTIdleP99          types.Float64 `tfsdk:"rtt_idle_p99_ms"`
+	RTTLoadP50          types.Float64 `tfsdk:"rtt_load_p50_ms"`
+	RTTLoadP90          types.Float64 `tfsdk:"rtt_load_p90_ms"`
+	RTTLoadP99          types.Float64 `tfsdk:"rtt_load_p99_ms"`
+	RTTLoadReplies      types.Int64   `tfsdk:"rtt_load_replies"`
+	Started             types.String  `tfsdk:"started"`
+	Finished            types.String  `tfsdk:"finished"`
 }
 
 // searchResultModels converts a run's search results; never nil, so that
@@ -272,12 +287,14 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 			Outcome: types.StringValue(s.Outcome), Reason: types.StringValue(s.Reason), Pacing: types.StringValue(s.Pacing),
 			FramesPerSecond: types.Float64Value(s.FramesPerSecond), WireMbps: types.Float64Value(s.WireMbps), PayloadMbps: types.Float64Value(s.PayloadMbps),
 			LineRateFPS: types.Float64Value(s.LineRateFPS), LineRatePercent: types.Float64Value(s.LineRatePercent), LossPercent: types.Float64Value(s.LossPercent),
-			Trials: types.Int64Value(int64(s.Trials)), SenderLimited: types.BoolValue(s.SenderLimited),
+			Trials: types.Int64Value(int64(s.Trials)), Confirmations: types.Int64Value(int64(s.Confirmations)), SenderLimited: types.BoolValue(s.SenderLimited),
 			CeilingFPS: types.Float64Value(s.CeilingFPS), CeilingPercent: types.Float64Value(s.CeilingPercent),
 			HostLimited: types.BoolValue(s.HostLimited), HostLimitReason: types.StringValue(s.HostLimitReason),
 			RTTIdleP50: types.Float64Null(), RTTIdleP99: types.Float64Null(),
 			RTTLoadP50: types.Float64Null(), RTTLoadP90: types.Float64Null(), RTTLoadP99: types.Float64Null(), RTTLoadReplies: types.Int64Value(0),
-			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LossWhere: types.StringValue(""),
+			PowerIdleWatts: types.Float64Null(), PowerAvgWatts: types.Float64Null(), PowerMaxWatts: types.Float64Null(),
+			MicrojoulesPerFrame: types.Float64Null(), MbpsPerWatt: types.Float64Null(),
+			LostInTrials: types.Int64Null(), LostInReceiver: types.Int64Null(), LostInRouter: types.Int64Null(), LossRouterCounters: types.StringValue(""), LossWhere: types.StringValue(""),
 			DatasheetFPS: types.Float64Value(0), DatasheetPercent: types.Float64Value(s.ReferencePercent), DatasheetSource: types.StringValue(""),
 			Started: rfc3339(s.Started), Finished: rfc3339(s.Finished),
 		}
@@ -286,6 +303,14 @@ func searchResultModels(ss []bench.FrameSearch) []searchResultModel {
 		}
 		if l := s.Loss; l != nil {
 			r.LostInTrials, r.LostInReceiver, r.LossWhere = types.Int64Value(l.Lost), types.Int64Value(l.ReceiverDropped), types.StringValue(l.Where())
+			r.LossRouterCounters = types.StringValue(l.RouterLabel())
+			if len(l.Routers) > 0 {
+				r.LostInRouter = types.Int64Value(l.RouterDropped)
+			}
+		}
+		if p := s.Power; p != nil {
+			r.PowerIdleWatts, r.PowerAvgWatts, r.PowerMaxWatts = types.Float64Value(p.IdleWatts), types.Float64Value(p.AvgWatts), types.Float64Value(p.MaxWatts)
+			r.MicrojoulesPerFrame, r.MbpsPerWatt = types.Float64Value(p.MicrojoulesPerFrame), types.Float64Value(p.MbpsPerWatt)
 		}
 		if l := s.Latency; l != nil {
 			r.RTTIdleP50, r.RTTIdleP99 = types.Float64Value(l.Idle.P50), types.Float64Value(l.Idle.P99)

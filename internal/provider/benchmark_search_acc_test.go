@@ -22,7 +22,10 @@ import (
 // ceiling), then for 512 and 1518 bytes through router r, every link
 // shaped to 1 Gbit/s (tc tbf with 24 bytes of overhead: the shaper's frame
 // rate is linerate.FramesPerSecond); 512 bytes has no ceiling, so only its
-// sender or receiver can mark it host-limited. Then a TCP step with
+// sender or receiver can mark it host-limited. r is the routed run's dut:
+// its interface counters are read around each trial (loss attribution),
+// and a manual power meter gives each result its energy per frame. Then a
+// TCP step with
 // latency_probe through the shaper's queue. It asserts figures, so it runs
 // alone (no t.Parallel). 1 s trials and a 2 s confirmation keep it short:
 // about 50 s on a busy 2-core machine.
@@ -56,6 +59,13 @@ resource "routerlab_benchmark_run" "direct" {
 resource "routerlab_benchmark_run" "routed" {
   name     = "NDR through r"
   protocol = "udp"
+  dut      = ["r"]
+  # A meter read by eye: 4 W idle, 7 W under load (energy per frame).
+  power_meter {
+    type       = "manual"
+    idle_watts = 4
+    load_watts = 7
+  }
   pair {
     name   = "A-B"
     client = "a"
@@ -146,10 +156,11 @@ func checkSearchRun(t *testing.T, addr string, routed bool, frames []int) resour
 		for i, frame := range frames {
 			shaper := linerate.FramesPerSecond(1e9, frame)
 			fps := num(i, "frames_per_second")
-			t.Logf("%s %d bytes: %s, %.0f frames/s = %.1f %% of the shaper's %.0f, %.1f Mbit/s wire, %.0f trials, pacing %s, sender_limited %s, ceiling %.0f (%.1f %%), host_limited %s (%s), loss in failing trials %s, in the receiver %s (%s), RTT idle p50 %.3f p99 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
-				addr, frame, str(i, "outcome"), fps, 100*fps/shaper, shaper, num(i, "wire_mbps"), num(i, "trials"), str(i, "pacing"), str(i, "sender_limited"),
+			t.Logf("%s %d bytes: %s, %.0f frames/s = %.1f %% of the shaper's %.0f, %.1f Mbit/s wire, %.0f trials (%s confirmations), pacing %s, sender_limited %s, ceiling %.0f (%.1f %%), host_limited %s (%s), loss in failing trials %s, in the receiver %s, in the router %q [%s] (%s), power %s W, %s µJ/frame, %s Mbit/s per W, RTT idle p50 %.3f p99 %.3f ms, under load p50 %.3f p90 %.3f p99 %.3f ms (%.0f replies)",
+				addr, frame, str(i, "outcome"), fps, 100*fps/shaper, shaper, num(i, "wire_mbps"), num(i, "trials"), str(i, "confirmations"), str(i, "pacing"), str(i, "sender_limited"),
 				num(i, "ceiling_fps"), num(i, "ceiling_percent"), str(i, "host_limited"), str(i, "host_limit_reason"),
-				str(i, "lost_in_failing_trials"), str(i, "lost_in_receiver"), str(i, "loss_where"),
+				str(i, "lost_in_failing_trials"), str(i, "lost_in_receiver"), str(i, "lost_in_router"), str(i, "loss_router_counters"), str(i, "loss_where"),
+				str(i, "power_avg_watts"), str(i, "microjoules_per_frame"), str(i, "mbps_per_watt"),
 				num(i, "rtt_idle_p50_ms"), num(i, "rtt_idle_p99_ms"), num(i, "rtt_load_p50_ms"), num(i, "rtt_load_p90_ms"), num(i, "rtt_load_p99_ms"), num(i, "rtt_load_replies"))
 			bad := func(format string, args ...any) {
 				errs = append(errs, fmt.Sprintf("%s %d bytes: ", addr, frame)+fmt.Sprintf(format, args...))
@@ -162,7 +173,7 @@ func checkSearchRun(t *testing.T, addr string, routed bool, frames []int) resour
 				// Only hosts that could not send or take in what a trial
 				// asked for may find nothing through a bare shaper, and
 				// then the result says so: host-limited, never the router's.
-				if (str(i, "sender_limited") != "true" && str(i, "loss_where") != "receiver") || str(i, "host_limited") != "true" {
+				if (str(i, "sender_limited") != "true" && str(i, "loss_where") != "host") || str(i, "host_limited") != "true" {
 					bad("outcome %s (%s) without the sender falling short or the receiver dropping", str(i, "outcome"), str(i, "reason"))
 				}
 				continue
@@ -171,6 +182,29 @@ func checkSearchRun(t *testing.T, addr string, routed bool, frames []int) resour
 			// receiver never dropped more than was lost.
 			if lost, rcv := str(i, "lost_in_failing_trials"), str(i, "lost_in_receiver"); lost == "" || rcv == "" || num(i, "lost_in_receiver") > num(i, "lost_in_failing_trials") {
 				bad("loss attribution %q of %q", rcv, lost)
+			}
+			// The routed run's DUT r is Linux: its interface counters are
+			// read (lost_in_router not null, at most what was lost); the
+			// baseline has no DUT. The verdict is one of four, and
+			// "router" names r's counters.
+			where, rtr, counters := str(i, "loss_where"), str(i, "lost_in_router"), str(i, "loss_router_counters")
+			switch {
+			case routed && (rtr == "" || num(i, "lost_in_router") > num(i, "lost_in_failing_trials")):
+				bad("lost_in_router %q of %q lost: r's counters were not read", rtr, str(i, "lost_in_failing_trials"))
+			case !routed && rtr != "":
+				bad("lost_in_router %q without a DUT", rtr)
+			case num(i, "lost_in_failing_trials") > 0 && where != "router" && where != "host" && where != "both" && where != "unknown":
+				bad("loss_where %q", where)
+			case where == "router" && !strings.HasPrefix(counters, "r: "):
+				bad("loss in the router without r's counters: %q", counters)
+			}
+			// Energy per frame from the manual meter's 7 W under load.
+			if routed && (num(i, "power_avg_watts") != 7 || num(i, "power_idle_watts") != 4 ||
+				math.Abs(num(i, "microjoules_per_frame")-7/fps*1e6) > 1e-6*7/fps*1e6 || math.Abs(num(i, "mbps_per_watt")-num(i, "wire_mbps")/7) > 1e-9) {
+				bad("power %v W (idle %v), %v µJ per frame, %v Mbit/s per W: want 7 W, 7 / %.0f frames/s × 1e6, wire Mbit/s / 7", num(i, "power_avg_watts"), num(i, "power_idle_watts"), num(i, "microjoules_per_frame"), num(i, "mbps_per_watt"), fps)
+			}
+			if !routed && str(i, "power_avg_watts") != "" {
+				bad("power %q without a meter", str(i, "power_avg_watts"))
 			}
 			if lr := num(i, "line_rate_fps"); math.Abs(lr-shaper) > 0.01 {
 				bad("line_rate_fps %.2f, want %.2f", lr, shaper)
@@ -201,9 +235,9 @@ func checkSearchRun(t *testing.T, addr string, routed bool, frames []int) resour
 				bad("ceiling_percent %v, want %v", num(i, "ceiling_percent"), 100*fps/ceiling)
 			case hostLimited && str(i, "host_limit_reason") == "":
 				bad("host-limited without a reason")
-			case hostLimited && str(i, "sender_limited") != "true" && (ceiling == 0 || fps < 0.95*ceiling) && str(i, "loss_where") != "receiver":
+			case hostLimited && str(i, "sender_limited") != "true" && (ceiling == 0 || fps < 0.95*ceiling) && str(i, "loss_where") != "host":
 				bad("host-limited at %.0f frames/s without the sender falling short, a ceiling within 5 %% (%.0f) or the receiver's own loss", fps, ceiling)
-			case !hostLimited && str(i, "loss_where") == "receiver":
+			case !hostLimited && str(i, "loss_where") == "host":
 				bad("the receiver dropped most of the loss itself, yet not host-limited")
 			case routed && !hostLimited && fps < 0.90*shaper:
 				// Not the hosts' limit, so the router's: through a bare
@@ -233,7 +267,7 @@ func logTrials(t *testing.T, addr string) resource.TestCheckFunc {
 		for _, s := range run.Search {
 			var parts []string
 			for _, tr := range s.TrialLog {
-				parts = append(parts, fmt.Sprintf("%s %.0f Mbit/s: sent %d/%d lost %d %v", tr.Phase, tr.RateBps/1e6, tr.Sent, tr.Offered, tr.Lost, tr.Passed))
+				parts = append(parts, fmt.Sprintf("%s %.0f Mbit/s: sent %d/%d lost %d %v (router %d, host %d: %s)", tr.Phase, tr.RateBps/1e6, tr.Sent, tr.Offered, tr.Lost, tr.Passed, tr.RouterDropped, tr.HostDropped, tr.Where))
 			}
 			t.Logf("%s %d bytes trials: %s", addr, s.Frame, strings.Join(parts, "; "))
 		}

@@ -52,7 +52,6 @@ func TestPlanValidationSearch(t *testing.T) {
 		{"expect", "198.18.2.10", udp + "\nexpect {\n min_mbps = 1\n}", ``, `expect does not apply to a search`},
 		{"reference of a size not searched", "198.18.2.10", udp, "frame_sizes = [64, 1518]\nreference {\n frame_size = 512\n kpps = 100\n source = \"vendor\"\n}", `search.reference[0] frame_size 512: not among the searched frame sizes [64 1518]`},
 		{"reference figures disagree", "198.18.2.10", udp, "frame_sizes = [1518]\nreference {\n frame_size = 1518\n kpps = 81.3\n mbps = 941\n source = \"vendor\"\n}", `mbps 941 and kpps 81.3 disagree: 81.3 kpps × 1518 bytes × 8 / 1000 = 987.3 Mbit/s`},
-		{"power meter", "198.18.2.10", udp + "\npower_meter {\n type = \"manual\"\n idle_watts = 3\n load_watts = 4\n}", ``, `power_meter: a search does not sample power yet`},
 		{"typo", "198.18.2.10", udp, `loss_percnt = 1`, `An argument named "loss_percnt" is not expected here. Did you mean "loss_percent"?`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -65,6 +64,8 @@ func TestPlanValidationSearch(t *testing.T) {
 		run("8.8.8.8", udp, `allow_public_target = true`),
 		run("198.18.2.10", udp+"\nlink_mtu = 9000", "frame_sizes = [64, 9018]\nloss_percent = 0.5\ntrial_seconds = 2"),
 		run("198.18.2.10", udp+"\ndirections = [\"download\"]", ``),
+		// Energy per frame: a power meter beside a search.
+		run("198.18.2.10", udp+"\npower_meter {\n type = \"manual\"\n idle_watts = 3\n load_watts = 4\n}", ``),
 		run("198.18.2.10", udp, "frame_sizes = [64, 1518]\nreference {\n frame_size = 1518\n kpps = 81.3\n mbps = 987.3\n source = \"vendor, fast path\"\n}"),
 	} {
 		tfresource.UnitTest(t, tfresource.TestCase{
@@ -117,7 +118,8 @@ func TestSearchConversions(t *testing.T) {
 	run := &bench.Run{ID: "r1", Started: t0, Finished: t0, Status: bench.RunComplete, Plan: bench.Plan{Search: want}, Search: []bench.FrameSearch{
 		{Frame: 64, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate", FramesPerSecond: 210000, WireMbps: 141.12,
 			PayloadMbps: 30.24, LineRateFPS: 1488095.2, LineRatePercent: 14.1, Trials: 7, SenderLimited: true, CeilingFPS: 212000, CeilingPercent: 99.1,
-			HostLimited: true, HostLimitReason: "within 5 %", Reference: &bench.Reference{Frame: 64, KPPS: 1402.5, Source: "vendor"}, ReferencePercent: 15, Loss: &bench.LossAttribution{Receiver: "b", Lost: 10, ReceiverDropped: 9, RcvbufErrors: 9},
+			HostLimited: true, HostLimitReason: "within 5 %", Reference: &bench.Reference{Frame: 64, KPPS: 1402.5, Source: "vendor"}, ReferencePercent: 15, Loss: &bench.LossAttribution{Receiver: "b", Lost: 10, ReceiverDropped: 9, RcvbufErrors: 9, Routers: []string{"r"}, RouterDropped: 1, RouterCounters: []bench.CounterGrowth{{Device: "r", Interface: "eth2", Counter: "tx_dropped", Delta: 1}}},
+			Power:   &bench.SearchPower{IdleWatts: 4, AvgWatts: 6.3, MaxWatts: 6.5, Samples: 10, MicrojoulesPerFrame: 30, MbpsPerWatt: 22.4},
 			Latency: &bench.Latency{Idle: bench.RTTStats{P50: 0.1, P99: 0.2}, Load: bench.RTTStats{P50: 1, P90: 2, P99: 3, Samples: 9}}, Started: t0, Finished: t0},
 		{Frame: 1518, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchNoneFound, Reason: "loss 3 % above 0 %", Started: t0, Finished: t0},
 	}}
@@ -133,14 +135,17 @@ func TestSearchConversions(t *testing.T) {
 		t.Fatalf("%d search results, results %v", len(got), out.Results)
 	}
 	g := got[0]
-	if g.FrameSize.ValueInt64() != 64 || g.FramesPerSecond.ValueFloat64() != 210000 || !g.HostLimited.ValueBool() || g.LossWhere.ValueString() != "receiver" ||
+	if g.FrameSize.ValueInt64() != 64 || g.FramesPerSecond.ValueFloat64() != 210000 || !g.HostLimited.ValueBool() || g.LossWhere.ValueString() != "host" || g.LostInRouter.ValueInt64() != 1 || g.LossRouterCounters.ValueString() != "r: eth2 tx_dropped 1" ||
 		g.LostInReceiver.ValueInt64() != 9 || g.RTTLoadP99.ValueFloat64() != 3 || g.RTTLoadReplies.ValueInt64() != 9 || g.Pacing.ValueString() != "fq_rate" ||
 		g.CeilingFPS.ValueFloat64() != 212000 || g.DatasheetFPS.ValueFloat64() != 1402500 || g.DatasheetPercent.ValueFloat64() != 15 || g.DatasheetSource.ValueString() != "vendor" || !g.SenderLimited.ValueBool() || g.Started.ValueString() != "2026-12-01T10:00:00Z" {
 		t.Errorf("64 bytes: %+v", g)
 	}
+	if g.PowerAvgWatts.ValueFloat64() != 6.3 || g.PowerIdleWatts.ValueFloat64() != 4 || g.PowerMaxWatts.ValueFloat64() != 6.5 || g.MicrojoulesPerFrame.ValueFloat64() != 30 || g.MbpsPerWatt.ValueFloat64() != 22.4 {
+		t.Errorf("64 bytes' power: %+v", g)
+	}
 	// Nothing probed or counted: null, never a 0 ms that reads as measured.
 	n := got[1]
-	if n.Outcome.ValueString() != "none_found" || n.Reason.ValueString() == "" || !n.RTTLoadP50.IsNull() || !n.LostInTrials.IsNull() || n.LossWhere.ValueString() != "" {
+	if n.Outcome.ValueString() != "none_found" || n.Reason.ValueString() == "" || !n.RTTLoadP50.IsNull() || !n.LostInTrials.IsNull() || !n.LostInRouter.IsNull() || n.LossWhere.ValueString() != "" || !n.MicrojoulesPerFrame.IsNull() || !n.PowerAvgWatts.IsNull() {
 		t.Errorf("1518 bytes: %+v", n)
 	}
 }

@@ -60,10 +60,17 @@ func requireAcc(t *testing.T) {
 // startLab brings up the A — R — B namespace lab for one test.
 func startLab(t *testing.T, name string, mgmtNet int) *lab.Lab {
 	t.Helper()
-	requireAcc(t)
-	labtest.RequireRoot(t)
 	s := lab.DefaultSpec(name)
 	s.MgmtNet = mgmtNet
+	return startLabSpec(t, s)
+}
+
+// startLabSpec brings up the lab s for one test (a spec of its own: a
+// node that lacks a command, say).
+func startLabSpec(t *testing.T, s lab.Spec) *lab.Lab {
+	t.Helper()
+	requireAcc(t)
+	labtest.RequireRoot(t)
 	return labtest.Start(t, s)
 }
 

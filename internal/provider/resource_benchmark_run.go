@@ -190,7 +190,7 @@ func (r *benchmarkRunResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"name": schema.StringAttribute{Optional: true, PlanModifiers: replaceS,
 				MarkdownDescription: "Label of the run in tables and comparisons, e.g. `offload on`."},
 			"dut": schema.ListAttribute{ElementType: types.StringType, Optional: true, PlanModifiers: replaceL,
-				MarkdownDescription: "Devices under test: their CPU is sampled about once a second inside each measured window, and their model, firmware and `config_sha256` are recorded. A change of a DUT's running configuration plans a new run. Every platform's configuration is read; a DUT whose driver cannot read it (unsupported) is still sampled, with model, firmware and digest left empty."},
+				MarkdownDescription: "Devices under test: their CPU is sampled about once a second inside each measured window, and their model, firmware and `config_sha256` are recorded; in a `search`, their interface drop and error counters are read before and after each trial (`search_results.lost_in_router`, `loss_where`). A change of a DUT's running configuration plans a new run. Every platform's configuration is read; a DUT whose driver cannot read it (unsupported) is still sampled, with model, firmware and digest left empty."},
 			"duration_seconds": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(10), PlanModifiers: replaceI,
 				Validators: []validator.Int64{int64validator.Between(1, 86400)},
 				MarkdownDescription: "Measured seconds per step (iperf3 `-t`); the seeds used 60. Default 10. " +

@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
 
@@ -329,11 +329,17 @@ resource "routerlab_router" "r" {
 
 // TestAccRouter_missingNftAtPlan: connection tracking on a router without
 // nftables fails at plan, before anything is written, instead of half-way
-// through the apply.
+// through the apply. The lab's router lacks nft (lab.NodeSpec.Lacks: gone
+// from its view of /usr/sbin, not from the machine).
 func TestAccRouter_missingNftAtPlan(t *testing.T) {
-	t.Parallel()
-	requireAcc(t)
-	tg := newSimTargetWith(t, linuxsim.Options{NoNft: true})
+	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
+	s := lab.DefaultSpec("accnn")
+	s.MgmtNet = 204
+	s.Nodes[1].Lacks = []string{"nft"} // r
+	tg := &labTarget{l: startLabSpec(t, s)}
+	if out := tg.byHand(t, "command -v nft || echo absent"); out != "absent" {
+		t.Fatalf("the router still has nft: %q", out)
+	}
 	before := snapshotText(t, tg)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testProviders,

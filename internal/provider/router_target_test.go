@@ -3,23 +3,28 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/device/linux"
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
-	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
 	"github.com/routerlab/terraform-provider-routerlab/internal/lab"
+	"github.com/routerlab/terraform-provider-routerlab/internal/shell"
 	"github.com/routerlab/terraform-provider-routerlab/internal/sshx"
 )
 
-// routerTarget is where a routerlab_router acceptance test runs: the real
-// namespace lab (root; onLabRouter), or, for the few tests that still need
-// a fault only the simulator makes (no nft, a session that hangs), a
-// simulated Linux router (internal/devicesim), until issue 27 gives them
-// real means.
+// routerTarget is where a Linux router acceptance test runs: router r of
+// a namespace lab of the test's own (root; onLabRouter, labTarget). Faults
+// are injected there by real means (issue 27): a command the router lacks
+// (lab.NodeSpec.Lacks), a stand-in for a named command on its sessions'
+// PATH (lab.Node.BinDir, hangOnce).
 type routerTarget interface {
 	// provider is the provider block; the router is device "r".
 	provider() string
@@ -32,8 +37,8 @@ type routerTarget interface {
 	deleteRoute(t *testing.T, dst string)
 	addInterface(t *testing.T, name string)
 	deleteInterface(t *testing.T, name string)
-	// byHand runs a shell script on r as root at its console would
-	// (the simulator interprets it) and returns its output.
+	// byHand runs a shell script on r as root at its console would and
+	// returns its output.
 	byHand(t *testing.T, script string) string
 	// interfaceNames lists r's interfaces as the unknown-interface error
 	// does.
@@ -49,6 +54,66 @@ type routerTarget interface {
 // tested on Linux, and the simulated half doubled their cost.
 func onLabRouter(t *testing.T, labName string, mgmtNet int, body func(t *testing.T, tg routerTarget)) {
 	body(t, &labTarget{l: startLab(t, labName, mgmtNet)})
+}
+
+// hangOnce makes the first call `tool args` on node's SSH sessions hang
+// after it ran, as a long write would: a stand-in for tool in the node's
+// BinDir (lab.Node.BinDir) runs the real tool, and on that call records
+// its PID and becomes `sleep 600`; every other call, and that call again,
+// is the real tool's. It returns the PID once the call hangs. Only what
+// ends the session's process group ends the sleep; should the test end
+// first, cleanup kills it by that PID.
+func hangOnce(t *testing.T, l *lab.Lab, node, tool, args string) <-chan int {
+	t.Helper()
+	toolPath, err := exec.LookPath(tool) // the router sees the machine's /usr
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := l.Node(node).BinDir
+	marker := filepath.Join(dir, tool+".hung")
+	script := fmt.Sprintf(`#!/bin/sh
+# routerlab test (hangOnce): %[1]s %[2]s hangs once, after it ran.
+%[3]s "$@" || exit
+[ "$*" = %[4]s ] || exit 0
+set -C
+{ echo $$ >%[5]s; } 2>/dev/null || exit 0
+exec sleep 600
+`, tool, args, shell.Quote(toolPath), shell.Quote(args), shell.Quote(marker))
+	if err := os.WriteFile(filepath.Join(dir, tool), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pidOf := func() int {
+		b, err := os.ReadFile(marker)
+		if err != nil || !strings.HasSuffix(string(b), "\n") {
+			return 0
+		}
+		p, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+		return p
+	}
+	hung := make(chan int, 1)
+	stop := make(chan struct{})
+	t.Cleanup(func() {
+		close(stop)
+		if p := pidOf(); p > 0 {
+			if cl, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p)); string(cl) == "sleep\x00600\x00" {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+		}
+	})
+	go func() {
+		for {
+			if p := pidOf(); p > 0 {
+				hung <- p
+				return
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	return hung
 }
 
 // snapshotText reads the router's normalised running config over a fresh
@@ -73,32 +138,9 @@ func linuxSnapshotText(t *testing.T, name string, ep sshx.Endpoint, d time.Durat
 	return snap.Text
 }
 
-// simTarget: linuxsim behind devicesim, interfaces as on the lab router.
-type simTarget struct {
-	r   *linuxsim.Router
-	dev *devicesim.Device
-	// other is a second simulated device whose host key r must not accept.
-	other *devicesim.Device
-}
-
-func newSimTarget(t *testing.T) *simTarget { return newSimTargetWith(t, linuxsim.Options{}) }
-
-// newSimTargetWith is newSimTarget with the lab router's interfaces put
-// into opts (e.g. NoNft).
-func newSimTargetWith(t *testing.T, opts linuxsim.Options) *simTarget {
-	opts.Interfaces = []linuxsim.Interface{
-		{Name: "eth1", Addresses: []string{"198.18.1.1/24"}},
-		{Name: "eth2", Addresses: []string{"198.18.2.1/24"}},
-		{Name: "mgmt0", Addresses: []string{"198.18.230.2/24"}},
-	}
-	r := linuxsim.New(opts)
-	return &simTarget{
-		r:     r,
-		dev:   devicesim.New(t, r, devicesim.Options{}),
-		other: devicesim.New(t, linuxsim.New(linuxsim.Options{}), devicesim.Options{}),
-	}
-}
-
+// simProvider is a provider device block for the simulated device d
+// (internal/devicesim), with the platform "linux" for the caller to
+// replace.
 func simProvider(name string, d *devicesim.Device) string {
 	return fmt.Sprintf(`  device {
     name     = %q
@@ -110,66 +152,6 @@ func simProvider(name string, d *devicesim.Device) string {
     host_key = %q
   }
 `, name, d.Host, d.Port, d.User, d.Password, strings.TrimSpace(d.HostKeyLine()))
-}
-
-func (s *simTarget) provider() string {
-	return "provider \"routerlab\" {\n  ssh { connect_timeout = \"5s\" }\n" + simProvider("r", s.dev) + "}\n"
-}
-func (s *simTarget) endpoint() sshx.Endpoint { return s.dev.Endpoint() }
-func (s *simTarget) setMTU(t *testing.T, ifname string, mtu int) {
-	if err := s.r.SetMTU(ifname, mtu); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// setHostname sets the kernel's name, as /etc/hostname does at boot: it
-// takes names hostname(1) refuses, such as "lab_r1".
-func (s *simTarget) setHostname(t *testing.T, name string) {
-	if err := s.r.SetSysctl("kernel.hostname", name); err != nil {
-		t.Fatal(err)
-	}
-}
-func (s *simTarget) deleteRoute(t *testing.T, dst string) {
-	if err := s.r.DeleteRoute(dst); err != nil {
-		t.Fatal(err)
-	}
-}
-func (s *simTarget) addInterface(t *testing.T, name string) {
-	if err := s.r.AddInterface(linuxsim.Interface{Name: name}); err != nil {
-		t.Fatal(err)
-	}
-}
-func (s *simTarget) deleteInterface(t *testing.T, name string) {
-	if err := s.r.DeleteInterface(name); err != nil {
-		t.Fatal(err)
-	}
-}
-func (s *simTarget) byHand(t *testing.T, script string) string {
-	t.Helper()
-	var out, errb strings.Builder
-	if code := s.r.Exec("sh -e -s", strings.NewReader(script), &out, &errb); code != 0 {
-		t.Fatalf("by hand on the simulated router: %q: exit %d: %s", script, code, errb.String())
-	}
-	return out.String()
-}
-
-func (s *simTarget) interfaceNames(_ *testing.T) string { return "eth1, eth2, lo, mgmt0" }
-func (s *simTarget) pinnedWrongKey(t *testing.T) (string, string, string) {
-	wrong := strings.TrimSpace(s.other.HostKeyLine())
-	cfg := fmt.Sprintf(`
-provider "routerlab" {
-  device {
-    name = "r"
-    platform = "linux"
-    host = %q
-    port = %d
-    username = %q
-    password = %q
-    host_key = %q
-  }
-}
-`, s.dev.Host, s.dev.Port, s.dev.User, s.dev.Password, wrong)
-	return cfg, fingerprintOf(t, wrong), fingerprintOf(t, s.dev.HostKeyLine())
 }
 
 // labTarget: the real router r of the A — R — B namespace lab.

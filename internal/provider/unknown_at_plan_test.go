@@ -19,8 +19,11 @@ import (
 // other resource's output: a peer's address, a key another provider made.
 func TestAccUnknownAtPlan(t *testing.T) {
 	t.Parallel() // plumbing, not figures: runs after the tests that assert throughput, on a lab (name, management /24) of its own
-	requireAcc(t)
-	tg := newSimTarget(t)
+	onLabRouter(t, "accua", 207, testUnknownAtPlan)
+}
+
+// testUnknownAtPlan is TestAccUnknownAtPlan on the lab's router r.
+func testUnknownAtPlan(t *testing.T, tg routerTarget) {
 	wgPub, _ := wireguardPublicKey(testWGKeyR2)
 	inputs := func(peer, key, host, psk string) string {
 		return fmt.Sprintf(`

@@ -1,8 +1,8 @@
 # Seed 001's four ESP suites, one run each: the RTX810 and the Debian peer
-# both report the run's suite on the seed's IKEv2 tunnel (MTU 1438, MSS
-# clamped to it) behind the RTX810's stateful filters and masquerade; with
-# benchmark = true each run is also measured (download and upload, as the
-# seed's receiver and sender columns) and archived.
+# (when `debian` is given) both report the run's suite on the seed's IKEv2
+# tunnel (MTU 1438, MSS clamped to it) behind the RTX810's stateful filters
+# and masquerade; with benchmark = true each run is also measured (download
+# and upload, as the seed's receiver and sender columns) and archived.
 
 variables {
   psk = "routerlab-test-psk"
@@ -13,7 +13,7 @@ run "aes128_sha1" {
     esp = "aes128-sha1"
   }
   assert {
-    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes128-sha1" && routerlab_tunnel.debian.ipsec.esp_proposals[0] == "aes128-sha1"
+    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes128-sha1" && alltrue([for d in routerlab_tunnel.debian : d.ipsec.esp_proposals[0] == "aes128-sha1"])
     error_message = "the RTX810 and the Debian peer do not both report aes128-sha1"
   }
   assert {
@@ -39,7 +39,7 @@ run "aes256_sha1" {
     esp = "aes256-sha1"
   }
   assert {
-    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes256-sha1" && routerlab_tunnel.debian.ipsec.esp_proposals[0] == "aes256-sha1"
+    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes256-sha1" && alltrue([for d in routerlab_tunnel.debian : d.ipsec.esp_proposals[0] == "aes256-sha1"])
     error_message = "the RTX810 and the Debian peer do not both report aes256-sha1"
   }
 }
@@ -49,7 +49,7 @@ run "aes128_sha256" {
     esp = "aes128-sha256"
   }
   assert {
-    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes128-sha256" && routerlab_tunnel.debian.ipsec.esp_proposals[0] == "aes128-sha256"
+    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes128-sha256" && alltrue([for d in routerlab_tunnel.debian : d.ipsec.esp_proposals[0] == "aes128-sha256"])
     error_message = "the RTX810 and the Debian peer do not both report aes128-sha256"
   }
 }
@@ -59,7 +59,7 @@ run "aes256_sha256" {
     esp = "aes256-sha256"
   }
   assert {
-    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes256-sha256" && routerlab_tunnel.debian.ipsec.esp_proposals[0] == "aes256-sha256"
+    condition     = routerlab_tunnel.rtx810.ipsec.esp_proposals[0] == "aes256-sha256" && alltrue([for d in routerlab_tunnel.debian : d.ipsec.esp_proposals[0] == "aes256-sha256"])
     error_message = "the RTX810 and the Debian peer do not both report aes256-sha256"
   }
   assert {

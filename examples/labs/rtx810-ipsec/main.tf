@@ -12,8 +12,10 @@
 #
 # The RTX810 is configured over its console (administrator mode, then
 # `save`): give its administrator password. On real hardware set
-# `benchmark = true` and give hosts a and b; against simulated routers (CI)
-# only the configuration is applied and checked.
+# `benchmark = true` and give hosts a and b; against a simulated RTX810 (CI,
+# make sim-up) only the configuration is applied and checked. The Debian peer
+# is a real Linux host (a router of `make lab-up` will do); leaving `debian`
+# null configures the RTX810 alone.
 terraform {
   required_providers {
     routerlab = { source = "routerlab/routerlab" }
@@ -34,14 +36,16 @@ variable "rtx810" {
 }
 
 variable "debian" {
-  description = "How to reach the Debian strongSwan peer: host, port, username, password (optional: agent or keys otherwise), host_key."
+  description = "How to reach the Debian strongSwan peer: host, port, username, password or private_key (the key itself, e.g. file(\"~/.ssh/id_ed25519\"); optional: agent or keys otherwise), host_key. null (the default): no Debian peer, the RTX810 alone."
   type = object({
-    host     = string
-    port     = optional(number, 22)
-    username = optional(string, "root")
-    password = optional(string)
-    host_key = string
+    host        = string
+    port        = optional(number, 22)
+    username    = optional(string, "root")
+    password    = optional(string)
+    private_key = optional(string)
+    host_key    = string
   })
+  default   = null
   sensitive = true
 }
 
@@ -103,14 +107,19 @@ provider "routerlab" {
     host_key               = var.rtx810.host_key
     administrator_password = var.rtx810.administrator_password
   }
-  device {
-    name     = "debian"
-    platform = "linux"
-    host     = var.debian.host
-    port     = var.debian.port
-    username = var.debian.username
-    password = var.debian.password
-    host_key = var.debian.host_key
+  dynamic "device" {
+    # Whether there is a Debian peer is no secret; how to reach it is.
+    for_each = nonsensitive(var.debian != null) ? ["debian"] : []
+    content {
+      name        = "debian"
+      platform    = "linux"
+      host        = var.debian.host
+      port        = var.debian.port
+      username    = var.debian.username
+      password    = var.debian.password
+      private_key = var.debian.private_key
+      host_key    = var.debian.host_key
+    }
   }
   dynamic "device" {
     for_each = var.hosts
@@ -171,11 +180,13 @@ resource "routerlab_tunnel" "rtx810" {
 # The seed's Debian 9: strongSwan with ike=aes128-sha1-modp1024!, the run's
 # esp=...!, auto=start, through the Linux driver.
 resource "routerlab_router" "debian" {
+  count         = nonsensitive(var.debian != null) ? 1 : 0
   device        = "debian"
   ip_forwarding = true
 }
 
 resource "routerlab_tunnel" "debian" {
+  count  = nonsensitive(var.debian != null) ? 1 : 0
   device = "debian"
   name   = "rtx810"
   type   = "ipsec"

@@ -67,10 +67,14 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		fmt.Fprintf(b, "- Pacing: %s\n", md(pac))
 	}
 	b.WriteString("\n")
-	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Loss where (failing trials)", "Trials", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
+	head := []string{"Frame (bytes)", "Frames/s", "Mbit/s (wire)", "Mbit/s (UDP payload)", "% line rate", "Host-limited / ceiling", "Loss %", "Loss where (failing trials)", "Trials (confirmations)", "RTT idle p50 (ms)", "RTT under load p50 / p90 / p99 (ms)"}
 	refs := hasReferences(r.Search)
 	if refs {
 		head = append(head[:5], append([]string{"% datasheet"}, head[5:]...)...)
+	}
+	energy := hasSearchPower(r.Search)
+	if energy {
+		head = append(head, "Power (W)", "µJ per frame", "Mbit/s per W")
 	}
 	var rows [][]string
 	var notes []string
@@ -95,11 +99,18 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 		} else {
 			row = append(row, "-")
 		}
-		row = append(row, lossWhereCell(s.Loss), strconv.Itoa(s.Trials))
+		row = append(row, lossWhereCell(s.Loss), fmt.Sprintf("%d (%d)", s.Trials, s.Confirmations))
 		if l := s.Latency; l != nil {
 			row = append(row, rttMs(l.Idle.P50), fmt.Sprintf("%s / %s / %s (%d replies)", rttMs(l.Load.P50), rttMs(l.Load.P90), rttMs(l.Load.P99), l.Load.Samples))
 		} else {
 			row = append(row, "-", "-")
+		}
+		if energy {
+			if p := s.Power; p != nil && p.Samples > 0 {
+				row = append(row, fmt.Sprintf("%.2f (idle %.2f, %d samples)", p.AvgWatts, p.IdleWatts, p.Samples), strconv.FormatFloat(p.MicrojoulesPerFrame, 'g', 4, 64), strconv.FormatFloat(p.MbpsPerWatt, 'f', 1, 64))
+			} else {
+				row = append(row, "-", "-", "-")
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -116,8 +127,20 @@ func writeSearchMarkdown(b *strings.Builder, r bench.Run) {
 			fmt.Fprintf(b, "- %s\n", md(n))
 		}
 	}
+	if energy {
+		b.WriteString("\nPower: the meter's average over the passing confirmation trial at each result; µJ per frame = W / forwarded frames per second × 10⁶ (forwarded: the result's frames/s less the confirmation's loss); Mbit/s per W from the wire rate.\n")
+	}
 	b.WriteString("\nRTT: ping every 200 ms from the client to the target, idle before the first trial and during each frame size's passing confirmation trial; percentiles by nearest rank.\n")
 	writeEnvironment(b, r)
+}
+
+func hasSearchPower(ss []bench.FrameSearch) bool {
+	for _, s := range ss {
+		if s.Power != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func hasReferences(ss []bench.FrameSearch) bool {
@@ -163,9 +186,16 @@ func lossWhereCell(l *bench.LossAttribution) string {
 		return "not read"
 	case l.Lost == 0:
 		return "none lost"
-	default:
-		return fmt.Sprintf("%s: %d of %d lost in %s", l.Where(), l.ReceiverDropped, l.Lost, l.Receiver)
 	}
+	s := fmt.Sprintf("%s: of %d lost, %d in host %s", l.Where(), l.Lost, l.ReceiverDropped, l.Receiver)
+	if len(l.Routers) == 0 {
+		return s + ", router counters not read"
+	}
+	s += fmt.Sprintf(", %d in %s", l.RouterDropped, strings.Join(l.Routers, "+"))
+	if lbl := l.RouterLabel(); lbl != "" {
+		s += " (" + lbl + ")"
+	}
+	return s
 }
 
 func hostLimitCell(s bench.FrameSearch) string {
@@ -212,14 +242,15 @@ func rttMs(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 // searchCSV: one row per frame size.
 func searchCSVRows(r bench.Run) [][]string {
 	rows := [][]string{{"run", "frame", "pair", "direction", "outcome", "frames_per_second", "wire_mbps", "payload_mbps", "line_rate_fps", "line_rate_percent",
-		"loss_percent", "trials", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
+		"loss_percent", "trials", "confirmations", "pacing", "sender_limited", "ceiling_fps", "ceiling_percent", "host_limited",
 		"datasheet_fps", "datasheet_percent", "datasheet_source",
-		"lost_in_failing_trials", "lost_in_receiver", "loss_where",
-		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies"}}
+		"lost_in_failing_trials", "lost_in_receiver", "lost_in_router", "loss_router_counters", "loss_where",
+		"rtt_idle_p50_ms", "rtt_idle_p90_ms", "rtt_idle_p99_ms", "rtt_load_p50_ms", "rtt_load_p90_ms", "rtt_load_p99_ms", "rtt_load_replies",
+		"power_idle_watts", "power_avg_watts", "power_max_watts", "microjoules_per_frame", "mbps_per_watt"}}
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	for _, s := range r.Search {
 		row := []string{r.ID, strconv.Itoa(s.Frame), s.Pair, string(s.Direction), s.Outcome, num(s.FramesPerSecond), num(s.WireMbps), num(s.PayloadMbps),
-			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), s.Pacing, strconv.FormatBool(s.SenderLimited),
+			num(s.LineRateFPS), num(s.LineRatePercent), num(s.LossPercent), strconv.Itoa(s.Trials), strconv.Itoa(s.Confirmations), s.Pacing, strconv.FormatBool(s.SenderLimited),
 			num(s.CeilingFPS), num(s.CeilingPercent), strconv.FormatBool(s.HostLimited)}
 		if ref := s.Reference; ref != nil {
 			row = append(row, num(ref.FPS()), num(s.ReferencePercent), ref.Source)
@@ -227,14 +258,23 @@ func searchCSVRows(r bench.Run) [][]string {
 			row = append(row, "", "", "")
 		}
 		if l := s.Loss; l != nil {
-			row = append(row, strconv.FormatInt(l.Lost, 10), strconv.FormatInt(l.ReceiverDropped, 10), l.Where())
+			router := ""
+			if len(l.Routers) > 0 {
+				router = strconv.FormatInt(l.RouterDropped, 10)
+			}
+			row = append(row, strconv.FormatInt(l.Lost, 10), strconv.FormatInt(l.ReceiverDropped, 10), router, l.RouterLabel(), l.Where())
 		} else {
-			row = append(row, "", "", "")
+			row = append(row, "", "", "", "", "")
 		}
 		if l := s.Latency; l != nil {
 			row = append(row, num(l.Idle.P50), num(l.Idle.P90), num(l.Idle.P99), num(l.Load.P50), num(l.Load.P90), num(l.Load.P99), strconv.Itoa(l.Load.Samples))
 		} else {
 			row = append(row, "", "", "", "", "", "", "")
+		}
+		if p := s.Power; p != nil {
+			row = append(row, num(p.IdleWatts), num(p.AvgWatts), num(p.MaxWatts), num(p.MicrojoulesPerFrame), num(p.MbpsPerWatt))
+		} else {
+			row = append(row, "", "", "", "", "")
 		}
 		rows = append(rows, row)
 	}

@@ -41,10 +41,12 @@ func searchRun() bench.Run {
 		fs := bench.FrameSearch{
 			Frame: c.frame, Pair: "A-B", Direction: bench.Upload, Outcome: bench.SearchFound, Pacing: "fq_rate",
 			FramesPerSecond: c.fps, WireMbps: c.fps * float64(c.frame+20) * 8 / 1e6, PayloadMbps: c.fps * float64(c.frame-46) * 8 / 1e6,
-			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Latency: lat,
-			Loss:    &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3},
+			LineRateFPS: line, LineRatePercent: 100 * c.fps / line, Trials: 7, Confirmations: 2, Latency: lat,
+			Loss: &bench.LossAttribution{Receiver: "b", Lost: 120, ReceiverDropped: 3, RcvbufErrors: 3, Routers: []string{"r"}, RouterDropped: 100,
+				RouterCounters: []bench.CounterGrowth{{Device: "r", Interface: "eth2", Counter: "tx_dropped", Delta: 97}, {Device: "r", Interface: "eth1", Counter: "rx_missed_errors", Delta: 3}}},
 			Started: t0, Finished: t0.Add(10 * time.Second),
 		}
+		fs.Power = bench.NewSearchPower(bench.PowerStats{IdleWatts: 4.5, AvgWatts: 6.3, MaxWatts: 6.6, Samples: 10}, fs.FramesPerSecond, fs.WireMbps)
 		r.Search = append(r.Search, fs)
 	}
 	base := bench.Run{ID: r.BaselineID, Plan: bench.Plan{Search: &bench.SearchSpec{}}}
@@ -67,9 +69,10 @@ func withSearch(r bench.Run) bench.Run {
 		References: []bench.Reference{{Frame: 1518, KPPS: 81.3, Mbps: 987.3, Source: "datasheet"}}}
 	s := searchRun().Search[0]
 	s.Reason, s.SenderLimited, s.LossPercent = "stopped after 30 search trials", true, 0.25
-	s.Loss = &bench.LossAttribution{Receiver: "b", Lost: 900, ReceiverDropped: 803, RcvbufErrors: 800}
+	s.Loss = &bench.LossAttribution{Receiver: "b", Lost: 900, ReceiverDropped: 803, RcvbufErrors: 800, Routers: []string{"r"}, RouterDropped: 90,
+		RouterCounters: []bench.CounterGrowth{{Device: "r", Interface: "eth2", Counter: "tx_dropped", Delta: 90}}}
 	s.Reference = &bench.Reference{Frame: 64, KPPS: 1402.5, Mbps: 718.08, Source: "datasheet"}
-	s.TrialLog = []bench.SearchTrial{{Phase: "search", RateBps: 1e9, Seconds: 1, Sent: 1000, Lost: 3, Offered: 1001, Passed: true}}
+	s.TrialLog = []bench.SearchTrial{{Phase: "search", RateBps: 1e9, Seconds: 1, Sent: 1000, Lost: 3, Offered: 1001, Passed: true, RouterDropped: 2, HostDropped: 1, Where: "both"}}
 	r.Search = []bench.FrameSearch{s}
 	return r
 }
@@ -120,8 +123,8 @@ func TestSearchHostLimited(t *testing.T) {
 func TestSearchMarkdown(t *testing.T) {
 	md := Markdown(searchRun())
 	for _, want := range []string{
-		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | % datasheet | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
-		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | 15.0 % of 1402500 frames/s (ref. 1) (host-limited: not the router's) | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | path: 3 of 120 lost in b | 7 | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
+		"| Frame (bytes) | Frames/s | Mbit/s (wire) | Mbit/s (UDP payload) | % line rate | % datasheet | Host-limited / ceiling | Loss % | Loss where (failing trials) | Trials (confirmations) | RTT idle p50 (ms) | RTT under load p50 / p90 / p99 (ms) |",
+		"| 64 | 210000 | 141.1 | 30.2 | 14.1 % | 15.0 % of 1402500 frames/s (ref. 1) (host-limited: not the router's) | ⚠ host-limited, ceiling 212000 frames/s (99 %) | 0 | router: of 120 lost, 3 in host b, 100 in r (r: eth2 tx_dropped 97, r: eth1 rx_missed_errors 3) | 7 (2) | 0.050 | 1.200 / 2.500 / 4.750 (9 replies) |",
 		"| 1518 | 81274 | 1000.0 | 957.1 | 100.0 % | 100.0 % of 81300 frames/s (ref. 1) | ceiling 81274 frames/s (100 %) |",
 		"zero-loss throughput (NDR) search over UDP",
 		"iperf3 -l = frame − 46 bytes",
@@ -131,6 +134,10 @@ func TestSearchMarkdown(t *testing.T) {
 		"fq_rate (iperf3 --fq-rate",
 		"- ref. 1: RB750Gr3 test results, IP forwarding, none (fast path)",
 		"% line rate | % datasheet | Host-limited / ceiling |",
+		// 6.3 W / 210000 frames/s = 30 µJ; 141.12 Mbit/s / 6.3 W = 22.4.
+		"| Power (W) | µJ per frame | Mbit/s per W |",
+		"| 6.30 (idle 4.50, 10 samples) | 30 | 22.4 |",
+		"µJ per frame = W / forwarded frames per second × 10⁶",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
@@ -170,7 +177,7 @@ func TestSearchCSV(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "run,frame,pair,direction,outcome,frames_per_second") ||
-		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,1402500,14.973262032085561,\"RB750Gr3 test results, IP forwarding, none (fast path)\",120,3,path,0.05,") {
+		!strings.Contains(lines[1], ",64,A-B,upload,found,210000,") || !strings.Contains(lines[1], ",true,1402500,14.973262032085561,\"RB750Gr3 test results, IP forwarding, none (fast path)\",120,3,100,\"r: eth2 tx_dropped 97, r: eth1 rx_missed_errors 3\",router,0.05,") {
 		t.Errorf("CSV:\n%s", b)
 	}
 }

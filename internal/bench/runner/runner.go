@@ -19,6 +19,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/cpu"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/ifstat"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/iperf3"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/linerate"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
@@ -30,6 +31,9 @@ type DUT struct {
 	// CPU streams the DUT's load over one persistent session; nil when
 	// the platform offers no CPU figures.
 	CPU cpu.Source
+	// Counters reads the DUT's interface counters (a search's loss
+	// attribution); nil when the platform offers none.
+	Counters *ifstat.Reader
 }
 
 // PowerSampler is what the runner needs of a power meter recorder.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/iperf3"
+	"github.com/routerlab/terraform-provider-routerlab/internal/bench/power"
 	"github.com/routerlab/terraform-provider-routerlab/internal/bench/search"
 	"github.com/routerlab/terraform-provider-routerlab/internal/command"
 )
@@ -86,6 +87,13 @@ func TestRunSearchLocal(t *testing.T) {
 	p.Duration = 2 * time.Second
 	p.Search = &bench.SearchSpec{FrameSizes: []int{1518}}
 	p = p.Normalized()
+	// A meter read by eye (power's manual type, the real component):
+	// 3 W idle, 12 W under load, sampled once a second.
+	meter, err := power.New(power.Config{Type: power.TypeManual, IdleWatts: 3, LoadWatts: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.Power = power.NewRecorder(meter)
 	run, err := RunSearch(context.Background(), p, env)
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +121,12 @@ func TestRunSearchLocal(t *testing.T) {
 	}
 	if n := len(s.TrialLog); n != s.Trials || s.TrialLog[n-1].Phase != "confirm" || !s.TrialLog[n-1].Passed || s.TrialLog[n-1].Seconds != 2 {
 		t.Errorf("trial log %+v of %d trials, want the passing 2 s confirmation last", s.TrialLog, s.Trials)
+	}
+	// Energy over the passing 2 s confirmation: the meter's samples in
+	// its window, per forwarded frame.
+	if pw := s.Power; pw == nil || pw.IdleWatts != 3 || pw.AvgWatts != 12 || pw.Samples < 1 ||
+		math.Abs(pw.MicrojoulesPerFrame-12/(s.FramesPerSecond*(1-s.LossPercent/100))*1e6) > 1e-6 || math.Abs(pw.MbpsPerWatt-s.WireMbps/12) > 1e-9 {
+		t.Errorf("power %+v for %v frames/s, %v Mbit/s: want 12 W over the confirmation, µJ = W / frames/s × 1e6, Mbit/s per W", pw, s.FramesPerSecond, s.WireMbps)
 	}
 	if s.Latency == nil {
 		t.Fatal("no latency figures")
@@ -149,7 +163,7 @@ func TestLossAttributedToReceiver(t *testing.T) {
 	if tr.LostFrames == 0 || loss.Lost != tr.LostFrames {
 		t.Fatalf("lost %d, attributed %d: want loss through a 4 KiB buffer", tr.LostFrames, loss.Lost)
 	}
-	if loss.Where() != "receiver" || loss.RcvbufErrors == 0 {
+	if loss.Where() != bench.LossInHost || loss.RcvbufErrors == 0 {
 		t.Errorf("loss %+v attributed to %q, want the receiver's socket buffer", *loss, loss.Where())
 	}
 	// With the search's own 4 MiB buffer at 20 Mbit/s, nothing is lost

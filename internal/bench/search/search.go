@@ -74,7 +74,10 @@ type Options struct {
 	Duration time.Duration
 	// MaxTrials bounds the search trials; 0 = 30.
 	MaxTrials int
-	// MaxConfirmations bounds the confirmation trials; 0 = 3.
+	// MaxConfirmations bounds the confirmation trials that narrow the
+	// interval between a passing and a failing confirmation; 0 = 3. The
+	// descent below a failed confirmation to the first one that passes
+	// is bounded by PrecisionBps instead (it doubles its step each time).
 	MaxConfirmations int
 }
 
@@ -111,8 +114,8 @@ type Outcome string
 const (
 	// Found: RateBps passed its confirmation trial.
 	Found Outcome = "found"
-	// NoneFound: even the lowest rate tried (PrecisionBps) failed, or
-	// every confirmation failed; RateBps is 0.
+	// NoneFound: even the lowest rate tried (PrecisionBps) failed, in a
+	// search trial or in a confirmation; RateBps is 0.
 	NoneFound Outcome = "none_found"
 )
 
@@ -125,9 +128,12 @@ type Result struct {
 	Confirmation TrialResult
 	// Trials lists every trial in order.
 	Trials []Record
-	// Reason explains a NoneFound outcome, or a search cut short by
-	// MaxTrials.
+	// Reason explains a NoneFound outcome, a search cut short by
+	// MaxTrials, or a result below the first candidate (a confirmation
+	// failed).
 	Reason string
+	// Confirmations is how many confirmation trials ran.
+	Confirmations int
 	// SenderLimited: a trial failed because its sender did not send what
 	// the rate asked for, so the result may be the traffic generator's
 	// limit rather than the device's (iperf3 on one core sends far fewer
@@ -190,8 +196,9 @@ func (o Options) withDefaults() Options {
 //  3. With a passing lower and a failing upper bound, trials halve the
 //     interval until it is no wider than PrecisionBps.
 //  4. One trial of Duration at the lower bound confirms it. If it fails,
-//     the next candidate is the rate forwarded in that trial (at least
-//     PrecisionBps lower), confirmed again, at most MaxConfirmations times.
+//     the search goes on below it with trials of Duration (see confirm):
+//     the result is the highest rate whose confirmation passed, never
+//     NoneFound while a lower one passes.
 //
 // MaxTrials bounds steps 1–3; reaching it confirms the best lower bound so
 // far and says so in Reason. A trial's error ends the search with it.
@@ -274,24 +281,76 @@ func Run(ctx context.Context, trial Trial, o Options) (Result, error) {
 		}
 	}
 
-	for c := 0; c < o.MaxConfirmations; c++ {
-		r, err := run(PhaseConfirm, lower, o.Duration)
+	err := confirm(&res, run, forwarded, o, lower, floor)
+	return res, err
+}
+
+// confirm runs the confirmation trials from candidate down (MLRsearch: a
+// failed confirmation lowers the upper bound and the search goes on below
+// it, at the confirmation's duration, since that is the duration a result
+// must hold for):
+//
+//   - while none has passed, each failure becomes the upper bound and the
+//     next candidate lies below it: first the rate forwarded in the failed
+//     trial (at least PrecisionBps lower), then twice as far each time,
+//     never below PrecisionBps; the lowest rate failing ends it NoneFound;
+//   - once one has passed, at most MaxConfirmations more halve the interval
+//     between the highest passing and the lowest failing confirmation while
+//     it is wider than PrecisionBps.
+//
+// The result is the highest rate whose confirmation passed.
+func confirm(res *Result, run func(Phase, float64, time.Duration) (Record, error), forwarded func(Record) float64, o Options, candidate, floor float64) error {
+	passed, failed := 0.0, math.Inf(1) // highest passing, lowest failing confirmation
+	var passedAt TrialResult
+	step := 0.0 // distance below the lowest failure of the next candidate
+	narrowing := 0
+	rate := candidate
+	for {
+		r, err := run(PhaseConfirm, rate, o.Duration)
 		if err != nil {
-			return res, err
+			return err
 		}
 		if r.Passed {
-			res.Outcome, res.RateBps, res.Confirmation = Found, lower, r.TrialResult
-			return res, nil
+			passed, passedAt = rate, r.TrialResult
+		} else {
+			failed = rate
 		}
-		next := math.Min(forwarded(r), lower-o.PrecisionBps)
-		if next < floor {
-			break
+		switch {
+		case passed > 0 && (math.IsInf(failed, 1) || failed-passed <= o.PrecisionBps || narrowing >= o.MaxConfirmations):
+			res.Outcome, res.RateBps, res.Confirmation = Found, passed, passedAt
+			res.Confirmations = countPhase(res.Trials, PhaseConfirm)
+			if res.Confirmations > 1 {
+				note := fmt.Sprintf("%d confirmation trials: the highest that passed was at %.0f bit/s", res.Confirmations, passed)
+				if !math.IsInf(failed, 1) {
+					note += fmt.Sprintf(", the lowest that failed at %.0f bit/s", failed)
+				}
+				res.Reason = joinReason(res.Reason, note)
+			}
+			return nil
+		case passed > 0:
+			narrowing++
+			rate = (passed + failed) / 2
+		case rate <= floor:
+			res.Outcome = NoneFound
+			res.Confirmations = countPhase(res.Trials, PhaseConfirm)
+			res.Reason = joinReason(res.Reason, fmt.Sprintf("no confirmation trial of %s passed (%d tried, down to the lowest rate tried, %.0f bit/s)", o.Duration, res.Confirmations, rate))
+			return nil
+		default:
+			if step == 0 {
+				step = math.Max(failed-forwarded(r), o.PrecisionBps)
+			} else {
+				step *= 2
+			}
+			rate = math.Max(failed-step, floor)
 		}
-		lower = next
 	}
-	res.Outcome = NoneFound
-	res.Reason = fmt.Sprintf("no confirmation trial of %s passed (%d tried, the last at %.0f bit/s)", o.Duration, countPhase(res.Trials, PhaseConfirm), lower)
-	return res, nil
+}
+
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 func countPhase(rs []Record, p Phase) int {

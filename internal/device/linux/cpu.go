@@ -34,8 +34,8 @@ func ProcStatCommand(every time.Duration) string {
 	return clockTicks + "while :; do grep '^cpu' /proc/stat; " + selfStat + "; echo END; sleep " + sleepArg(every) + "; done"
 }
 
-// The pieces of ProcStatCommand that report the loop's own CPU time
-// (the simulator in internal/devicesim/linuxsim recognises them).
+// The pieces of ProcStatCommand that report the loop's own CPU time: the
+// tick rate, read once, and the loop shell's /proc/self/stat each round.
 const (
 	clockTicks = "hz=$(getconf CLK_TCK 2>/dev/null) || hz=100; "
 	selfStat   = `read -r s </proc/self/stat; echo "self $hz $s"`

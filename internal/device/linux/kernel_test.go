@@ -77,8 +77,8 @@ func TestKernelScriptLocal(t *testing.T) {
 		argv []string
 		want string
 	}{
-		{"this namespace", []string{"sh", "-c", kernelScript}, wantHere},
-		{"a new network namespace", []string{"unshare", "--net", "--", "sh", "-c", kernelScript}, "netns-shared"},
+		{"this namespace", []string{"sh", "-c", snapshotFuncs + kernelScript}, wantHere},
+		{"a new network namespace", []string{"unshare", "--net", "--", "sh", "-c", snapshotFuncs + kernelScript}, "netns-shared"},
 	} {
 		out, err := exec.Command(tc.argv[0], tc.argv[1:]...).CombinedOutput()
 		if err != nil {

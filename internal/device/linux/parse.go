@@ -35,14 +35,24 @@ const (
 
 // snapshotScript prints every section ParseSnapshot needs in one exec.
 // Each section starts with a "##name" line.
+//
+// It forks as little as it can: inside user-mode Linux (the UML tier)
+// every process costs 70–130 ms, and a slow router's CPU pays for each one
+// too, so a one-line file is read with the shell's own read (rl_line),
+// not cat or head, and the parts run their tools only where routerlab has
+// files of that kind. uname -m and nproc (which
+// honours the CPU affinity) have no file to read.
 const snapshotScript = `export LC_ALL=C
-echo '##facts'
-uname -r; uname -m; nproc
-(cat /sys/class/dmi/id/product_name 2>/dev/null || tr -d '\0' 2>/dev/null </proc/device-tree/model || echo) | head -n1
-(cat /sys/class/dmi/id/product_serial 2>/dev/null || cat /etc/machine-id 2>/dev/null || echo) | head -n1
-(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME") || echo
+` + snapshotFuncs + `echo '##facts'
+rl_line /proc/sys/kernel/osrelease || uname -r
+uname -m; nproc
+rl_line /sys/class/dmi/id/product_name || rl_line /proc/device-tree/model || echo
+rl_line /sys/class/dmi/id/product_serial || rl_line /etc/machine-id || echo
+rl_os=; while IFS= read -r rl_l || [ -n "$rl_l" ]; do case $rl_l in PRETTY_NAME=*) rl_os=${rl_l#PRETTY_NAME=};; esac; done 2>/dev/null </etc/os-release
+case $rl_os in \"*\") rl_os=${rl_os#\"}; rl_os=${rl_os%\"};; \'*\') rl_os=${rl_os#\'}; rl_os=${rl_os%\'};; esac
+printf '%s\n' "$rl_os"
 echo '##hostname'
-hostname
+rl_line /proc/sys/kernel/hostname || hostname
 echo '##link'
 ip -j link show
 echo
@@ -56,7 +66,8 @@ echo '##route6'
 ip -j -6 route show table main
 echo
 echo '##sysctl'
-sysctl -n net.ipv4.ip_forward net.ipv6.conf.all.forwarding
+rl_line /proc/sys/net/ipv4/ip_forward || sysctl -n net.ipv4.ip_forward
+rl_line /proc/sys/net/ipv6/conf/all/forwarding || sysctl -n net.ipv6.conf.all.forwarding
 echo '##nft'
 nft -j list table inet ` + nftTable + ` 2>/dev/null || echo '{}'
 echo '##missing'
@@ -87,8 +98,21 @@ test -d /sys/module/wireguard || modprobe -n wireguard 2>/dev/null || echo wireg
 // in its network namespace: netns-own, though a container's /proc/stat is
 // its host's too; that case is not detected.
 const kernelScript = `echo '##kernel'
-cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo
+rl_line /proc/sys/kernel/random/boot_id || echo
 ns=unknown; for p in 1 2; do if [ -e /proc/$p/ns/net ] && [ -e /proc/self/ns/net ]; then if [ /proc/$p/ns/net -ef /proc/self/ns/net ]; then [ "$ns" = shared ] || ns=own; else ns=shared; fi; fi; done; echo "netns-$ns"
+`
+
+// snapshotFuncs are the shell functions the snapshot's parts read files
+// with, forking nothing. rl_line FILE prints the file's first line (with
+// a newline, also when the file has none) and fails when it cannot be
+// read or the line is empty, so "rl_line A || rl_line B || echo" prints
+// exactly one line. IFS= keeps the line's blanks and read -r its
+// backslashes; the NUL that ends a device tree's model is dropped (dash
+// ends the value there, bash drops it with a warning into 2>/dev/null). An
+// unreadable file is told by test -r before any redirection, which some
+// shells count as a failed command of their own. Whole files (swanctl's,
+// xl2tpd's) are still printed by sed, one fork per routerlab file.
+const snapshotFuncs = `rl_line() { [ -r "$1" ] || return 1; rl_l=; { IFS= read -r rl_l || [ -n "$rl_l" ]; } 2>/dev/null <"$1" || return 1; [ -n "$rl_l" ] || return 1; printf '%s\n' "$rl_l"; }
 `
 
 // SharedNetns is Facts.SharedKernel of a Linux device whose network

@@ -11,8 +11,7 @@ import (
 )
 
 // pppoeSnapshotScript prints PPPoE's sections with fixed commands, the
-// same whatever sessions exist, and without expansions or globs (the
-// device simulator reads them too):
+// same whatever sessions exist:
 //
 //   - ##pppoe-files: every line of our options files as "path:line"
 //     (grep -rH), so a "##" line in a hand-edited file starts no section;
@@ -25,12 +24,14 @@ import (
 //     pppoe-server (-O) and the pppd of each of its sessions (file).
 //
 // A client's PPP interface and addresses are in the router part's ##addr.
+// Without routerlab's directory there is no session to read (parsePPPoE
+// starts from the files), so nothing is run.
 const pppoeSnapshotScript = `echo '##pppoe-files'
-grep -rH --include='*options' '' ` + pppoeDir + ` 2>/dev/null || true
+[ ! -d ` + pppoeDir + ` ] || grep -rH --include='*options' '' ` + pppoeDir + ` 2>/dev/null || true
 echo '##pppoe-users'
-awk '$1 == "#" && $2 == "routerlab" && NF == 4 && $4 == "begin" {n = $3; next} $1 == "#" && $2 == "routerlab" && NF == 4 && $4 == "end" {n = ""; next} n != "" && $1 !~ /^#/ && NF >= 3 {print n, $1}' ` + pppoeChapFile + ` 2>/dev/null || true
+[ ! -d ` + pppoeDir + ` ] || awk '$1 == "#" && $2 == "routerlab" && NF == 4 && $4 == "begin" {n = $3; next} $1 == "#" && $2 == "routerlab" && NF == 4 && $4 == "end" {n = ""; next} n != "" && $1 !~ /^#/ && NF >= 3 {print n, $1}' ` + pppoeChapFile + ` 2>/dev/null || true
 echo '##pppoe-procs'
-pgrep -a -f -- '` + pppoeDir + `/[a-z0-9_-]+[.](server-)?options( |$)' 2>/dev/null || true
+[ ! -d ` + pppoeDir + ` ] || pgrep -a -f -- '` + pppoeDir + `/[a-z0-9_-]+[.](server-)?options( |$)' 2>/dev/null || true
 `
 
 var pppoePart = snapshotPart{script: pppoeSnapshotScript, parse: parsePPPoE}

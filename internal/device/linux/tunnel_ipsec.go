@@ -52,14 +52,18 @@ var ipsecImpl = tunnelImpl{
 // swanctlScript prints the routerlab swanctl files and the SAs. A file
 // line starting with "##" would open a section of its own, so it is
 // printed indented (swanctl ignores the indentation). charon may not run,
-// or swanctl may be missing: then the SA section is empty.
-const swanctlScript = `for f in ` + swanctlDir + `/routerlab-*.conf; do
+// or swanctl may be missing: then the SA section is empty. Without a
+// routerlab file no SA is asked for: the parsers read SAs only of the
+// connections in those files.
+const swanctlScript = `rl_sw=
+for f in ` + swanctlDir + `/routerlab-*.conf; do
   [ -f "$f" ] || continue
+  rl_sw=1
   echo "##swanctl-file $f"
   sed 's/^##/ ##/' "$f" || true
 done
 echo '##swanctl-sas'
-swanctl --list-sas --noblock </dev/null 2>/dev/null || true
+[ -z "$rl_sw" ] || swanctl --list-sas --noblock </dev/null 2>/dev/null || true
 `
 
 // Section name prefixes and names the scripts print.

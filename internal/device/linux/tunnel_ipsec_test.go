@@ -613,7 +613,7 @@ func (n *charonNode) output(script string) string {
 // the snapshot does (one sh, no -e) and returns the raw output.
 func (n *charonNode) snapshot() string {
 	n.t.Helper()
-	return n.output(ipsecImpl.script + l2tpImpl.script + "echo '##nft'\nnft -j list table inet " + nftTable + " 2>/dev/null || echo '{}'\n")
+	return n.output(snapshotFuncs + ipsecImpl.script + l2tpImpl.script + "echo '##nft'\nnft -j list table inet " + nftTable + " 2>/dev/null || echo '{}'\n")
 }
 
 type tunnelParser func(map[string]string) (map[string]device.TunnelState, map[string]device.TunnelStatus, []string, error)

@@ -324,7 +324,7 @@ func removeL2TP(observed device.TunnelState) string {
 // column only: the secrets never leave the device) and the PPP interface.
 var l2tpScript = `for d in ` + l2tpRoot + `/*/; do
   [ -d "$d" ] || continue
-  n=$(basename "$d")
+  n=${d%/}; n=${n##*/}
   case $n in ''|*[!a-z0-9_-]*) continue;; esac
   echo "##l2tp-xl2tpd $n"
   sed 's/^##/ ##/' "${d}xl2tpd.conf" 2>/dev/null || true

@@ -222,15 +222,16 @@ func renderOpenVPNRemove(observed device.TunnelState) string {
 // the pid and status files ("##openvpn.run"), as `grep -rH` "path:line",
 // and the openvpn processes with their arguments ("##openvpn.procs",
 // `pgrep -a` "pid arguments"). The key files are never read; the
-// interfaces are in the router's `ip -j addr show` ("##addr"). No loops,
-// no globs (the device simulator runs this script too) and every command
-// guarded: the snapshot's status is its last command's.
+// interfaces are in the router's `ip -j addr show` ("##addr"). Every
+// command guarded: the snapshot's status is its last command's. Without
+// routerlab's directory there is no tunnel to read (parseOpenVPN starts
+// from the files), so nothing is run.
 const openvpnSnapshotScript = `echo '##openvpn.files'
-grep -rH '' ` + ovpnDir + ` 2>/dev/null || true
+[ ! -d ` + ovpnDir + ` ] || grep -rH '' ` + ovpnDir + ` 2>/dev/null || true
 echo '##openvpn.run'
-grep -rH --include='openvpn-*.pid' --include='openvpn-*.status' '' ` + runDir + ` 2>/dev/null || true
+[ ! -d ` + ovpnDir + ` ] || grep -rH --include='openvpn-*.pid' --include='openvpn-*.status' '' ` + runDir + ` 2>/dev/null || true
 echo '##openvpn.procs'
-pgrep -a -x openvpn 2>/dev/null || true
+[ ! -d ` + ovpnDir + ` ] || pgrep -a -x openvpn 2>/dev/null || true
 `
 
 // parseOpenVPN reads the snapshot's OpenVPN sections. A tunnel whose

@@ -208,15 +208,17 @@ fi
 // answers for ("##wireguard.<field>", `wg show all <field>`: the
 // interface's name, a tab, what `wg show <if> <field>` prints), and the
 // device's clock ("##wireguard.now") to age the handshakes. Addresses and
-// MTUs come from the router's `ip -j addr show` ("##addr"). No loops, no
-// globs (the device simulator runs this script too) and every command
-// guarded: the snapshot's status is its last command's.
+// MTUs come from the router's `ip -j addr show` ("##addr"). Every command
+// guarded: the snapshot's status is its last command's. Without
+// routerlab's directory there is no tunnel to read (parseWireGuard starts
+// from the files), so neither wg nor date is run.
 var wireguardSnapshotScript = func() string {
-	s := "echo '##wireguard.files'\ngrep -rH '' " + wgDir + " 2>/dev/null || true\n"
+	guard := "[ ! -d " + wgDir + " ] || "
+	s := "echo '##wireguard.files'\n" + guard + "grep -rH '' " + wgDir + " 2>/dev/null || true\n"
 	for _, f := range wgShowFields {
-		s += fmt.Sprintf("echo '##wireguard.%s'\nwg show all %s 2>/dev/null || true\n", f, f)
+		s += fmt.Sprintf("echo '##wireguard.%s'\n%swg show all %s 2>/dev/null || true\n", f, guard, f)
 	}
-	return s + "echo '##wireguard.now'\ndate +%s 2>/dev/null || true\n"
+	return s + "echo '##wireguard.now'\n" + guard + "date +%s 2>/dev/null || true\n"
 }()
 
 // wgFile is what the snapshot needs of a tunnel's file: which settings

@@ -52,3 +52,21 @@ func TestRedirectionsStayInTheRoot(t *testing.T) {
 		t.Errorf("exit %d, %q", code, out)
 	}
 }
+
+// The interface counters are real files in the device's root: the
+// probe's cd enters the root's /sys/class/net (the host's has other
+// interfaces and counters), its glob is the shell's and its grep is
+// Debian's. They are not among the device's Files.
+func TestInterfaceCountersAreFilesInTheRoot(t *testing.T) {
+	s := newSim(t, Options{Ethernets: []string{"eth0", "eth1"}})
+	s.d.SetInterfaceStats("eth1", IfStats{RxPackets: 424242, TxDropped: 7})
+	out, code := s.run(t, "cd /sys/class/net && echo */statistics && grep -r . -- eth1/statistics/rx_packets eth1/statistics/tx_dropped eth0/statistics/rx_errors")
+	want := "eth0/statistics eth1/statistics lo/statistics\n" +
+		"eth1/statistics/rx_packets:424242\neth1/statistics/tx_dropped:7\neth0/statistics/rx_errors:0\n"
+	if code != 0 || out != want {
+		t.Errorf("exit %d, %q, want %q", code, out, want)
+	}
+	if files := s.d.Files(); len(files) != 0 {
+		t.Errorf("files %v", files)
+	}
+}

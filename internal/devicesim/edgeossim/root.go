@@ -61,11 +61,12 @@ func (f *fsys) real(name string) string { return filepath.Join(f.root, filepath.
 // may run, copied into the root (a copy: a script's chmod or touch of
 // /bin/cat changes the copy, not the host's). EdgeOS and VyOS are Debian:
 // the shell is dash, coreutils' cat, rm, mv, chmod and touch are in /bin,
-// diffutils' cmp in /usr/bin. Each is the first of its host names found
+// diffutils' cmp in /usr/bin, grep in /bin (the interface counter
+// probe's, sysfs.go). Each is the first of its host names found
 // (a host without dash lends its /bin/sh).
 var hostTools = map[string][]string{
 	"/bin/sh": {"dash", "sh"}, "/bin/cat": {"cat"}, "/bin/rm": {"rm"}, "/bin/mv": {"mv"},
-	"/bin/chmod": {"chmod"}, "/bin/touch": {"touch"}, "/usr/bin/cmp": {"cmp"},
+	"/bin/chmod": {"chmod"}, "/bin/touch": {"touch"}, "/usr/bin/cmp": {"cmp"}, "/bin/grep": {"grep"},
 }
 
 // simPrograms are the programs the simulator itself answers (shellexec.go):
@@ -193,8 +194,8 @@ func (f *fsys) isDir(name string) bool {
 	return err == nil && st.IsDir()
 }
 
-// files lists the device's regular files (not the simulator's programs
-// or /proc/stat), as device paths.
+// files lists the device's regular files (not the simulator's programs,
+// /proc/stat or the interface counters), as device paths.
 func (f *fsys) files() []string {
 	var out []string
 	_ = filepath.WalkDir(f.root, func(p string, e fs.DirEntry, err error) error {
@@ -205,7 +206,7 @@ func (f *fsys) files() []string {
 			return nil
 		}
 		name := strings.TrimPrefix(p, f.root)
-		if !f.infra[name] && name != procStat {
+		if !f.infra[name] && name != procStat && !strings.HasPrefix(name, sysClassNet+"/") {
 			out = append(out, name)
 		}
 		return nil

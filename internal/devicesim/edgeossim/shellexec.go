@@ -194,6 +194,9 @@ func (d *Device) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int
 	if err == nil && strings.Contains(script, procStat) {
 		err = d.writeProcStat(f)
 	}
+	if err == nil && strings.Contains(script, sysClassNet) {
+		err = d.writeSysfs(f)
+	}
 	d.mu.Unlock()
 	if err != nil {
 		fmt.Fprintf(stderr, "edgeossim: %v\n", err)

@@ -7,7 +7,7 @@
 // transport's process-group wrapper is unwrapped by devicesim's server
 // before Exec sees the command). It runs in the real /bin/sh (dash), in a
 // root directory of the device's own (root.go), with Debian's tools
-// (hostTools: sh, cat, rm, mv, chmod, touch, cmp) and these programs,
+// (hostTools: sh, cat, rm, mv, chmod, touch, cmp, grep) and these programs,
 // which the simulator answers (shellexec.go):
 //
 //	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save [FILE]|load FILE|discard|end
@@ -15,6 +15,8 @@
 //	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version|
 //	    show vpn ipsec sa|show ubnt offload|reset openvpn interface vtunN (EdgeOS)
 //	/proc/stat (a file the simulator writes)
+//	/sys/class/net/IF/statistics/COUNTER (files the simulator writes, sysfs.go;
+//	    read by the real grep: cd /sys/class/net && grep -r . -- */statistics)
 //
 // The wrapper's session lives on the router under the calling shell's
 // pid (the real one keys it on $PPID), so a write is ONE exec: begin,
@@ -159,6 +161,7 @@ type Device struct {
 	root      *fsys
 	closed    bool
 	wireguard bool
+	ifStats   map[string]IfStats // /sys/class/net/<if>/statistics (SetInterfaceStats)
 	// sas is the state of each site-to-site peer's SAs, by peer tag
 	// (`show vpn ipsec sa`); a peer not in it is down.
 	sas map[string]saState

@@ -45,7 +45,9 @@ type cond struct {
 
 // Flags the print and export commands take.
 var (
-	printFlags  = map[string]bool{"terse": true, "detail": true, "without-paging": true, "brief": true}
+	// stats: `print stats` of the interface list (MikroTik manual,
+	// "Interface").
+	printFlags  = map[string]bool{"terse": true, "detail": true, "without-paging": true, "brief": true, "stats": true}
 	exportFlags = map[string]bool{"terse": true, "compact": true, "verbose": true}
 	// findFlags are the item flags find tests besides attributes.
 	findFlags = map[string]bool{"default": true, "dynamic": true, "disabled": true, "running": true, "invalid": true}

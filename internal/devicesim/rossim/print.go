@@ -28,6 +28,10 @@ func (s *Sim) print(c *cmdLine, out *console) *runtimeErr {
 	case "/system routerboard":
 		s.printRouterboard(out)
 	case "/interface":
+		if slices.Contains(c.flags, "stats") {
+			s.printInterfaceStats(out)
+			return nil
+		}
 		s.printRows(out, path, s.interfaceRows(), terse)
 	case "/ppp active", "/ip ipsec active-peers", "/ip ipsec remote-peers":
 		s.printRows(out, path, s.rows[path], terse)

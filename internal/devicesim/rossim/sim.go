@@ -113,6 +113,7 @@ type Sim struct {
 	handshakes map[string]string
 	cpuLoad    int
 	coreLoad   []int
+	ifStats    map[string]IfStats // `/interface print stats` (SetInterfaceStats)
 
 	// What Load kept beyond the schema (generic.go): the menus it lacks,
 	// and per item the attributes it lacks and the export's own lines.

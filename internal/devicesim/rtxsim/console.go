@@ -226,6 +226,13 @@ func (c *console) show(words []string) string {
 			return c.s.showEnvironment(c.cs)
 		}
 	}
+	if len(words) == 3 && words[1] == "status" && strings.HasPrefix(words[2], "lan") {
+		if out, ok := c.s.showStatusLAN(c.cs, words[2]); ok {
+			c.pageable = true
+			return out
+		}
+		return c.fail(msgIllegalKeyword) // assumption: the wording RTX gives an unknown LAN
+	}
 	if len(words) == 1 {
 		return c.fail(msgParamCount)
 	}

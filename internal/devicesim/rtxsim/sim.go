@@ -102,17 +102,19 @@ var models = map[string]model{
 // requests are refused: RTX offers a shell only) and devicesim.ShellHandler;
 // all methods are safe for concurrent use.
 type Sim struct {
-	mu      sync.Mutex
-	name    string
-	hw      model
-	lang    string
-	admin   string
-	cpu     [3]int
-	now     func() time.Time
-	boot    time.Time
-	running *config
-	saved   *config
-	typed   []string
+	mu    sync.Mutex
+	name  string
+	hw    model
+	lang  string
+	admin string
+	cpu   [3]int
+	// lanCounters are what `show status lanN` prints (SetLANCounters).
+	lanCounters map[string]LANCounters
+	now         func() time.Time
+	boot        time.Time
+	running     *config
+	saved       *config
+	typed       []string
 	// oneAdmin is Options.OneAdministrator; admins counts the console
 	// sessions in administrator mode now (Apply's excluded), mostAdmins
 	// the most there ever were at once.

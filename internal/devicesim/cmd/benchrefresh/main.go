@@ -1,8 +1,12 @@
 // Command benchrefresh is a scripted benchmark (not a test) of refresh at
-// scale: it starts simulated Linux routers (devicesim + linuxsim), applies
-// five resources and data sources per device through terraform, then times
-// a no-change `terraform plan` and counts, per device, the SSH connections
-// the simulators accepted and the snapshot scripts they ran. The targets
+// scale: it starts simulated EdgeRouters (devicesim + edgeossim, the
+// EdgeOS CLI the provider's EdgeOS driver talks to), applies five
+// resources and data sources per device through terraform, then times a
+// no-change `terraform plan` and counts, per device, the SSH connections
+// the simulators accepted and the configuration reads they answered (`show
+// configuration commands`, which the driver's snapshot runs once). The
+// figures are the provider's (one Session per device per operation), not
+// the platform's: any platform's simulator counts them alike. The targets
 // are one connection and one snapshot read per device per Terraform
 // operation (one provider process: see device.Session) and a plan under
 // 10 s for 100 devices on a 2-core machine.
@@ -45,7 +49,7 @@ import (
 	"time"
 
 	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim"
-	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/linuxsim"
+	"github.com/routerlab/terraform-provider-routerlab/internal/devicesim/edgeossim"
 )
 
 // Targets.
@@ -96,7 +100,7 @@ func main() {
 // sim is one simulated router behind its SSH server.
 type sim struct {
 	name   string
-	router *linuxsim.Router
+	router *edgeossim.Device
 	dev    *devicesim.Device
 }
 
@@ -121,7 +125,7 @@ func run(o options) (err error) {
 		}
 	}()
 	for i := 1; i <= o.devices; i++ {
-		r := linuxsim.New(linuxsim.Options{})
+		r := edgeossim.New(edgeossim.Options{})
 		d, err := devicesim.Start(r, devicesim.Options{Password: fmt.Sprintf("sim-%03d-pw", i)})
 		if err != nil {
 			return fmt.Errorf("start device %d: %w", i, err)
@@ -149,7 +153,7 @@ func run(o options) (err error) {
 		"CHECKPOINT_DISABLE=1",
 	)}
 	par := fmt.Sprintf("-parallelism=%d", o.parallelism)
-	fmt.Printf("%d simulated linux routers, %d resources and data sources (5 per device), terraform -parallelism=%d, %d CPUs\n",
+	fmt.Printf("%d simulated EdgeRouters (edgeossim), %d resources and data sources (5 per device), terraform -parallelism=%d, %d CPUs\n",
 		o.devices, 5*o.devices, o.parallelism, runtime.NumCPU())
 
 	var phases []*phase
@@ -185,14 +189,20 @@ func run(o options) (err error) {
 	return nil
 }
 
-// checkApplied confirms the simulators hold what the configuration asks.
+// checkApplied confirms the simulators hold what the configuration asks,
+// as their `show configuration commands` prints it (EdgeOS always forwards
+// IPv4: ip_forwarding = true writes nothing there).
 func checkApplied(sims []*sim) error {
 	for _, s := range sims {
-		st := s.router.State()
-		ifc, _ := st.Interface("eth1")
-		if st.Hostname != hostname(s.name) || ifc.Alias != "lan" || ifc.MTU != 1500 || st.Sysctl[linuxsim.SysctlIPv4Forwarding] != "1" {
-			return fmt.Errorf("device %s after apply: hostname %q, eth1 alias %q mtu %d, ip_forward %q: not what was applied",
-				s.name, st.Hostname, ifc.Alias, ifc.MTU, st.Sysctl[linuxsim.SysctlIPv4Forwarding])
+		lines := s.router.Lines()
+		for _, want := range []string{
+			"set system host-name " + hostname(s.name),
+			"set interfaces ethernet eth1 description lan",
+			"set interfaces ethernet eth1 mtu 1400",
+		} {
+			if !slices.Contains(lines, want) {
+				return fmt.Errorf("device %s after apply lacks %q: not what was applied; it has:\n%s", s.name, want, strings.Join(lines, "\n"))
+			}
 		}
 	}
 	return nil
@@ -267,7 +277,7 @@ func (r *recorder) sample() tally {
 	defer r.mu.Unlock()
 	cur := newTally(len(r.sims))
 	for i, s := range r.sims {
-		cur.conns[i], cur.snaps[i] = s.dev.Accepted(), s.router.Snapshots()
+		cur.conns[i], cur.snaps[i] = s.dev.Accepted(), s.router.ConfigReads()
 		if dc, ds := cur.conns[i]-r.last.conns[i], cur.snaps[i]-r.last.snaps[i]; dc != 0 || ds != 0 {
 			r.events = append(r.events, event{at: now, dev: i, conns: dc, snaps: ds})
 		}
@@ -605,7 +615,7 @@ provider "routerlab" {
     for_each = var.devices
     content {
       name     = device.key
-      platform = "linux"
+      platform = "edgeos"
       host     = "127.0.0.1"
       port     = device.value.port
       username = "root"
@@ -619,7 +629,7 @@ resource "routerlab_router" "r" {
   for_each      = var.devices
   device        = each.key
   hostname      = each.value.hostname
-  interfaces    = { eth1 = { mtu = 1500, description = "lan" } }
+  interfaces    = { eth1 = { mtu = 1400, description = "lan" } }
   ip_forwarding = true
 }
 

@@ -62,7 +62,7 @@ func TestSimUpExamples(t *testing.T) {
 			t.Fatalf("sim-up output lacks %q:\n%s", want, out)
 		}
 	}
-	devices := []string{"rtx810", "debian", "er6p", "chr"}
+	devices := []string{"rtx810", "er6p", "chr"}
 	before := map[string]string{}
 	for _, d := range devices {
 		before[d] = run(simctl, "show", "-state", state, d)
