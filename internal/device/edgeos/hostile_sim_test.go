@@ -106,12 +106,19 @@ func hostileCases(t *testing.T, opts func() edgeossim.Options, host string, newD
 	}
 }
 
-func TestHostileValuesEdgeOS(t *testing.T) {
-	t.Parallel()
-	// The WireGuard package installed and the IPsec interface the L2TP
-	// server needs (set once by hand): every resource can be written.
-	opts := func() edgeossim.Options { return edgeossim.Options{WireGuard: true, Lines: withIPsecInterface()} }
-	newDrv := func(c *sshx.Client) device.Driver { return edgeos.New(c) }
+// edgeosConfigs are valid configurations of every resource the EdgeOS
+// driver writes, on a router with the WireGuard package and the IPsec
+// interface (the hostile tests' bases, the script lint's workload).
+type edgeosConfigs struct {
+	router   device.RouterConfig
+	firewall device.FirewallConfig
+	offload  device.OffloadConfig
+	pppoe    device.PPPoEConfig
+	tunnels  []device.TunnelConfig
+}
+
+// edgeosResources returns fresh edgeosConfigs.
+func edgeosResources() edgeosConfigs {
 	host, desc, metric := "lab-r1", "lan a", 10
 	router := device.RouterConfig{
 		Hostname: &host,
@@ -144,22 +151,37 @@ func TestHostileValuesEdgeOS(t *testing.T) {
 		}
 		return device.TunnelConfig{Name: name, Type: device.TunnelOpenVPN, Routes: []string{"198.18.70.0/24"}, OpenVPN: o}
 	}
-	wg := wgSim("OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw=")
+	return edgeosConfigs{
+		router:   router,
+		firewall: device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"eth2"}, Masquerade: []string{"eth2"}, MSSClamp: &device.MSSClamp{Value: 1414}},
+		offload:  device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}},
+		pppoe:    pppoe,
+		tunnels:  []device.TunnelConfig{ipsec, l2tp, ovpn("ovc1", device.RoleClient), ovpn("ovs1", device.RoleServer), wgSim("OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw=")},
+	}
+}
+
+func TestHostileValuesEdgeOS(t *testing.T) {
+	t.Parallel()
+	// The WireGuard package installed and the IPsec interface the L2TP
+	// server needs (set once by hand): every resource can be written.
+	opts := func() edgeossim.Options { return edgeossim.Options{WireGuard: true, Lines: withIPsecInterface()} }
+	newDrv := func(c *sshx.Client) device.Driver { return edgeos.New(c) }
+	r := edgeosResources()
 	cases := map[string]hostileCase{
 		"router": func(t *testing.T, drv device.Driver, tg hostile.Target) {
-			hostile.Run(t, tg, hostile.Router(drv, router))
+			hostile.Run(t, tg, hostile.Router(drv, r.router))
 		},
 		"firewall": func(t *testing.T, drv device.Driver, tg hostile.Target) {
-			hostile.Run(t, tg, hostile.Firewall(drv, device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"eth2"}, Masquerade: []string{"eth2"}, MSSClamp: &device.MSSClamp{Value: 1414}}))
+			hostile.Run(t, tg, hostile.Firewall(drv, r.firewall))
 		},
 		"offload": func(t *testing.T, drv device.Driver, tg hostile.Target) {
-			hostile.Run(t, tg, hostile.Offload(drv, device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}}))
+			hostile.Run(t, tg, hostile.Offload(drv, r.offload))
 		},
 		"pppoe/client": func(t *testing.T, drv device.Driver, tg hostile.Target) {
-			hostile.Run(t, tg, hostile.PPPoE(drv, pppoe))
+			hostile.Run(t, tg, hostile.PPPoE(drv, r.pppoe))
 		},
 	}
-	for _, tc := range []device.TunnelConfig{ipsec, l2tp, ovpn("ovc1", device.RoleClient), ovpn("ovs1", device.RoleServer), wg} {
+	for _, tc := range r.tunnels {
 		cases[string(tc.Type)+"/"+tc.Name] = func(t *testing.T, drv device.Driver, tg hostile.Target) { hostile.Run(t, tg, hostile.Tunnel(drv, tc)) }
 	}
 	hostileCases(t, opts, "er6p-sim", newDrv, cases)
