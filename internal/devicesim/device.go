@@ -110,6 +110,15 @@ func New(tb testing.TB, h Handler, opts Options) *Device {
 	return d
 }
 
+// Close stops the server, then closes the handler when it holds
+// resources of its own (an io.Closer: edgeossim's file system).
+func (d *Device) Close() {
+	d.Server.Close()
+	if c, ok := d.Handler.(io.Closer); ok {
+		_ = c.Close()
+	}
+}
+
 // Endpoint is how the provider's SSH transport reaches d: password auth
 // and the host key pinned.
 func (d *Device) Endpoint() sshx.Endpoint {

@@ -38,6 +38,7 @@ func equivalenceFiles(t *testing.T) []string {
 // the simulated router holding that configuration (edgeossim loaded with
 // the file's lines, which it prints back sorted and quoted its own way).
 func TestParseConfigEqualsDriverSnapshot(t *testing.T) {
+	t.Parallel()
 	for _, file := range equivalenceFiles(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			raw, err := os.ReadFile(file)

@@ -33,6 +33,7 @@ func ctx(t *testing.T) context.Context {
 // router, seed 002's firewall and PPPoE client, offload; every write reads
 // back as what was asked, and deleting restores the device's lines.
 func TestDriverAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	drv, sim := simDriver(t)
 	before := sim.Config()
 	snap, err := drv.Snapshot(ctx(t))

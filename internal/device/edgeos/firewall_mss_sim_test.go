@@ -44,6 +44,7 @@ func clampSim(t *testing.T, extra ...string) (*edgeos.Driver, *edgeossim.Device)
 // does not claim it, applies and destroy leave it exactly as it was, and
 // an mss_clamp over it is refused at plan time with the way to adopt it.
 func TestRouterMSSClampNotClaimed(t *testing.T) {
+	t.Parallel()
 	drv, sim := clampSim(t)
 	before := clampLines(sim)
 	snap, err := drv.Snapshot(ctx(t))
@@ -99,6 +100,7 @@ func TestRouterMSSClampNotClaimed(t *testing.T) {
 // A clamp routerlab wrote, or one the user adopted with the marker, is
 // routerlab's: read back, rewritten as desired, deleted on destroy.
 func TestAdoptedMSSClampManaged(t *testing.T) {
+	t.Parallel()
 	drv, sim := clampSim(t, "set firewall modify RL_MSS_CLAMP description routerlab")
 	snap, err := drv.Snapshot(ctx(t))
 	if err != nil {

@@ -85,13 +85,40 @@ func checkEffects(t *testing.T, c *sshx.Client, effects func() error) {
 	}
 }
 
-func TestHostileValuesEdgeOS(t *testing.T) {
-	// The WireGuard package installed and the IPsec interface the L2TP
-	// server needs (set once by hand): every resource can be written.
-	sim, c := hostileSim(t, edgeossim.Options{WireGuard: true, Lines: withIPsecInterface()})
-	drv := edgeos.New(c)
-	tg := hostile.Target{Driver: drv, Effects: hostileEffects(sim, "er6p-sim")}
-	checkEffects(t, c, tg.Effects)
+// hostileCase attacks one resource through drv.
+type hostileCase func(t *testing.T, drv device.Driver, tg hostile.Target)
+
+// hostileCases runs each case on a simulated router of its own (made by
+// opts, read through drv's driver), the cases in parallel: a case's
+// values still run one after the other on its router. Each router's
+// detector is proven first (checkEffects).
+func hostileCases(t *testing.T, opts func() edgeossim.Options, host string, newDrv func(*sshx.Client) device.Driver, cases map[string]hostileCase) {
+	t.Helper()
+	for name, run := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sim, c := hostileSim(t, opts())
+			drv := newDrv(c)
+			tg := hostile.Target{Driver: drv, Effects: hostileEffects(sim, host)}
+			checkEffects(t, c, tg.Effects)
+			run(t, drv, tg)
+		})
+	}
+}
+
+// edgeosConfigs are valid configurations of every resource the EdgeOS
+// driver writes, on a router with the WireGuard package and the IPsec
+// interface (the hostile tests' bases, the script lint's workload).
+type edgeosConfigs struct {
+	router   device.RouterConfig
+	firewall device.FirewallConfig
+	offload  device.OffloadConfig
+	pppoe    device.PPPoEConfig
+	tunnels  []device.TunnelConfig
+}
+
+// edgeosResources returns fresh edgeosConfigs.
+func edgeosResources() edgeosConfigs {
 	host, desc, metric := "lab-r1", "lan a", 10
 	router := device.RouterConfig{
 		Hostname: &host,
@@ -102,17 +129,8 @@ func TestHostileValuesEdgeOS(t *testing.T) {
 		DHCPServers: map[string]*device.DHCPServer{"lan": {Subnet: "198.18.1.0/24", Start: "198.18.1.100", Stop: "198.18.1.199",
 			DefaultRouter: "198.18.1.1", DNSServers: []string{"198.18.1.1"}, Authoritative: true}},
 	}
-	t.Run("router", func(t *testing.T) { hostile.Run(t, tg, hostile.Router(drv, router)) })
-	t.Run("firewall", func(t *testing.T) {
-		hostile.Run(t, tg, hostile.Firewall(drv, device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"eth2"}, Masquerade: []string{"eth2"}, MSSClamp: &device.MSSClamp{Value: 1414}}))
-	})
-	t.Run("offload", func(t *testing.T) {
-		hostile.Run(t, tg, hostile.Offload(drv, device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}}))
-	})
 	mtu := 1454
 	pppoe := device.PPPoEConfig{Name: "pppoe0", Role: device.RoleClient, Interface: "eth0", User: "bench", Password: "lab-pw-not-secret", MTU: &mtu, DefaultRoute: true, UsePeerDNS: true}
-	t.Run("pppoe/client", func(t *testing.T) { hostile.Run(t, tg, hostile.PPPoE(drv, pppoe)) })
-
 	ipsec := device.TunnelConfig{Name: "s2s", Type: device.TunnelIPsec, IPsec: &device.IPsecConfig{
 		IKEVersion: 2, IKEProposals: []string{"aes128-sha1-modp1024"}, ESPProposals: []string{"aes128-sha1"},
 		PSK: "sim psk not secret", Mode: device.ModeTunnel, LocalAddress: "198.18.2.1", RemoteAddress: "198.18.1.1",
@@ -133,17 +151,46 @@ func TestHostileValuesEdgeOS(t *testing.T) {
 		}
 		return device.TunnelConfig{Name: name, Type: device.TunnelOpenVPN, Routes: []string{"198.18.70.0/24"}, OpenVPN: o}
 	}
-	wg := wgSim("OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw=")
-	for _, tc := range []device.TunnelConfig{ipsec, l2tp, ovpn("ovc1", device.RoleClient), ovpn("ovs1", device.RoleServer), wg} {
-		t.Run(string(tc.Type)+"/"+tc.Name, func(t *testing.T) { hostile.Run(t, tg, hostile.Tunnel(drv, tc)) })
+	return edgeosConfigs{
+		router:   router,
+		firewall: device.FirewallConfig{Preset: device.FirewallStateful, WANInterfaces: []string{"eth2"}, Masquerade: []string{"eth2"}, MSSClamp: &device.MSSClamp{Value: 1414}},
+		offload:  device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}},
+		pppoe:    pppoe,
+		tunnels:  []device.TunnelConfig{ipsec, l2tp, ovpn("ovc1", device.RoleClient), ovpn("ovs1", device.RoleServer), wgSim("OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw=")},
 	}
 }
 
+func TestHostileValuesEdgeOS(t *testing.T) {
+	t.Parallel()
+	// The WireGuard package installed and the IPsec interface the L2TP
+	// server needs (set once by hand): every resource can be written.
+	opts := func() edgeossim.Options { return edgeossim.Options{WireGuard: true, Lines: withIPsecInterface()} }
+	newDrv := func(c *sshx.Client) device.Driver { return edgeos.New(c) }
+	r := edgeosResources()
+	cases := map[string]hostileCase{
+		"router": func(t *testing.T, drv device.Driver, tg hostile.Target) {
+			hostile.Run(t, tg, hostile.Router(drv, r.router))
+		},
+		"firewall": func(t *testing.T, drv device.Driver, tg hostile.Target) {
+			hostile.Run(t, tg, hostile.Firewall(drv, r.firewall))
+		},
+		"offload": func(t *testing.T, drv device.Driver, tg hostile.Target) {
+			hostile.Run(t, tg, hostile.Offload(drv, r.offload))
+		},
+		"pppoe/client": func(t *testing.T, drv device.Driver, tg hostile.Target) {
+			hostile.Run(t, tg, hostile.PPPoE(drv, r.pppoe))
+		},
+	}
+	for _, tc := range r.tunnels {
+		cases[string(tc.Type)+"/"+tc.Name] = func(t *testing.T, drv device.Driver, tg hostile.Target) { hostile.Run(t, tg, hostile.Tunnel(drv, tc)) }
+	}
+	hostileCases(t, opts, "er6p-sim", newDrv, cases)
+}
+
 func TestHostileValuesVyOS(t *testing.T) {
-	sim, c := hostileSim(t, edgeossim.Options{Flavour: edgeossim.VyOS})
-	drv := edgeos.NewVyOS(c)
-	tg := hostile.Target{Driver: drv, Effects: hostileEffects(sim, "vyos-sim")}
-	checkEffects(t, c, tg.Effects)
+	t.Parallel()
+	opts := func() edgeossim.Options { return edgeossim.Options{Flavour: edgeossim.VyOS} }
+	newDrv := func(c *sshx.Client) device.Driver { return edgeos.NewVyOS(c) }
 	host, desc := "lab-r1", "lan a"
 	// VyOS's router settings: no static routes (nothing marks them as
 	// routerlab's there). DHCP scopes are written in the release's syntax
@@ -156,11 +203,15 @@ func TestHostileValuesVyOS(t *testing.T) {
 			"eth1": {Addresses: []string{"198.18.1.1/24"}, Description: &desc},
 		},
 	}
-	t.Run("router", func(t *testing.T) { hostile.Run(t, tg, hostile.Router(drv, router)) })
 	scope := map[string]*device.DHCPServer{"lan": {Subnet: "198.18.1.0/24", Start: "198.18.1.100", Stop: "198.18.1.199"}}
-	if err := drv.ValidateRouter(device.RouterConfig{DHCPServers: scope}); err != nil {
+	if err := edgeos.NewVyOS(nil).ValidateRouter(device.RouterConfig{DHCPServers: scope}); err != nil {
 		t.Errorf("a DHCP scope on VyOS: %v", err)
 	}
 	wg := wgSim("OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw=")
-	t.Run("wireguard/wg", func(t *testing.T) { hostile.Run(t, tg, hostile.Tunnel(drv, wg)) })
+	hostileCases(t, opts, "vyos-sim", newDrv, map[string]hostileCase{
+		"router": func(t *testing.T, drv device.Driver, tg hostile.Target) {
+			hostile.Run(t, tg, hostile.Router(drv, router))
+		},
+		"wireguard/wg": func(t *testing.T, drv device.Driver, tg hostile.Target) { hostile.Run(t, tg, hostile.Tunnel(drv, wg)) },
+	})
 }

@@ -15,6 +15,7 @@ import (
 // the original, leaves the configuration byte-identical: the disables
 // come back as disables, the absent line stays absent.
 func TestOffloadRestoreExactForm(t *testing.T) {
+	t.Parallel()
 	lines := append(edgeossim.DefaultLines(edgeossim.EdgeOS),
 		"set system offload hwnat disable",
 		"set system offload ipv4 pppoe disable",

@@ -25,6 +25,7 @@ type oneReadDriver interface {
 // configuration is here: a router with a DHCP scope, tunnel create,
 // update and delete, and on EdgeOS firewall and offload.
 func TestSimOneReadPerWrite(t *testing.T) {
+	t.Parallel()
 	const priv = "OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw="
 	for _, f := range []edgeossim.Flavour{edgeossim.EdgeOS, edgeossim.VyOS} {
 		t.Run(string(f), func(t *testing.T) {

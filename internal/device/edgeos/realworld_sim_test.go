@@ -32,6 +32,7 @@ var realWorldRouters = map[string]edgeossim.Options{
 // offload, routerlab's absent firewall) commits nothing and leaves
 // `show configuration commands` byte-identical.
 func TestRealWorldUnchangedApply(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(filepath.Join("testdata", "real_*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no real-world testdata: %v", err)
@@ -152,6 +153,7 @@ func applyAsRead(t *testing.T, drv routerDriver, snap *device.Snapshot) {
 // routerlab does not model (lease, static mappings, domain name)
 // included.
 func TestRealWorldDHCPChangeRestored(t *testing.T) {
+	t.Parallel()
 	for base, opts := range realWorldRouters {
 		t.Run(base, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata", base))

@@ -15,6 +15,7 @@ import (
 // whatever CheckWord would refuse of a new value: quotes (Bob's LAN, a
 // double quote, a backslash) go back exactly.
 func TestRestoreQuotedDescriptions(t *testing.T) {
+	t.Parallel()
 	originals := map[string]string{
 		"eth1": "Bob's LAN",
 		"eth3": `say "hi" \ there`,
@@ -69,6 +70,7 @@ func TestRestoreQuotedDescriptions(t *testing.T) {
 // written, it is printed as the router prints it and reads back as it
 // was written.
 func TestApplyApostropheDescription(t *testing.T) {
+	t.Parallel()
 	for _, f := range []edgeossim.Flavour{edgeossim.EdgeOS, edgeossim.VyOS} {
 		t.Run(string(f), func(t *testing.T) {
 			sim := edgeossim.New(edgeossim.Options{Flavour: f})

@@ -17,6 +17,7 @@ import (
 // it; the same move with eth0 managed (its address dropped) plans, and
 // applies.
 func TestCheckRouterAddressOnAnotherInterface(t *testing.T) {
+	t.Parallel()
 	sim := edgeossim.New(edgeossim.Options{Factory: true, Version: "v2.0.9-hotfix.7"})
 	dev := devicesim.New(t, sim, devicesim.Options{})
 	c := sshx.NewClient("er6p", sshx.Config{Endpoint: dev.Endpoint()}, nil)

@@ -67,6 +67,7 @@ func same(s string) string { return edgeos.RedactTranscript(s) }
 // fails the comparison naming its command, and the replay reaches
 // another state.
 func TestTranscriptRecordReplay(t *testing.T) {
+	t.Parallel()
 	ctx := ctx(t)
 	var buf bytes.Buffer
 	rec := transcript.NewRecorder(transcriptSim(t), &buf, transcript.SourceSimulated, edgeos.RedactTranscript)
@@ -132,6 +133,7 @@ func TestTranscriptRecordReplay(t *testing.T) {
 // The shipped transcript (labelled simulated) still replays, and the
 // simulator still answers its reads as it records.
 func TestShippedTranscript(t *testing.T) {
+	t.Parallel()
 	transcripttest.Shipped{
 		Path: shippedTranscript, Device: "er6p", Redact: edgeos.RedactTranscript,
 		Operation: func(ctx context.Context, r command.Runner) error {

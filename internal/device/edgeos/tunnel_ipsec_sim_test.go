@@ -11,6 +11,7 @@ import (
 // apply, read back without drift or PSK, change, delete back to the
 // configuration before.
 func TestIPsecTunnelAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	drv, sim := simDriver(t)
 	before := sim.Config()
 	cfg := device.TunnelConfig{Name: "s2s", Type: device.TunnelIPsec, IPsec: &device.IPsecConfig{

@@ -52,6 +52,7 @@ func withIPsecInterface() []string {
 var simStaticKey = "-----BEGIN OpenVPN Static key V1-----\n" + strings.Repeat("00112233445566778899aabbccddeeff\n", 16) + "-----END OpenVPN Static key V1-----\n"
 
 func TestL2TPServerAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	drv, sim := simTunnels(t, edgeossim.Options{Lines: withIPsecInterface()})
 	before := sim.Config()
 	cfg := device.TunnelConfig{Name: "ra", Type: device.TunnelL2TPIPsec, L2TP: &device.L2TPConfig{
@@ -98,6 +99,7 @@ func TestL2TPServerAgainstSimulator(t *testing.T) {
 // names it, never in the snapshot; a change that fails at commit leaves
 // the old key and says nothing of either; delete removes it.
 func TestOpenVPNAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	drv, sim := simTunnels(t, edgeossim.Options{})
 	before := sim.Config()
 	cfg := device.TunnelConfig{Name: "ovpn", Type: device.TunnelOpenVPN, Routes: []string{"198.18.70.0/24"},
@@ -179,6 +181,7 @@ func wgSim(priv string) device.TunnelConfig {
 }
 
 func TestWireGuardAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	const priv = "OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw="
 	// A factory EdgeRouter has no WireGuard: refused at plan, and at
 	// apply the router refuses the path.
@@ -236,6 +239,7 @@ func TestWireGuardAgainstSimulator(t *testing.T) {
 // IPsec tunnels report down until the router's SAs are up, then
 // established with their traffic, read in the snapshot's one exec.
 func TestIPsecStatusAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	drv, sim := simTunnels(t, edgeossim.Options{})
 	cfg := device.TunnelConfig{Name: "s2s", Type: device.TunnelIPsec, IPsec: &device.IPsecConfig{
 		IKEVersion: 2, IKEProposals: []string{"aes128-sha256-modp2048"}, ESPProposals: []string{"aes128-sha256"},
@@ -262,6 +266,7 @@ func TestIPsecStatusAgainstSimulator(t *testing.T) {
 // The offload in effect is read with the configuration; a switch that
 // did not take shows in Effective and in the text (and digest).
 func TestOffloadEffectiveAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	drv, sim := simDriver(t)
 	if err := drv.ApplyOffload(ctx(t), device.OffloadConfig{Settings: map[string]map[string]bool{"ipv4": {"forwarding": true}}}); err != nil {
 		t.Fatal(err)

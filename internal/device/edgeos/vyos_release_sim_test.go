@@ -15,6 +15,7 @@ import (
 // key pair's name, not a key), at plan and at apply, with nothing
 // written.
 func TestVyOS13WireGuardRefusedAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	const priv = "OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw="
 	drv, sim := simTunnels(t, edgeossim.Options{Flavour: edgeossim.VyOS, Version: "1.3.8"})
 	before := sim.Config()
@@ -45,6 +46,7 @@ func TestVyOS13WireGuardRefusedAgainstSimulator(t *testing.T) {
 // WireGuard applies. TestVyOSRouterEachReleaseAgainstSimulator does the
 // router settings on every release.
 func TestVyOS15DHCPAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	const priv = "OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw="
 	drv, sim := simTunnels(t, edgeossim.Options{Flavour: edgeossim.VyOS, Version: "1.5-rolling-202410150007"})
 	vy := drv.(*edgeos.VyOSDriver)
@@ -93,6 +95,7 @@ func TestVyOS15DHCPAgainstSimulator(t *testing.T) {
 // The simulator's schema is each release's (vyos-1x interface-definitions
 // per branch), so a line in another release's words fails the commit.
 func TestVyOSRouterEachReleaseAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	const priv = "OkZ4evjc5mLQ4aPT7sxSrFwQUmsPu5yAb6EVeYXmJnw="
 	for _, version := range []string{"1.3.8", "1.4.0", "1.5-rolling-202410150007"} {
 		t.Run(version, func(t *testing.T) {

@@ -53,6 +53,7 @@ func leftovers(sim *edgeossim.Device) []string {
 // before, a snapshot (what state is read from) says so, and the message
 // names the refused path and what the router runs.
 func TestFailedCommitRestoresTheRouter(t *testing.T) {
+	t.Parallel()
 	drv, sim := writeSim(t)
 	before := sim.Config()
 	sim.RefuseCommit("system host-name", "hostname daemon refused the name")
@@ -93,6 +94,7 @@ func TestFailedCommitRestoresTheRouter(t *testing.T) {
 // configuration's files so that other admins' `set` fails; and a login
 // outside the group is refused with what to change on the router.
 func TestWriteRunsWithTheVyattacfgGroup(t *testing.T) {
+	t.Parallel()
 	drv, sim := writeSim(t)
 	host := "lab-r3"
 	if err := drv.ApplyRouter(wctx(t), device.RouterConfig{Hostname: &host}, observed(t, drv)); err != nil {
@@ -118,6 +120,7 @@ func TestWriteRunsWithTheVyattacfgGroup(t *testing.T) {
 // journal and the old key file; the next change finds them, undoes the
 // killed change (files and configuration), says so, and applies nothing.
 func TestKilledChangeIsUndoneByTheNext(t *testing.T) {
+	t.Parallel()
 	drv, sim := writeSim(t)
 	key := "/config/auth/routerlab-k.key"
 	sim.WriteFile(key, []byte("old key\n"), 0o600)
@@ -170,6 +173,7 @@ func TestKilledChangeIsUndoneByTheNext(t *testing.T) {
 // next, which then applies: the old key copy goes, the configuration is
 // saved.
 func TestKilledAfterCommitIsFinishedByTheNext(t *testing.T) {
+	t.Parallel()
 	drv, sim := writeSim(t)
 	key := "/config/auth/routerlab-k.key"
 	sim.WriteFile(key, []byte("old key\n"), 0o600)
@@ -212,6 +216,7 @@ func TestKilledAfterCommitIsFinishedByTheNext(t *testing.T) {
 // nothing of it: the next change undoes it and, what runs unchanged,
 // goes on.
 func TestKilledBeforeCommitNextChangeGoesOn(t *testing.T) {
+	t.Parallel()
 	drv, sim := writeSim(t)
 	key := "/config/auth/routerlab-k.key"
 	sim.WriteFile(key, []byte("old key\n"), 0o600)
@@ -273,6 +278,7 @@ func wantLeftovers(t *testing.T, drv *Driver, want ...string) *device.Snapshot {
 func commandResult(out string) command.Result { return command.Result{Stdout: out, ExitStatus: 1} }
 
 func TestChangeErrorRestoreFailed(t *testing.T) {
+	t.Parallel()
 	out := "[ interfaces ethernet eth0 pppoe 0 password s3cr3t-pw ]\nrefused\n\nCommit failed\n" + markRestore + "\n[ system ]\nno\n\nCommit failed\n"
 	err := changeError("applying", commandResult(out), []string{"s3cr3t-pw"})
 	msg := err.Error()

@@ -26,10 +26,11 @@ import (
 //
 // Assumption: EdgeOS, a fork of Vyatta 6.3, keeps this template as it
 // is; VyOS 1.4 (vyos-1x) sets the alias from Python, without a shell, so
-// the VyOS flavour runs no action. The simulator runs the action without
-// `sudo` (it only changes the user) and sends the echo to /dev/null (the
-// kernel's ifalias is not modelled): what it reproduces is how the shell
-// reads the value.
+// the VyOS flavour runs no action. The simulator runs the action in the
+// real /bin/sh, in the device's root (runAction), without `sudo` (it only
+// changes the user) and sends the echo to /dev/null (the kernel's
+// ifalias is not modelled): what it reproduces is how the shell reads
+// the value.
 
 // descriptionAction is the update action of the description at path
 // (interfaces ethernet IF description, or ... IF vif N description), ""
@@ -63,7 +64,7 @@ func (d *Device) runActions(working, running *config, out io.Writer, only func(p
 			continue
 		}
 		var errb strings.Builder
-		if code := d.newInterp(nil).runScript(action, out, &errb); code != 0 {
+		if code := d.runAction(action, out, &errb); code != 0 {
 			errs = append(errs, commitError{strings.Join(l.path, " "),
 				strings.TrimSpace(fmt.Sprintf("%s\nupdate action exited %d", errb.String(), code))})
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -41,152 +42,36 @@ const (
 	SessionTmpPrefix    = "/opt/vyatta/config/tmp/tmp_"
 )
 
-func (in *interp) sessionID() string {
-	if id := in.vars["CMD_WRAPPER_SESSION_ID"]; id != "" {
-		return id
+// sessionID is the wrapper's session id: CMD_WRAPPER_SESSION_ID when
+// exported, else $PPID, the calling shell's pid.
+func (c *caller) sessionID() string {
+	if c.envSession != "" {
+		return c.envSession
 	}
-	return strconv.Itoa(in.pid)
+	return strconv.Itoa(c.ppid)
 }
 
-// command runs one simple command. A non-nil error unwinds the shell
-// (exit).
-func (d *Device) command(in *interp, args []string, out, errw io.Writer) (int, error) {
-	name := args[0]
+// program runs one of the simulator's programs (simPrograms) for c. A
+// killedError is a kill of the shell; resp.execArg names a command that
+// replaces the program (sg's).
+func (d *Device) program(c *caller, name string, args []string, out, errw io.Writer, resp *response) (int, error) {
 	switch name {
-	case "exit":
-		code := in.status
-		if len(args) > 1 {
-			n, err := strconv.Atoi(args[1])
-			if err != nil || n < 0 {
-				fmt.Fprintf(errw, "sh: 1: exit: Illegal number: %s\n", args[1])
-				return 2, exitError{2}
-			}
-			code = n & 0xff
-		}
-		return code, exitError{code}
-	case "true", ":":
-		return 0, nil
-	case "false":
-		return 1, nil
-	case "set":
-		for _, a := range args[1:] {
-			switch a {
-			case "-e":
-				in.errExit = true
-			case "+e":
-				in.errExit = false
-			case "-u", "+u", "-x", "+x", "-o", "pipefail":
-			default:
-				fmt.Fprintf(errw, "sh: 1: set: option %s is not supported by the simulator\n", a)
-				return 2, nil
-			}
-		}
-		return 0, nil
-	case "trap":
-		// trap 'CMDS' EXIT|0, trap - EXIT; other signals are accepted and
-		// ignored (nothing signals a simulated shell).
-		if len(args) >= 3 {
-			for _, sig := range args[2:] {
-				if sig == "EXIT" || sig == "0" {
-					in.trap = args[1]
-					if args[1] == "-" {
-						in.trap = ""
-					}
-				}
-			}
-		}
-		return 0, nil
-	case "echo":
-		fmt.Fprintln(out, strings.Join(args[1:], " "))
-		return 0, nil
-	case "printf":
-		if len(args) < 2 {
-			return 1, nil
-		}
-		return cmdPrintf(out, args[1], args[2:]), nil
-	case "test", "[":
-		return d.cmdTest(errw, args), nil
-	case "export", "readonly", "local":
-		for _, a := range args[1:] {
-			if k, v, ok := strings.Cut(a, "="); ok && validName(k) {
-				in.vars[k] = v
-			}
-		}
-		return 0, nil
-	case "unset":
-		for _, a := range args[1:] {
-			delete(in.vars, a)
-		}
-		return 0, nil
-	case "cat", "rm", "mv", "cmp", "chmod", "umask", "touch":
-		code, _ := d.fileCommand(in, args, out, errw)
-		return code, nil
-	case "cd":
-		return cmdCd(in, args, errw), nil
-	case "grep":
-		if code, ok := d.sysfsGrep(in, args, out, errw); ok {
-			return code, nil
-		}
-	case CfgWrapper, path.Base(CfgWrapper):
-		return d.cfgWrapper(in, args[1:], out)
+	case path.Base(CfgWrapper):
+		return d.cfgWrapper(c, args, out)
+	case path.Base(OpWrapper):
+		return d.opWrapper(args, out, errw), nil
 	case "id":
-		return d.cmdID(in, args[1:], out, errw), nil
+		return d.cmdID(c, args, out, errw), nil
 	case "sg":
-		return d.cmdSg(in, args[1:], out, errw)
-	case OpWrapper, path.Base(OpWrapper):
-		return d.opWrapper(args[1:], out, errw), nil
+		return d.cmdSg(args, errw, resp), nil
 	}
-	if isShell(name) {
-		return d.subshell(in, args, out, errw)
-	}
-	fmt.Fprintf(errw, "sh: 1: %s: not found (not supported by the simulator)\n", strings.Join(args, " "))
+	fmt.Fprintf(errw, "%s: not a program of the simulator\n", name)
 	return 127, nil
-}
-
-// subshell runs `sh -c SCRIPT`, `sh -s` (the stdin script) or `sh FILE`
-// (a simulated file) as a new shell: a new process, so a wrapper session
-// of its own, in the group of its parent. A kill of the process group
-// ends the parent too.
-func (d *Device) subshell(parent *interp, args []string, out, errw io.Writer) (int, error) {
-	sub := d.newInterp(nil)
-	sub.group = parent.group
-	sub.vars["CMD_WRAPPER_SESSION_ID"] = parent.vars["CMD_WRAPPER_SESSION_ID"] // exported by the scripts that set it
-	run := func(script string) (int, error) {
-		code := sub.runScript(script, out, errw)
-		if sub.killed {
-			return code, killedError{}
-		}
-		return code, nil
-	}
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if !strings.HasPrefix(a, "-") {
-			f, ok := d.files[a]
-			if !ok {
-				fmt.Fprintf(errw, "%s: 0: cannot open %s: No such file\n", args[0], a)
-				return 2, nil
-			}
-			return run(string(f.data))
-		}
-		if strings.Contains(a, "e") {
-			sub.errExit = true
-		}
-		if strings.Contains(a, "c") {
-			if i+1 >= len(args) {
-				fmt.Fprintf(errw, "%s: 0: -c requires an argument\n", args[0])
-				return 2, nil
-			}
-			return run(args[i+1])
-		}
-	}
-	// `sh -s` or plain `sh`: the script is the shell's stdin (only the
-	// exec's own shell has one; see readsStdin).
-	return run(string(parent.stdin))
 }
 
 // cfgWrapper is vyatta-cfg-cmd-wrapper. Its messages go to stdout, as the
 // CLI's output_user does. A non-nil error is a kill of the shell.
-func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) (int, error) {
+func (d *Device) cfgWrapper(in *caller, args []string, out io.Writer) (int, error) {
 	if len(args) == 0 {
 		fmt.Fprintln(out, `Invalid command "" for vyatta-cfg-cmd-wrapper`)
 		return 1, nil
@@ -198,8 +83,9 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) (int, erro
 	case "begin":
 		if sess == nil {
 			d.sessions[sid] = &session{id: sid, working: d.running.clone()}
-			for _, p := range []string{SessionWorkPrefix, SessionChangePrefix, SessionTmpPrefix} {
-				d.addDir(p + sid)
+			if err := d.sessionDirs(sid, true); err != nil {
+				fmt.Fprintln(out, err)
+				return 1, nil
 			}
 		}
 		return 0, nil
@@ -210,8 +96,9 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) (int, erro
 			return 1, nil
 		}
 		delete(d.sessions, sid) // uncommitted changes go with the session
-		for _, p := range []string{SessionWorkPrefix, SessionChangePrefix, SessionTmpPrefix} {
-			delete(d.dirs, p+sid)
+		if err := d.sessionDirs(sid, false); err != nil {
+			fmt.Fprintln(out, err)
+			return 1, nil
 		}
 		return 0, nil
 	case "save":
@@ -271,6 +158,25 @@ func (d *Device) cfgWrapper(in *interp, args []string, out io.Writer) (int, erro
 	}
 	d.commits++
 	return 0, nil
+}
+
+// sessionDirs creates (or removes) a session's directories.
+func (d *Device) sessionDirs(sid string, create bool) error {
+	f, err := d.fsys()
+	if err != nil {
+		return err
+	}
+	for _, p := range []string{SessionWorkPrefix, SessionChangePrefix, SessionTmpPrefix} {
+		if create {
+			err = os.MkdirAll(f.real(p+sid), 0o775)
+		} else {
+			err = os.RemoveAll(f.real(p + sid))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type commitError struct{ path, msg string }
@@ -338,120 +244,5 @@ func (d *Device) opWrapper(args []string, out, errw io.Writer) int {
 		return code
 	}
 	fmt.Fprintf(errw, "Invalid command: [%s] (not supported by the simulator)\n", strings.Join(args, " "))
-	return 1
-}
-
-// procStat prints /proc/stat's cpu lines for the ER-6P's four cores; each
-// read advances the counters by one second at 25 % busy.
-func (d *Device) procStat(out io.Writer) {
-	d.cpuReads++
-	n := d.cpuReads
-	const cores = 4
-	fmt.Fprintf(out, "cpu  %d 0 %d %d 0 0 %d 0 0 0\n", cores*(1000+15*n), cores*(500+5*n), cores*(90000+75*n), cores*(200+5*n))
-	for i := range cores {
-		fmt.Fprintf(out, "cpu%d %d 0 %d %d 0 0 %d 0 0 0\n", i, 1000+15*n, 500+5*n, 90000+75*n, 200+5*n)
-	}
-	fmt.Fprintf(out, "intr 0\nctxt %d\nbtime 1700000000\nprocesses 1000\nprocs_running 1\nprocs_blocked 0\n", 100000+n)
-}
-
-// cmdPrintf handles %s, %d and %%, and \n, \t, \\ escapes.
-func cmdPrintf(out io.Writer, format string, args []string) int {
-	var b strings.Builder
-	for {
-		ai := 0
-		for i := 0; i < len(format); i++ {
-			c := format[i]
-			switch {
-			case c == '\\' && i+1 < len(format):
-				i++
-				switch format[i] {
-				case 'n':
-					b.WriteByte('\n')
-				case 't':
-					b.WriteByte('\t')
-				default:
-					b.WriteByte(format[i])
-				}
-			case c == '%' && i+1 < len(format):
-				i++
-				switch format[i] {
-				case '%':
-					b.WriteByte('%')
-				case 's', 'd':
-					if ai < len(args) {
-						b.WriteString(args[ai])
-					}
-					ai++
-				}
-			default:
-				b.WriteByte(c)
-			}
-		}
-		if ai == 0 || ai >= len(args) {
-			break
-		}
-		args = args[ai:]
-	}
-	_, _ = io.WriteString(out, b.String())
-	return 0
-}
-
-// cmdTest is test/[ for the comparisons a wrapper script makes, and the
-// file operators on the simulated files.
-func (d *Device) cmdTest(errw io.Writer, args []string) int {
-	a := args[1:]
-	if args[0] == "[" {
-		if len(a) == 0 || a[len(a)-1] != "]" {
-			fmt.Fprintln(errw, "sh: 1: [: missing ]")
-			return 2
-		}
-		a = a[:len(a)-1]
-	}
-	neg := false
-	if len(a) > 0 && a[0] == "!" {
-		neg, a = true, a[1:]
-	}
-	res, ok := false, true
-	switch len(a) {
-	case 0:
-	case 1:
-		res = a[0] != ""
-	case 2:
-		switch a[0] {
-		case "-z":
-			res = a[1] == ""
-		case "-n":
-			res = a[1] != ""
-		default:
-			res, ok = d.fileTest(a[0], a[1])
-		}
-	case 3:
-		x, y := a[0], a[2]
-		switch a[1] {
-		case "=", "==":
-			res = x == y
-		case "!=":
-			res = x != y
-		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
-			nx, ex := strconv.Atoi(x)
-			ny, ey := strconv.Atoi(y)
-			if ex != nil || ey != nil {
-				fmt.Fprintf(errw, "sh: 1: %s: Illegal number: %s\n", args[0], x+" "+y)
-				return 2
-			}
-			res = map[string]bool{"-eq": nx == ny, "-ne": nx != ny, "-lt": nx < ny, "-le": nx <= ny, "-gt": nx > ny, "-ge": nx >= ny}[a[1]]
-		default:
-			ok = false
-		}
-	default:
-		ok = false
-	}
-	if !ok {
-		fmt.Fprintf(errw, "sh: 1: %s: expression not supported by the simulator: %s\n", args[0], strings.Join(a, " "))
-		return 2
-	}
-	if res != neg {
-		return 0
-	}
 	return 1
 }

@@ -203,7 +203,7 @@ type commitStatus string
 // caused it, and refuses all rather than commit what the device might
 // not). A subtree added under a parent subtree that failed fails too
 // ("can't create if parent create failed", _commit_exec_prio_subtree).
-func (d *Device) commitSubtrees(in *interp, working *config, out io.Writer) (commitStatus, error) {
+func (d *Device) commitSubtrees(in *caller, working *config, out io.Writer) (commitStatus, error) {
 	subs := changedSubtrees(working, d.running)
 	changed := func(path string) bool {
 		return slices.ContainsFunc(subs, func(s subtree) bool { return s.in(strings.Fields(path)) })

@@ -99,7 +99,7 @@ func (d *Device) openvpnCommitErrors(c *config, vtun string) []commitError {
 	if key == "" {
 		return fail(`Must specify "shared-secret-key-file" in site-to-site mode`)
 	}
-	if _, ok := d.files[key]; !ok {
+	if !d.isFile(key) {
 		return fail(fmt.Sprintf("File %q does not exist", key))
 	}
 	return nil

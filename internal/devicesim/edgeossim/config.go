@@ -425,3 +425,5 @@ func debFragment(a, b string) int {
 	}
 	return 1
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

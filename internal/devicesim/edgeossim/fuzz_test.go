@@ -19,6 +19,11 @@ func FuzzDescriptionRoundTrip(f *testing.F) {
 		f.Add(s)
 	}
 	devs := []*Device{New(Options{}), New(Options{Flavour: VyOS})}
+	f.Cleanup(func() {
+		for _, d := range devs {
+			_ = d.Close()
+		}
+	})
 	f.Fuzz(func(t *testing.T, v string) {
 		for _, d := range devs {
 			var out, errb bytes.Buffer
@@ -31,8 +36,8 @@ func FuzzDescriptionRoundTrip(f *testing.F) {
 			}
 			// On EdgeOS the commit runs the description's update action
 			// with the value inside a double-quoted shell word
-			// (actions.go): what the shell interprets there is not data,
-			// and command substitution fails the simulated commit.
+			// (actions.go), in the real shell: what the shell interprets
+			// there is not data.
 			if d.flavour == EdgeOS && strings.ContainsAny(v, "$`\"\\") {
 				continue
 			}

@@ -76,20 +76,20 @@ func (d *Device) StoreGroupBroken() (user, group string, broken bool) {
 }
 
 // noteStoreWriter records a commit's effective group.
-func (d *Device) noteStoreWriter(in *interp) {
+func (d *Device) noteStoreWriter(in *caller) {
 	if in.group != VyattaCfgGroup && d.store == nil {
 		d.store = &storeOwner{in.user, in.group}
 	}
 }
 
 // storeLocked reports whether in may not write the configuration's files.
-func (d *Device) storeLocked(in *interp) bool {
+func (d *Device) storeLocked(in *caller) bool {
 	return d.store != nil && in.user != d.store.user && in.group != d.store.group
 }
 
 // cmdID is coreutils' id for the forms a script uses: -nG (all groups,
 // the effective first), -gn, -un, and plain id.
-func (d *Device) cmdID(in *interp, args []string, out, errw io.Writer) int {
+func (d *Device) cmdID(in *caller, args []string, out, errw io.Writer) int {
 	groups := append([]string{in.group}, slices.DeleteFunc(append([]string{d.login.primary}, d.login.groups...), func(g string) bool { return g == in.group })...)
 	switch strings.Join(args, " ") {
 	case "-nG", "-Gn", "-G -n", "-n -G":
@@ -111,26 +111,23 @@ func (d *Device) cmdID(in *interp, args []string, out, errw io.Writer) int {
 // and GROUP as its effective group, for a member without a password.
 // Assumption: for a non-member (the group has no password) sg asks for
 // one and, with none to read, fails with "Invalid password.".
-func (d *Device) cmdSg(in *interp, args []string, out, errw io.Writer) (int, error) {
+func (d *Device) cmdSg(args []string, errw io.Writer, resp *response) int {
+	cmdArg := 2 // the command's argument, counted from 1
 	if len(args) > 1 && args[1] == "-c" {
-		args = append(args[:1:1], args[2:]...)
+		args, cmdArg = append(args[:1:1], args[2:]...), 3
 	}
 	if len(args) != 2 {
 		fmt.Fprintln(errw, "Usage: sg group [[-c] command]")
-		return 1, nil
+		return 1
 	}
 	if !d.login.member(args[0]) {
 		fmt.Fprintln(errw, "Password: Invalid password.")
-		return 1, nil
+		return 1
 	}
-	sub := d.newInterp(in.stdin)
-	sub.group = args[0]
-	sub.vars["CMD_WRAPPER_SESSION_ID"] = in.vars["CMD_WRAPPER_SESSION_ID"]
-	code := sub.runScript(args[1], out, errw)
-	if sub.killed {
-		return code, killedError{}
-	}
-	return code, nil
+	// sg execs /bin/sh -c COMMAND in its own place (shadow's
+	// src/newgrp.c), so the shell has sg's pid and stdin.
+	resp.execArg, resp.group = cmdArg, args[0]
+	return 0
 }
 
 // RefuseCommit makes every commit that changes the priority subtree path
@@ -196,16 +193,20 @@ func (d *Device) save(args []string, out io.Writer) int {
 		return d.save(nil, out)
 	}
 	fmt.Fprintf(out, "Warning: saving configuration to non-default location '%s'...\n", file)
-	if f, ok := d.files[file]; ok && !strings.Contains(string(f.data), " === vyatta-config-version:") {
+	if data, _, ok := d.File(file); ok && !strings.Contains(string(data), " === vyatta-config-version:") {
 		fmt.Fprintln(out, "File exists and is not a Vyatta configuration file, aborting save!")
 		return 1
 	}
-	if !d.dirs[path.Dir(file)] {
+	f, err := d.fsys()
+	if err != nil || !f.isDir(path.Dir(file)) {
 		fmt.Fprintf(out, "Error saving %s\n", file)
 		return 1
 	}
 	body := strings.Join(d.running.lines(d.quote), "\n") + "\n" + configVersionLine + "\n"
-	d.files[file] = &simFile{data: []byte(body), mode: 0o664}
+	if err := f.writeFile(file, []byte(body), 0o664); err != nil {
+		fmt.Fprintf(out, "Error saving %s\n", file)
+		return 1
+	}
 	fmt.Fprintln(out, "Done")
 	return 0
 }
@@ -227,17 +228,17 @@ func (d *Device) load(sess *session, args []string, out io.Writer) int {
 	if file == BootFile {
 		lines = d.boot.lines(d.quote)
 	} else {
-		f, ok := d.files[file]
+		data, _, ok := d.File(file)
 		if !ok {
 			fmt.Fprintf(out, "Cannot open configuration file %s: No such file or directory\n", file)
 			return 2
 		}
-		if !strings.Contains(string(f.data), "vyatta-config-version") {
+		if !strings.Contains(string(data), "vyatta-config-version") {
 			fmt.Fprintln(out, "Warning: file does NOT appear to be a valid config file.")
 			fmt.Fprintln(out, "Configuration not loaded")
 			return 1
 		}
-		lines = strings.Split(string(f.data), "\n")
+		lines = strings.Split(string(data), "\n")
 	}
 	fmt.Fprintf(out, "Loading configuration from '%s'...\n", file)
 	// The file is a configuration the device printed (`save`): its nodes

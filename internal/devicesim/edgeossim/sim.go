@@ -5,25 +5,27 @@
 //
 // What the driver execs is POSIX shell (EdgeOS is Debian; the SSH
 // transport's process-group wrapper is unwrapped by devicesim's server
-// before Exec sees the command). A small interpreter (shell.go,
-// interp.go) runs it with these programs:
+// before Exec sees the command). It runs in the real /bin/sh (dash), in a
+// root directory of the device's own (root.go), with Debian's tools
+// (hostTools: sh, cat, rm, mv, chmod, touch, cmp, grep) and these programs,
+// which the simulator answers (shellexec.go):
 //
 //	/opt/vyatta/sbin/vyatta-cfg-cmd-wrapper begin|set|delete|commit|save [FILE]|load FILE|discard|end
 //	id -nG|-gn|-un, sg GROUP -c CMD (session.go: the vyattacfg group)
 //	/opt/vyatta/bin/vyatta-op-cmd-wrapper show configuration commands|show version|
 //	    show vpn ipsec sa|show ubnt offload|reset openvpn interface vtunN (EdgeOS)
-//	cat /proc/stat, and cat, rm, mv, cmp, chmod, umask, test -e|-f|-d|-s on the
-//	    simulated files (files.go)
-//	cd /sys/class/net; grep -r . -- IF/statistics ... (sysfs.go: interface counters)
-//	sh|bash|vbash -c SCRIPT, and sh -s (the script on stdin)
+//	/proc/stat (a file the simulator writes)
+//	/sys/class/net/IF/statistics/COUNTER (files the simulator writes, sysfs.go;
+//	    read by the real grep: cd /sys/class/net && grep -r . -- */statistics)
 //
-// The wrapper's session lives in the shell that runs it (the real one keys
-// it on $PPID), so a write is ONE exec: begin, set/delete lines, commit,
-// save, end. set/delete change the session's copy, checked against the
-// schema (schema.go, kinds.go) at set time; commit checks references and
-// applies the copy one priority subtree at a time, keeping the subtrees
-// that succeeded (commit_priority.go); an exec that ends without commit
-// changes nothing, but leaves its session open (commands.go).
+// The wrapper's session lives on the router under the calling shell's
+// pid (the real one keys it on $PPID), so a write is ONE exec: begin,
+// set/delete lines, commit, save, end. set/delete change the session's
+// copy, checked against the schema (schema.go, kinds.go) at set time;
+// commit checks references and applies the copy one priority subtree at
+// a time, keeping the subtrees that succeeded (commit_priority.go); an
+// exec that ends without commit changes nothing, but leaves its session
+// open (commands.go).
 //
 // Use it with devicesim:
 //
@@ -35,9 +37,7 @@
 package edgeossim
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -154,9 +154,14 @@ type Device struct {
 	// op wrapper (ConfigReads): instrumentation, no device behaviour.
 	configReads atomic.Int64
 	cpuReads    uint64
-	ifStats     map[string]IfStats // /sys/class/net/<if>/statistics (SetInterfaceStats)
-	files       map[string]*simFile
-	dirs        map[string]bool
+	// root is the device's file system (root.go), made at the first
+	// exec or file access; wireguard says whether the WireGuard package
+	// is installed (its templates' directory).
+	fsMu      sync.Mutex
+	root      *fsys
+	closed    bool
+	wireguard bool
+	ifStats   map[string]IfStats // /sys/class/net/<if>/statistics (SetInterfaceStats)
 	// sas is the state of each site-to-site peer's SAs, by peer tag
 	// (`show vpn ipsec sa`); a peer not in it is down.
 	sas map[string]saState
@@ -167,10 +172,9 @@ type Device struct {
 	offloadMissing  bool
 	// resets counts `reset openvpn interface` per interface.
 	resets map[string]int
-	// sessions are the wrapper's open configuration sessions, by id;
-	// nextPID is the next shell's pid (session.go, commands.go).
+	// sessions are the wrapper's open configuration sessions, by id
+	// (session.go, commands.go).
 	sessions map[string]*session
-	nextPID  int
 	// login is who the execs run as; store who wrote the configuration's
 	// files outside the vyattacfg group (session.go).
 	login loginUser
@@ -196,11 +200,11 @@ func New(opts Options) *Device {
 		panic(err.Error())
 	}
 	d.schema = buildSchema(d.release, opts.WireGuard)
-	d.initFiles(opts.WireGuard)
+	d.wireguard = opts.WireGuard || d.flavour == VyOS
 	d.sas = map[string]saState{}
 	d.offloadOverride = map[string]bool{}
 	d.resets = map[string]int{}
-	d.sessions, d.nextPID, d.login = map[string]*session{}, 4242, defaultLogin(d.flavour)
+	d.sessions, d.login = map[string]*session{}, defaultLogin(d.flavour)
 	d.refusals, d.killAfter = map[string]string{}, -1
 	lines := opts.Lines
 	if lines == nil && opts.Factory {
@@ -258,34 +262,6 @@ func splitSetLine(line string) ([]string, error) {
 		return nil, fmt.Errorf("not a set line")
 	}
 	return words[1:], nil
-}
-
-// Exec implements devicesim.Handler. A whole exec runs under the device's
-// lock: a concurrent read never sees half a session's commit.
-func (d *Device) Exec(cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
-	var in []byte
-	if readsStdin(cmd) {
-		// Read before locking: a slow client must not stall other execs.
-		var err error
-		if in, err = io.ReadAll(stdin); err != nil {
-			fmt.Fprintf(stderr, "sh: 0: cannot read standard input: %v\n", err)
-			return 2
-		}
-	}
-	var out, errb bytes.Buffer
-	d.mu.Lock()
-	// sshd runs the command with the login shell, as `sh -c cmd`.
-	code := d.newInterp(in).runScript(cmd, &out, &errb)
-	d.mu.Unlock()
-	_, _ = stdout.Write(out.Bytes())
-	_, _ = stderr.Write(errb.Bytes())
-	return code
-}
-
-func (d *Device) newInterp(stdin []byte) *interp {
-	d.nextPID++
-	return &interp{d: d, vars: map[string]string{"HOME": "/home/ubnt", "PATH": "/opt/vyatta/sbin:/opt/vyatta/bin:/usr/sbin:/usr/bin:/sbin:/bin"}, stdin: stdin, umask: defaultUmask,
-		pid: d.nextPID, user: d.login.user, group: d.login.primary}
 }
 
 // readsStdin reports whether cmd is a shell reading its script from stdin

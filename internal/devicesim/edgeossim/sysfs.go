@@ -2,9 +2,8 @@ package edgeossim
 
 import (
 	"fmt"
-	"io"
-	"slices"
-	"strings"
+	"os"
+	"path"
 )
 
 // IfStats are the counters the simulated kernel reports for an interface
@@ -25,58 +24,40 @@ func (d *Device) SetInterfaceStats(name string, st IfStats) {
 	d.ifStats[name] = st
 }
 
-// sysfsDir is the one directory `cd` can enter: the interface counter
-// probe's (internal/device/linux StatisticsCommand).
-const sysfsDir = "/sys/class/net"
+// sysClassNet is the kernel's directory of network interfaces, which the
+// interface counter probe (internal/device/linux StatisticsCommand) enters
+// with `cd /sys/class/net` and reads with `grep -r . -- */statistics`.
+// Both run for real in the device's root: the cd's path is an absolute
+// path at the start of a word (mapped under the root), the glob is the
+// shell's and grep is Debian's, copied in (hostTools).
+const sysClassNet = "/sys/class/net"
 
-// cmdCd enters sysfsDir; any other directory is refused as dash words it
-// (assumption: the simulator has no other directories to enter).
-func cmdCd(in *interp, args []string, errw io.Writer) int {
-	if len(args) == 2 && args[1] == sysfsDir {
-		in.cwd = sysfsDir
-		return 0
-	}
-	fmt.Fprintf(errw, "sh: 1: cd: can't cd to %s\n", strings.Join(args[1:], " "))
-	return 2
-}
-
-// sysfsGrep answers `grep -r . -- <if>/statistics ...` in sysfsDir: one
-// "<if>/statistics/<file>:<value>" line per file, as grep prints the
-// kernel's per-interface statistics (Documentation/ABI/testing/
-// sysfs-class-net-statistics; EdgeOS and VyOS run a Linux kernel, so the
-// files are Linux's: an assumption of no vendor change). Six of the
-// kernel's files are simulated. `*/statistics` (this shell does not glob)
-// stands for every interface: lo and the ethernets. An interface that
-// does not exist is grep's "No such file or directory", exit 2.
-func (d *Device) sysfsGrep(in *interp, args []string, out, errw io.Writer) (int, bool) {
-	if len(args) < 5 || args[1] != "-r" || args[2] != "." || args[3] != "--" || in.cwd != sysfsDir {
-		return 0, false
-	}
-	all := append([]string{"lo"}, d.ethernets...)
-	code := 0
-	for _, p := range args[4:] {
-		name, ok := strings.CutSuffix(p, "/statistics")
-		if !ok {
-			return 0, false
+// writeSysfs writes, before an exec that names sysClassNet, one
+// directory per interface (lo and the ethernets) with six of the
+// kernel's statistics files, each its counter in decimal and a newline,
+// mode 0444 (Documentation/ABI/testing/sysfs-class-net-statistics, the
+// Linux sysfs ABI; EdgeOS and VyOS run a Linux kernel, so the files are
+// Linux's: an assumption of no vendor change). The kernel's other files
+// there (collisions, multicast, rx_bytes, ...) are not simulated. The
+// probe's `tc -s qdisc show 2>/dev/null || true` finds no tc on the
+// device's PATH here and prints nothing: the simulator has no qdisc
+// drops (an assumption of the simulator, not the device's behaviour).
+// Called with d.mu held.
+func (d *Device) writeSysfs(f *fsys) error {
+	for _, n := range append([]string{"lo"}, d.ethernets...) {
+		dir := path.Join(sysClassNet, n, "statistics")
+		if err := os.MkdirAll(f.real(dir), 0o755); err != nil {
+			return err
 		}
-		names := []string{name}
-		if name == "*" {
-			names = all
-		}
-		for _, n := range names {
-			if !slices.Contains(all, n) {
-				fmt.Fprintf(errw, "grep: %s/statistics: No such file or directory\n", n)
-				code = 2
-				continue
-			}
-			st := d.ifStats[n]
-			for _, f := range []struct {
-				file string
-				v    int64
-			}{{"rx_dropped", st.RxDropped}, {"rx_errors", st.RxErrors}, {"rx_packets", st.RxPackets}, {"tx_dropped", st.TxDropped}, {"tx_errors", st.TxErrors}, {"tx_packets", st.TxPackets}} {
-				fmt.Fprintf(out, "%s/statistics/%s:%d\n", n, f.file, f.v)
+		st := d.ifStats[n]
+		for _, c := range []struct {
+			file string
+			v    int64
+		}{{"rx_dropped", st.RxDropped}, {"rx_errors", st.RxErrors}, {"rx_packets", st.RxPackets}, {"tx_dropped", st.TxDropped}, {"tx_errors", st.TxErrors}, {"tx_packets", st.TxPackets}} {
+			if err := f.writeFile(path.Join(dir, c.file), fmt.Appendf(nil, "%d\n", c.v), 0o444); err != nil {
+				return err
 			}
 		}
 	}
-	return code, true
+	return nil
 }
