@@ -54,12 +54,13 @@ func labDebianVar(l *lab.Lab, node string) string {
 // connection of the test's own. As nodeState (the UML tier's), but the
 // daemons are those of the node's network namespace: a namespace lab
 // shares the machine's process table, where other tests' xl2tpd and pppd
-// run.
+// run. The loop over /proc forks nothing (test -ef, read): a readlink per
+// process overran labExec's 20 s on a CI machine with thousands of them.
 func debianPeerState(t *testing.T, l *lab.Lab, node string) string {
 	t.Helper()
 	text := linuxSnapshotText(t, node, nodeEndpoint(l, node), time.Minute)
 	raw := labExec(t, l, node, "sh", "-c", `cd /etc && find ppp routerlab swanctl xl2tpd -type f 2>/dev/null | sort | xargs -r sha256sum; `+
 		`nft list ruleset; ip -4 route; ip -o -4 addr; ls /sys/class/net; `+
-		`me=$(readlink /proc/self/ns/net); for p in /proc/[0-9]*; do [ "$(readlink "$p/ns/net" 2>/dev/null)" = "$me" ] && cat "$p/comm" 2>/dev/null; done | grep -E 'ppp|xl2tp|charon' | sort`)
+		`for p in /proc/[0-9]*; do [ "$p/ns/net" -ef /proc/self/ns/net ] 2>/dev/null && read -r c 2>/dev/null <"$p/comm" && case $c in *ppp*|*xl2tp*|*charon*) echo "$c";; esac; done | sort`)
 	return text + "\n--- raw\n" + raw
 }

@@ -23,8 +23,7 @@ const sessionWait = 20 * time.Second
 // "needs the kernel's PPP support"), so the wait is skipped there rather
 // than spent: xl2tpd starts without it, and only the session fails.
 func waitForSession(ifname string) string {
-	return fmt.Sprintf("i=0; while [ -c /dev/ppp ] && [ \"$i\" -lt %d ] && ! ip -o -4 addr show dev %s 2>/dev/null | grep -q ' peer '; do sleep 0.1; i=$((i+1)); done\n",
-		int(sessionWait/(100*time.Millisecond)), shell.Quote(ifname))
+	return waitUntil("[ -c /dev/ppp ] && ! ip -o -4 addr show dev " + shell.Quote(ifname) + " 2>/dev/null | grep -q ' peer '")
 }
 
 // waitForChildSA is the end of an initiating IPsec tunnel's create or
@@ -36,6 +35,17 @@ func waitForSession(ifname string) string {
 // up by then is no error: its status says so, and charon keeps trying
 // (keyingtries = 0).
 func waitForChildSA(name string) string {
-	return fmt.Sprintf("i=0; while [ \"$i\" -lt %d ] && ! swanctl --list-sas --noblock --ike %s </dev/null 2>/dev/null | grep -q ' INSTALLED, '; do sleep 0.1; i=$((i+1)); done\n",
-		int(sessionWait/(100*time.Millisecond)), shell.Quote(name))
+	return waitUntil("! swanctl --list-sas --noblock --ike " + shell.Quote(name) + " </dev/null 2>/dev/null | grep -q ' INSTALLED, '")
+}
+
+// waitUntil polls while the shell condition holds, for sessionWait of the
+// kernel's clock at most (/proc/uptime, read with the shell's own read):
+// a bound by iterations stretched with each poll's processes, and on a
+// loaded machine one ran past the command's one-minute command_timeout,
+// which failed the create it was only to wait for. One poll a 0.2 s.
+func waitUntil(condition string) string { return waitUntilFor(condition, sessionWait) }
+
+func waitUntilFor(condition string, bound time.Duration) string {
+	return fmt.Sprintf("read -r rl_t _ </proc/uptime; rl_end=$((${rl_t%%.*} + %d)); while read -r rl_t _ </proc/uptime && [ \"${rl_t%%.*}\" -lt \"$rl_end\" ] && %s; do sleep 0.2; done\n",
+		int(bound/time.Second), condition)
 }
