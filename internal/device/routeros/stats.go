@@ -11,8 +11,8 @@ import (
 )
 
 // StatsCommand prints every interface's counters (`/interface print
-// stats`, the "stats" form of the interface list: MikroTik manual
-// "Interface", Stats); without-paging keeps a long list in one piece.
+// stats`, the "stats" form of the interface list, as public RouterOS 7
+// tooling prints it: testdata/README.md); without-paging keeps a long list in one piece.
 const StatsCommand = "/interface print stats without-paging"
 
 // statsColumns are the columns of `/interface print stats` routerlab reads,

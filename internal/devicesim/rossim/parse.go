@@ -45,8 +45,8 @@ type cond struct {
 
 // Flags the print and export commands take.
 var (
-	// stats: `print stats` of the interface list (MikroTik manual,
-	// "Interface").
+	// stats: `print stats` of the interface list (as public RouterOS 7
+	// tooling prints it; the manual's page was not read: see stats.go).
 	printFlags  = map[string]bool{"terse": true, "detail": true, "without-paging": true, "brief": true, "stats": true}
 	exportFlags = map[string]bool{"terse": true, "compact": true, "verbose": true}
 	// findFlags are the item flags find tests besides attributes.

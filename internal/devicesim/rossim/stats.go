@@ -24,8 +24,9 @@ func (s *Sim) SetInterfaceStats(name string, st IfStats) {
 }
 
 // statsColumns are `/interface print stats`'s columns. Source: the
-// MikroTik manual, "Interface" (print stats), and the RouterOS 7 header
-// public tooling reproduces ("Columns: NAME, RX-BYTE, TX-BYTE, RX-PACKET,
+// RouterOS 7 header public tooling reproduces (a bandwidth-monitor test
+// fixture and a RouterOS console in a game; MikroTik's own manual page
+// was not read, so the v6 table is an assumption) ("Columns: NAME, RX-BYTE, TX-BYTE, RX-PACKET,
 // TX-PACKET, RX-DROP, TX-DROP, TX-QUEUE-DROP, RX-ERROR, TX-ERROR").
 var statsColumns = []string{"RX-BYTE", "TX-BYTE", "RX-PACKET", "TX-PACKET", "RX-DROP", "TX-DROP", "TX-QUEUE-DROP", "RX-ERROR", "TX-ERROR"}
 
